@@ -1,0 +1,178 @@
+/* diag.c -- source files and diagnostics.
+ *
+ *   codelets/sum.tgm:12:5: error: message
+ *       accum -= in[i];
+ *       ^
+ *
+ * Each distinct diagnostic is printed once (the front end parses a file
+ * once per codelet, so clang may report the same problem several times). */
+#include "tgm.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { MAX_FILE_BYTES = 16 << 20 };
+
+void diag_init(Diag *d, Arena *a, FILE *out) {
+  memset(d, 0, sizeof *d);
+  d->arena = a;
+  d->out = out;
+}
+
+void diag_add_file(Diag *d, SrcFile *f) {
+  vec_push(d->arena, &d->files, f);
+}
+
+static const SrcFile *find_file(Diag *d, const char *path) {
+  if (!path)
+    return NULL;
+  for (int i = 0; i < d->files.len; i++) {
+    SrcFile *f = d->files.items[i];
+    if (strcmp(f->path, path) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+/* Prints the source line of loc and a caret under its column. */
+static void print_caret(Diag *d, Loc loc) {
+  const SrcFile *f = find_file(d, loc.file);
+  if (!f || loc.line < 1)
+    return;
+  const char *p = f->text, *end = f->text + f->len;
+  for (int line = 1; line < loc.line && p < end; p++)
+    if (*p == '\n')
+      line++;
+  if (p >= end && loc.line > 1)
+    return;
+  const char *eol = memchr(p, '\n', (size_t)(end - p));
+  if (!eol)
+    eol = end;
+  int n = (int)(eol - p);
+  if (n > 0 && p[n - 1] == '\r')
+    n--;
+  if (n > 300) /* do not flood the terminal with a minified line */
+    n = 300;
+  fprintf(d->out, "%.*s\n", n, p);
+  for (int i = 0; i < loc.col - 1 && i < n; i++)
+    fputc(p[i] == '\t' ? '\t' : ' ', d->out);
+  fputs("^\n", d->out);
+}
+
+void diag_report(Diag *d, const char *severity, Loc loc, const char *msg) {
+  char *key = arena_printf(d->arena, "%s:%d:%d:%s:%s", loc.file ? loc.file : "",
+                           loc.line, loc.col, severity, msg);
+  for (int i = 0; i < d->seen.len; i++)
+    if (strcmp(d->seen.items[i], key) == 0)
+      return;
+  vec_push(d->arena, &d->seen, key);
+
+  if (strcmp(severity, "error") == 0)
+    d->nerrors++;
+  else if (strcmp(severity, "warning") == 0)
+    d->nwarnings++;
+  if (loc.file && loc.line > 0)
+    fprintf(d->out, "%s:%d:%d: %s: %s\n", loc.file, loc.line, loc.col, severity, msg);
+  else if (loc.file)
+    fprintf(d->out, "%s: %s: %s\n", loc.file, severity, msg);
+  else
+    fprintf(d->out, "tgm-gen: %s: %s\n", severity, msg);
+  print_caret(d, loc);
+}
+
+static void report_v(Diag *d, const char *severity, Loc loc, const char *fmt, va_list ap) {
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_report(d, severity, loc, msg);
+}
+
+void diag_error(Diag *d, Loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_v(d, "error", loc, fmt, ap);
+  va_end(ap);
+}
+
+void diag_warning(Diag *d, Loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_v(d, "warning", loc, fmt, ap);
+  va_end(ap);
+}
+
+void diag_note(Diag *d, Loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report_v(d, "note", loc, fmt, ap);
+  va_end(ap);
+}
+
+/* Codelet files are text: a NUL or another control character (other than
+ * tab, newline, carriage return, vertical tab and form feed) means binary.
+ * Returns the first such byte and its location, or -1. */
+static int find_binary_byte(const char *text, size_t len, Loc *at) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '\n') {
+      line++;
+      col = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r' && c != '\v' && c != '\f') || c == 0x7f) {
+      at->line = line;
+      at->col = col;
+      return c;
+    }
+    col++;
+  }
+  return -1;
+}
+
+SrcFile *diag_read_file(Diag *d, const char *path) {
+  Loc where = {path, 0, 0};
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    diag_error(d, where, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    diag_error(d, where, "is a directory, not a codelet file");
+    return NULL;
+  }
+  if (st.st_size > MAX_FILE_BYTES) {
+    diag_error(d, where, "file too large (%lld bytes; codelet files are limited to %d MiB)",
+               (long long)st.st_size, MAX_FILE_BYTES >> 20);
+    return NULL;
+  }
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    diag_error(d, where, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *text = arena_alloc(d->arena, cap + 1);
+  size_t n;
+  while (len < cap && (n = fread(text + len, 1, cap - len, fp)) > 0)
+    len += n;
+  bool err = ferror(fp);
+  fclose(fp);
+  if (err || len > (size_t)st.st_size) {
+    diag_error(d, where, err ? "read error" : "file changed while being read");
+    return NULL;
+  }
+  text[len] = '\0';
+  SrcFile *f = arena_alloc(d->arena, sizeof *f);
+  f->path = arena_strdup(d->arena, path);
+  f->text = text;
+  f->len = len;
+  Loc at = {f->path, 0, 0};
+  int byte = find_binary_byte(text, len, &at);
+  if (byte >= 0) {
+    diag_error(d, at, "binary file: control byte 0x%02x; a codelet file must be text", byte);
+    return NULL;
+  }
+  diag_add_file(d, f);
+  return f;
+}

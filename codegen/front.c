@@ -1,0 +1,966 @@
+/* front.c -- the codelet front end: libclang in, tgm's AST out.
+ *
+ * This is the only file that includes clang-c/Index.h; no libclang type
+ * leaves it.
+ *
+ * A spectrum is several codelets with one name and one signature, which
+ * C++ calls a redefinition. So the file is parsed once per codelet: in
+ * parse k, every other codelet keeps its declaration but its body is
+ * blanked out (replaced by ';' and spaces, newlines kept). Byte offsets,
+ * lines and columns are therefore those of the user's own file, and clang's
+ * diagnostics point at the user's file:line:col. The same diagnostic from
+ * several parses is printed once (diag.c). */
+#include "tgm.h"
+
+#include <clang-c/Index.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PRELUDE_PATH "/tgm-prelude/tgm_prelude.h"
+
+/* ------------------------------------------------------- finding codelets */
+
+typedef struct {
+  size_t start;      /* offset of __codelet */
+  size_t body_start; /* offset of the body's '{', or SIZE_MAX */
+  size_t body_end;   /* offset just past the matching '}' */
+} Span;
+
+static bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Skips a comment, string or character literal starting at i; returns the
+ * offset after it, or i when there is none. */
+static size_t skip_trivia(const char *s, size_t len, size_t i) {
+  if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+    while (i < len && s[i] != '\n')
+      i++;
+    return i;
+  }
+  if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+    i += 2;
+    while (i + 1 < len && !(s[i] == '*' && s[i + 1] == '/'))
+      i++;
+    return i + 2 < len ? i + 2 : len;
+  }
+  if (s[i] == '"' || s[i] == '\'') {
+    char q = s[i++];
+    while (i < len && s[i] != q && s[i] != '\n') {
+      if (s[i] == '\\')
+        i++;
+      i++;
+    }
+    return i < len ? i + 1 : len;
+  }
+  return i;
+}
+
+/* Finds each top-level `__codelet` and the braces of its body, by a light
+ * lexical scan (comments, strings and preprocessor lines skipped). Exact
+ * parsing is clang's job; this only decides what to blank. */
+static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
+  const char *s = f->text;
+  size_t len = f->len;
+  int depth = 0;
+  Span *cur = NULL; /* the codelet whose body we are looking for */
+  bool line_start = true;
+  for (size_t i = 0; i < len;) {
+    size_t j = skip_trivia(s, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    char c = s[i];
+    if (line_start && c == '#') { /* a preprocessor line, with continuations */
+      while (i < len && s[i] != '\n')
+        i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+      continue;
+    }
+    if (c == '\n')
+      line_start = true;
+    else if (c != ' ' && c != '\t' && c != '\r')
+      line_start = false;
+    if (c == '{') {
+      if (depth == 0 && cur && cur->body_start == SIZE_MAX)
+        cur->body_start = i;
+      depth++;
+    } else if (c == '}') {
+      if (depth > 0)
+        depth--;
+      if (depth == 0 && cur && cur->body_start != SIZE_MAX) {
+        cur->body_end = i + 1;
+        cur = NULL;
+      }
+    } else if (c == ';' && depth == 0 && cur && cur->body_start == SIZE_MAX) {
+      cur = NULL; /* a declaration without a body */
+    } else if (depth == 0 && c == '_' && (i == 0 || !is_ident_char(s[i - 1])) &&
+               strncmp(s + i, "__codelet", 9) == 0 && !is_ident_char(s[i + 9])) {
+      cur = arena_alloc(a, sizeof *cur);
+      cur->start = i;
+      cur->body_start = SIZE_MAX;
+      cur->body_end = SIZE_MAX;
+      vec_push(a, out, cur);
+      i += 9;
+      continue;
+    }
+    i++;
+  }
+}
+
+/* The text of parse k: codelet k whole, the other bodies blanked. */
+static char *text_for(Arena *a, const SrcFile *f, const PtrVec *spans, int k) {
+  char *t = arena_strndup(a, f->text, f->len);
+  for (int j = 0; j < spans->len; j++) {
+    const Span *sp = spans->items[j];
+    if (j == k || sp->body_start == SIZE_MAX)
+      continue;
+    size_t end = sp->body_end == SIZE_MAX ? f->len : sp->body_end;
+    t[sp->body_start] = ';';
+    for (size_t i = sp->body_start + 1; i < end; i++)
+      if (t[i] != '\n')
+        t[i] = ' ';
+  }
+  return t;
+}
+
+/* ------------------------------------------------------------ conversion */
+
+typedef struct {
+  CXCursor cursor;
+  Node *node;
+} Binding;
+
+typedef struct {
+  Ctx *ctx;
+  Arena *arena;
+  const SrcFile *file;
+  CXTranslationUnit tu;
+  PtrVec bindings; /* Binding *: clang declarations -> our ND_DECL/ND_PARAM */
+  bool failed;
+} Conv;
+
+static char *take_string(Arena *a, CXString s) {
+  const char *c = clang_getCString(s);
+  char *r = arena_strdup(a, c ? c : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static bool in_prelude(CXSourceLocation l) {
+  CXFile file;
+  clang_getExpansionLocation(l, &file, NULL, NULL, NULL);
+  if (!file)
+    return true;
+  CXString name = clang_getFileName(file);
+  bool r = strcmp(clang_getCString(name), PRELUDE_PATH) == 0;
+  clang_disposeString(name);
+  return r;
+}
+
+static Loc loc_at(Conv *cv, CXSourceLocation l) {
+  CXFile file;
+  unsigned line, col;
+  clang_getExpansionLocation(l, &file, &line, &col, NULL);
+  Loc loc = {cv->file->path, (int)line, (int)col};
+  if (in_prelude(l))
+    loc.file = "<tgm prelude>";
+  return loc;
+}
+
+static Loc loc_of(Conv *cv, CXCursor c) {
+  return loc_at(cv, clang_getCursorLocation(c));
+}
+
+static void conv_error(Conv *cv, CXCursor c, const char *fmt, const char *arg) {
+  diag_error(cv->ctx->diag, loc_of(cv, c), fmt, arg);
+  cv->failed = true;
+}
+
+typedef struct {
+  CXCursor *items;
+  int len, cap;
+} Cursors;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  Cursors *cs = data;
+  if (cs->len == cs->cap) {
+    cs->cap = cs->cap ? cs->cap * 2 : 8;
+    cs->items = realloc(cs->items, sizeof(CXCursor) * (size_t)cs->cap);
+    if (!cs->items)
+      abort();
+  }
+  cs->items[cs->len++] = c;
+  return CXChildVisit_Continue;
+}
+
+static Cursors children(CXCursor c) {
+  Cursors cs = {0};
+  clang_visitChildren(c, collect, &cs);
+  return cs;
+}
+
+static void bind(Conv *cv, CXCursor c, Node *n) {
+  Binding *b = arena_alloc(cv->arena, sizeof *b);
+  b->cursor = c;
+  b->node = n;
+  vec_push(cv->arena, &cv->bindings, b);
+}
+
+static Node *lookup(Conv *cv, CXCursor c) {
+  for (int i = cv->bindings.len - 1; i >= 0; i--) {
+    Binding *b = cv->bindings.items[i];
+    if (clang_equalCursors(b->cursor, c))
+      return b->node;
+  }
+  return NULL;
+}
+
+/* The spelling of the first token of a cursor (literals keep their form). */
+static const char *first_token(Conv *cv, CXCursor c) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(cv->tu, clang_getCursorExtent(c), &toks, &n);
+  const char *s = n ? take_string(cv->arena, clang_getTokenSpelling(cv->tu, toks[0])) : "";
+  clang_disposeTokens(cv->tu, toks, n);
+  return s;
+}
+
+static Type *conv_type(Conv *cv, CXType t);
+
+/* Recognises the prelude's class templates and the element typedef T. */
+static Type *conv_named(Conv *cv, CXType t) {
+  CXCursor decl = clang_getTypeDeclaration(t);
+  const char *name = take_string(cv->arena, clang_getCursorSpelling(decl));
+  bool prelude = !clang_Cursor_isNull(decl) && in_prelude(clang_getCursorLocation(decl));
+  if (prelude) {
+    if (t.kind == CXType_Typedef && strcmp(name, "T") == 0)
+      return type_new(cv->arena, TY_ELEM);
+    if (strcmp(name, "Array") == 0) {
+      Type *ty = type_new(cv->arena, TY_ARRAY);
+      ty->dims = (int)clang_Cursor_getTemplateArgumentValue(decl, 0);
+      ty->base = conv_type(cv, clang_Type_getTemplateArgumentAsType(t, 1));
+      return ty;
+    }
+    static const struct { const char *name; TypeKind kind; } classes[] = {
+        {"Vector", TY_VECTOR}, {"Sequence", TY_SEQUENCE}, {"Partition", TY_PARTITION}, {"Map", TY_MAP}};
+    for (size_t i = 0; i < COUNT_OF(classes); i++)
+      if (strcmp(name, classes[i].name) == 0)
+        return type_new(cv->arena, classes[i].kind);
+  }
+  if (t.kind == CXType_Typedef)
+    return conv_type(cv, clang_getCanonicalType(t));
+  Type *ty = type_new(cv->arena, TY_OTHER);
+  ty->name = take_string(cv->arena, clang_getTypeSpelling(t));
+  return ty;
+}
+
+static Type *conv_type(Conv *cv, CXType t) {
+  bool is_const = clang_isConstQualifiedType(t);
+  Type *ty;
+  switch (t.kind) {
+  case CXType_Elaborated:
+    ty = conv_type(cv, clang_Type_getNamedType(t));
+    break;
+  case CXType_Typedef:
+  case CXType_Record:
+    ty = conv_named(cv, t);
+    break;
+  case CXType_Unexposed: /* template specialisations, substituted parameters */
+    if (clang_Cursor_isNull(clang_getTypeDeclaration(t)) ||
+        clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_NoDeclFound) {
+      CXType canon = clang_getCanonicalType(t);
+      ty = canon.kind == CXType_Unexposed ? conv_named(cv, t) : conv_type(cv, canon);
+    } else {
+      ty = conv_named(cv, t);
+    }
+    break;
+  case CXType_Void: ty = type_new(cv->arena, TY_VOID); break;
+  case CXType_Bool: ty = type_new(cv->arena, TY_BOOL); break;
+  case CXType_Int: ty = type_new(cv->arena, TY_INT); break;
+  case CXType_UInt: ty = type_new(cv->arena, TY_UINT); break;
+  case CXType_Long:
+  case CXType_LongLong: ty = type_new(cv->arena, TY_LONG); break;
+  case CXType_ULong:
+  case CXType_ULongLong: ty = type_new(cv->arena, TY_ULONG); break;
+  case CXType_Float: ty = type_new(cv->arena, TY_FLOAT); break;
+  case CXType_Double: ty = type_new(cv->arena, TY_DOUBLE); break;
+  case CXType_ConstantArray:
+  case CXType_VariableArray:
+  case CXType_IncompleteArray:
+    ty = type_new(cv->arena, TY_CARRAY);
+    ty->base = conv_type(cv, clang_getArrayElementType(t));
+    break;
+  case CXType_LValueReference:
+    ty = conv_type(cv, clang_getPointeeType(t));
+    break;
+  case CXType_FunctionProto:
+    ty = type_new(cv->arena, TY_FUNC);
+    break;
+  default:
+    ty = type_new(cv->arena, TY_OTHER);
+    ty->name = take_string(cv->arena, clang_getTypeSpelling(t));
+    break;
+  }
+  if (is_const && !ty->is_const) {
+    Type *c = arena_alloc(cv->arena, sizeof *c);
+    *c = *ty;
+    c->is_const = true;
+    ty = c;
+  }
+  return ty;
+}
+
+static Node *conv_expr(Conv *cv, CXCursor c);
+static Node *conv_stmt(Conv *cv, CXCursor c);
+
+static Op binop(enum CXBinaryOperatorKind k, bool *assign) {
+  *assign = false;
+  switch (k) {
+  case CXBinaryOperator_Mul: return OP_MUL;
+  case CXBinaryOperator_Div: return OP_DIV;
+  case CXBinaryOperator_Rem: return OP_REM;
+  case CXBinaryOperator_Add: return OP_ADD;
+  case CXBinaryOperator_Sub: return OP_SUB;
+  case CXBinaryOperator_Shl: return OP_SHL;
+  case CXBinaryOperator_Shr: return OP_SHR;
+  case CXBinaryOperator_LT: return OP_LT;
+  case CXBinaryOperator_GT: return OP_GT;
+  case CXBinaryOperator_LE: return OP_LE;
+  case CXBinaryOperator_GE: return OP_GE;
+  case CXBinaryOperator_EQ: return OP_EQ;
+  case CXBinaryOperator_NE: return OP_NE;
+  case CXBinaryOperator_And: return OP_AND;
+  case CXBinaryOperator_Xor: return OP_XOR;
+  case CXBinaryOperator_Or: return OP_OR;
+  case CXBinaryOperator_LAnd: return OP_LAND;
+  case CXBinaryOperator_LOr: return OP_LOR;
+  case CXBinaryOperator_Comma: return OP_COMMA;
+  case CXBinaryOperator_Assign: *assign = true; return OP_NONE;
+  case CXBinaryOperator_MulAssign: *assign = true; return OP_MUL;
+  case CXBinaryOperator_DivAssign: *assign = true; return OP_DIV;
+  case CXBinaryOperator_RemAssign: *assign = true; return OP_REM;
+  case CXBinaryOperator_AddAssign: *assign = true; return OP_ADD;
+  case CXBinaryOperator_SubAssign: *assign = true; return OP_SUB;
+  case CXBinaryOperator_ShlAssign: *assign = true; return OP_SHL;
+  case CXBinaryOperator_ShrAssign: *assign = true; return OP_SHR;
+  case CXBinaryOperator_AndAssign: *assign = true; return OP_AND;
+  case CXBinaryOperator_XorAssign: *assign = true; return OP_XOR;
+  case CXBinaryOperator_OrAssign: *assign = true; return OP_OR;
+  default: return OP_COUNT;
+  }
+}
+
+static Op unop(enum CXUnaryOperatorKind k) {
+  switch (k) {
+  case CXUnaryOperator_PostInc: return OP_POSTINC;
+  case CXUnaryOperator_PostDec: return OP_POSTDEC;
+  case CXUnaryOperator_PreInc: return OP_PREINC;
+  case CXUnaryOperator_PreDec: return OP_PREDEC;
+  case CXUnaryOperator_Plus: return OP_PLUS;
+  case CXUnaryOperator_Minus: return OP_NEG;
+  case CXUnaryOperator_Not: return OP_BITNOT;
+  case CXUnaryOperator_LNot: return OP_NOT;
+  default: return OP_COUNT;
+  }
+}
+
+/* The expression under implicit conversions and parentheses. */
+static CXCursor strip(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+      return c;
+    Cursors cs = children(c);
+    if (cs.len != 1) {
+      free(cs.items);
+      return c;
+    }
+    c = cs.items[0];
+    free(cs.items);
+  }
+}
+
+static void conv_args(Conv *cv, CXCursor call, Node *n) {
+  int nargs = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < nargs; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (clang_getCursorKind(arg) == CXCursor_UnexposedExpr && clang_Cursor_isNull(strip(arg)))
+      continue;
+    vec_push(cv->arena, &n->kids, conv_expr(cv, arg));
+  }
+}
+
+/* Call expressions: method calls, operator[], constructors, conversion
+ * operators (transparent) and plain calls. */
+static Node *conv_call(Conv *cv, CXCursor c) {
+  Arena *a = cv->arena;
+  Loc loc = loc_of(cv, c);
+  CXCursor callee = clang_getCursorReferenced(c);
+  enum CXCursorKind ck = clang_getCursorKind(callee);
+  const char *name = take_string(a, clang_getCursorSpelling(c));
+  Cursors cs = children(c);
+  Node *n = NULL;
+
+  if (ck == CXCursor_ConversionFunction || (ck == CXCursor_Constructor && cs.len == 1 &&
+                                            clang_Cursor_getNumArguments(c) == 1 &&
+                                            clang_getCursorKind(strip(cs.items[0])) != CXCursor_IntegerLiteral)) {
+    /* Map -> Array conversion, or a copy: the operand is what matters. */
+    CXCursor inner = cs.len ? strip(cs.items[0]) : c;
+    if (clang_getCursorKind(inner) == CXCursor_MemberRefExpr) {
+      Cursors ms = children(inner);
+      n = ms.len ? conv_expr(cv, ms.items[0]) : NULL;
+      free(ms.items);
+    } else if (cs.len) {
+      n = conv_expr(cv, cs.items[0]);
+    }
+  } else if (strcmp(name, "operator[]") == 0 && clang_Cursor_getNumArguments(c) == 2) {
+    n = node_new(a, ND_INDEX, loc);
+    n->lhs = conv_expr(cv, clang_Cursor_getArgument(c, 0));
+    n->rhs = conv_expr(cv, clang_Cursor_getArgument(c, 1));
+    n->loc = n->lhs ? n->lhs->loc : loc;
+    if (n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_ARRAY) /* in[i] is a T */
+      n->ty = n->lhs->ty->base;
+  } else if (cs.len > 0 && clang_getCursorKind(strip(cs.items[0])) == CXCursor_MemberRefExpr &&
+             ck == CXCursor_CXXMethod) {
+    CXCursor member = strip(cs.items[0]);
+    Cursors ms = children(member);
+    n = node_new(a, ND_METHOD, loc);
+    n->name = take_string(a, clang_getCursorSpelling(member));
+    n->lhs = ms.len ? conv_expr(cv, ms.items[0]) : NULL;
+    free(ms.items);
+    conv_args(cv, c, n);
+  } else if (ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate ||
+             ck == CXCursor_Constructor) {
+    n = node_new(a, ND_CALL, loc);
+    n->name = name;
+    conv_args(cv, c, n);
+  } else {
+    conv_error(cv, c, "unsupported call in a codelet: '%s'", name[0] ? name : "?");
+  }
+  free(cs.items);
+  if (n && !n->ty)
+    n->ty = conv_type(cv, clang_getCursorType(c));
+  return n;
+}
+
+static Node *conv_expr(Conv *cv, CXCursor c) {
+  Arena *a = cv->arena;
+  c = strip(c);
+  Loc loc = loc_of(cv, c);
+  enum CXCursorKind k = clang_getCursorKind(c);
+  Node *n = NULL;
+  switch (k) {
+  case CXCursor_IntegerLiteral: {
+    n = node_new(a, ND_INT, loc);
+    n->spelling = first_token(cv, c);
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
+    if (ev) {
+      n->ival = clang_EvalResult_getAsLongLong(ev);
+      clang_EvalResult_dispose(ev);
+    }
+    break;
+  }
+  case CXCursor_FloatingLiteral: {
+    n = node_new(a, ND_FLOAT, loc);
+    n->spelling = first_token(cv, c);
+    n->fval = strtod(n->spelling, NULL);
+    break;
+  }
+  case CXCursor_CXXBoolLiteralExpr:
+    n = node_new(a, ND_BOOL, loc);
+    n->spelling = first_token(cv, c);
+    n->ival = strcmp(n->spelling, "true") == 0;
+    break;
+  case CXCursor_DeclRefExpr: {
+    n = node_new(a, ND_VAR, loc);
+    n->name = take_string(a, clang_getCursorSpelling(c));
+    CXCursor ref = clang_getCursorReferenced(c);
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    if (rk == CXCursor_FunctionDecl) {
+      n->ty = type_new(a, TY_FUNC);
+    } else {
+      n->decl = lookup(cv, ref);
+      if (!n->decl) {
+        conv_error(cv, c, "'%s' is not a variable of this codelet", n->name);
+        return NULL;
+      }
+    }
+    break;
+  }
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: {
+    bool assign;
+    Op op = binop(clang_getCursorBinaryOperatorKind(c), &assign);
+    Cursors cs = children(c);
+    if (op == OP_COUNT || cs.len != 2) {
+      free(cs.items);
+      conv_error(cv, c, "unsupported operator in a codelet%s", "");
+      return NULL;
+    }
+    n = node_new(a, assign ? ND_ASSIGN : ND_BINARY, loc);
+    n->op = op;
+    n->lhs = conv_expr(cv, cs.items[0]);
+    n->rhs = conv_expr(cv, cs.items[1]);
+    free(cs.items);
+    break;
+  }
+  case CXCursor_UnaryOperator: {
+    Op op = unop(clang_getCursorUnaryOperatorKind(c));
+    Cursors cs = children(c);
+    if (op == OP_COUNT || cs.len != 1) {
+      free(cs.items);
+      conv_error(cv, c, "unsupported operator in a codelet (%s)", "address, dereference or other");
+      return NULL;
+    }
+    n = node_new(a, ND_UNARY, loc);
+    n->op = op;
+    n->lhs = conv_expr(cv, cs.items[0]);
+    free(cs.items);
+    break;
+  }
+  case CXCursor_ConditionalOperator: {
+    Cursors cs = children(c);
+    if (cs.len != 3) {
+      free(cs.items);
+      conv_error(cv, c, "unsupported conditional expression%s", "");
+      return NULL;
+    }
+    n = node_new(a, ND_COND, loc);
+    n->cond = conv_expr(cv, cs.items[0]);
+    n->then = conv_expr(cv, cs.items[1]);
+    n->els = conv_expr(cv, cs.items[2]);
+    free(cs.items);
+    break;
+  }
+  case CXCursor_ArraySubscriptExpr: {
+    Cursors cs = children(c);
+    n = node_new(a, ND_INDEX, loc);
+    if (cs.len == 2) {
+      n->lhs = conv_expr(cv, cs.items[0]);
+      n->rhs = conv_expr(cv, cs.items[1]);
+    }
+    free(cs.items);
+    break;
+  }
+  case CXCursor_CallExpr:
+    n = conv_call(cv, c);
+    break;
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXFunctionalCastExpr:
+  case CXCursor_CXXStaticCastExpr: {
+    Cursors cs = children(c);
+    n = node_new(a, ND_CAST, loc);
+    for (int i = 0; i < cs.len; i++)
+      if (clang_isExpression(clang_getCursorKind(cs.items[i])))
+        n->lhs = conv_expr(cv, cs.items[i]);
+    free(cs.items);
+    break;
+  }
+  default: {
+    const char *kind = take_string(a, clang_getCursorKindSpelling(k));
+    conv_error(cv, c, "unsupported expression in a codelet (%s)", kind);
+    return NULL;
+  }
+  }
+  if (n && !n->ty)
+    n->ty = conv_type(cv, clang_getCursorType(c));
+  return n;
+}
+
+/* Reads __codelet, __coop, __tag(x), __tunable, __shared, atomicX from the
+ * annotate attributes the prelude's macros expand to. */
+typedef struct {
+  bool codelet, coop, tunable, shared;
+  const char *tag;
+  Loc tag_loc;
+  Op atomic;
+  Loc atomic_loc;
+} Attrs;
+
+static Op atomic_op(const char *s) {
+  static const struct { const char *s; Op op; } ops[] = {
+      {"+", OP_ADD}, {"*", OP_MUL}, {"max", OP_MAX}, {"min", OP_MIN},
+      {"&", OP_AND}, {"|", OP_OR},  {"^", OP_XOR}};
+  for (size_t i = 0; i < COUNT_OF(ops); i++)
+    if (strcmp(s, ops[i].s) == 0)
+      return ops[i].op;
+  return OP_NONE;
+}
+
+static Attrs read_attrs(Conv *cv, const Cursors *cs) {
+  Attrs at = {0};
+  for (int i = 0; i < cs->len; i++) {
+    if (clang_getCursorKind(cs->items[i]) != CXCursor_AnnotateAttr)
+      continue;
+    const char *s = take_string(cv->arena, clang_getCursorSpelling(cs->items[i]));
+    if (strcmp(s, "tgm.codelet") == 0)
+      at.codelet = true;
+    else if (strcmp(s, "tgm.coop") == 0)
+      at.coop = true;
+    else if (strcmp(s, "tgm.tunable") == 0)
+      at.tunable = true;
+    else if (strcmp(s, "tgm.shared") == 0)
+      at.shared = true;
+    else if (strncmp(s, "tgm.tag:", 8) == 0) {
+      at.tag = s + 8;
+      at.tag_loc = loc_of(cv, cs->items[i]);
+    } else if (strncmp(s, "tgm.atomic:", 11) == 0) {
+      at.atomic = atomic_op(s + 11);
+      at.atomic_loc = loc_of(cv, cs->items[i]);
+    }
+  }
+  return at;
+}
+
+static Node *conv_var(Conv *cv, CXCursor c) {
+  Arena *a = cv->arena;
+  Node *n = node_new(a, ND_DECL, loc_of(cv, c));
+  n->name = take_string(a, clang_getCursorSpelling(c));
+  CXType t = clang_getCursorType(c);
+  n->ty = conv_type(cv, t);
+  Cursors cs = children(c);
+  Attrs at = read_attrs(cv, &cs);
+  if (at.shared)
+    n->qual |= Q_SHARED;
+  if (at.tunable)
+    n->qual |= Q_TUNABLE;
+  if (n->ty->is_const)
+    n->qual |= Q_CONST;
+  n->atomic_op = at.atomic;
+  if (at.atomic != OP_NONE && !at.shared) {
+    diag_error(cv->ctx->diag, at.atomic_loc,
+               "'%s' needs '__shared': only shared scalars can be atomic accumulators", n->name);
+    cv->failed = true;
+  }
+  CXCursor init = clang_Cursor_getVarDeclInitializer(c);
+  bool has_init = !clang_Cursor_isNull(init) && clang_getCursorKind(init) != CXCursor_InvalidCode;
+  /* A VLA's size is the first expression child that is not the initializer. */
+  if (t.kind == CXType_VariableArray || t.kind == CXType_ConstantArray) {
+    for (int i = 0; i < cs.len; i++) {
+      if (!clang_isExpression(clang_getCursorKind(cs.items[i])))
+        continue;
+      if (has_init && clang_equalCursors(cs.items[i], init))
+        continue;
+      n->dim = conv_expr(cv, cs.items[i]);
+      break;
+    }
+    if (!n->dim && t.kind == CXType_ConstantArray) {
+      n->dim = node_new(a, ND_INT, n->loc);
+      n->dim->ival = clang_getArraySize(t);
+      n->dim->spelling = arena_printf(a, "%lld", (long long)n->dim->ival);
+      n->dim->ty = type_new(a, TY_ULONG);
+    }
+  }
+  free(cs.items);
+  bind(cv, c, n);
+  if (has_init) {
+    CXCursor in = strip(init);
+    /* Class types are built by their constructor: keep its arguments. */
+    if (clang_getCursorKind(in) == CXCursor_CallExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(in)) == CXCursor_Constructor &&
+        (n->ty->kind == TY_SEQUENCE || n->ty->kind == TY_MAP || n->ty->kind == TY_VECTOR)) {
+      conv_args(cv, in, n);
+    } else if (clang_getCursorKind(in) == CXCursor_CallExpr &&
+               clang_getCursorKind(clang_getCursorReferenced(in)) == CXCursor_Constructor &&
+               clang_Cursor_getNumArguments(in) == 0) {
+      /* default construction, e.g. `Vector vthread{};` */
+    } else {
+      n->init = conv_expr(cv, init);
+    }
+  }
+  return n;
+}
+
+/* Offsets of the two ';' in a for header, to tell init, cond and inc apart
+ * (libclang skips absent parts). */
+static void for_semis(Conv *cv, CXCursor c, unsigned *s1, unsigned *s2, unsigned *rp) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(cv->tu, clang_getCursorExtent(c), &toks, &n);
+  int depth = 0, semis = 0;
+  *s1 = *s2 = *rp = UINT_MAX;
+  for (unsigned i = 0; i < n; i++) {
+    CXString sp = clang_getTokenSpelling(cv->tu, toks[i]);
+    const char *s = clang_getCString(sp);
+    unsigned off;
+    clang_getFileLocation(clang_getTokenLocation(cv->tu, toks[i]), NULL, NULL, NULL, &off);
+    if (strcmp(s, "(") == 0)
+      depth++;
+    else if (strcmp(s, ")") == 0 && --depth == 0 && *rp == UINT_MAX)
+      *rp = off;
+    else if (strcmp(s, ";") == 0 && depth == 1 && semis < 2)
+      *(semis++ == 0 ? s1 : s2) = off;
+    clang_disposeString(sp);
+    if (*rp != UINT_MAX)
+      break;
+  }
+  clang_disposeTokens(cv->tu, toks, n);
+}
+
+static unsigned offset_of(CXCursor c) {
+  unsigned off;
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+static Node *conv_block(Conv *cv, CXCursor c) {
+  Node *n = node_new(cv->arena, ND_BLOCK, loc_of(cv, c));
+  Cursors cs = children(c);
+  for (int i = 0; i < cs.len; i++) {
+    Node *s = conv_stmt(cv, cs.items[i]);
+    if (s)
+      vec_push(cv->arena, &n->kids, s);
+  }
+  free(cs.items);
+  return n;
+}
+
+static Node *conv_stmt(Conv *cv, CXCursor c) {
+  Arena *a = cv->arena;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  Loc loc = loc_of(cv, c);
+  Cursors cs = children(c);
+  Node *n = NULL;
+  switch (k) {
+  case CXCursor_CompoundStmt:
+    n = conv_block(cv, c);
+    break;
+  case CXCursor_DeclStmt:
+    if (cs.len == 1 && clang_getCursorKind(cs.items[0]) == CXCursor_VarDecl) {
+      n = conv_var(cv, cs.items[0]);
+    } else {
+      n = node_new(a, ND_BLOCK, loc); /* `int a, b;` -- a block of declarations */
+      for (int i = 0; i < cs.len; i++) {
+        if (clang_getCursorKind(cs.items[i]) == CXCursor_VarDecl)
+          vec_push(a, &n->kids, conv_var(cv, cs.items[i]));
+        else
+          conv_error(cv, cs.items[i], "unsupported declaration in a codelet%s", "");
+      }
+    }
+    break;
+  case CXCursor_IfStmt:
+    if (cs.len < 2 || cs.len > 3 || !clang_isExpression(clang_getCursorKind(cs.items[0]))) {
+      conv_error(cv, c, "unsupported form of 'if' in a codelet%s", "");
+      break;
+    }
+    n = node_new(a, ND_IF, loc);
+    n->cond = conv_expr(cv, cs.items[0]);
+    n->then = conv_stmt(cv, cs.items[1]);
+    n->els = cs.len == 3 ? conv_stmt(cv, cs.items[2]) : NULL;
+    break;
+  case CXCursor_ForStmt: {
+    unsigned s1, s2, rp;
+    for_semis(cv, c, &s1, &s2, &rp);
+    n = node_new(a, ND_FOR, loc);
+    for (int i = 0; i < cs.len; i++) {
+      unsigned off = offset_of(cs.items[i]);
+      if (off < s1)
+        n->init = conv_stmt(cv, cs.items[i]);
+      else if (off < s2)
+        n->cond = conv_expr(cv, cs.items[i]);
+      else if (off < rp)
+        n->inc = conv_expr(cv, cs.items[i]);
+      else
+        n->body = conv_stmt(cv, cs.items[i]);
+    }
+    break;
+  }
+  case CXCursor_WhileStmt:
+    if (cs.len != 2) {
+      conv_error(cv, c, "unsupported form of 'while' in a codelet%s", "");
+      break;
+    }
+    n = node_new(a, ND_WHILE, loc);
+    n->cond = conv_expr(cv, cs.items[0]);
+    n->body = conv_stmt(cv, cs.items[1]);
+    break;
+  case CXCursor_DoStmt:
+    n = node_new(a, ND_DO, loc);
+    if (cs.len == 2) {
+      n->body = conv_stmt(cv, cs.items[0]);
+      n->cond = conv_expr(cv, cs.items[1]);
+    }
+    break;
+  case CXCursor_ReturnStmt:
+    n = node_new(a, ND_RETURN, loc);
+    n->lhs = cs.len ? conv_expr(cv, cs.items[0]) : NULL;
+    break;
+  case CXCursor_BreakStmt:
+    n = node_new(a, ND_BREAK, loc);
+    break;
+  case CXCursor_ContinueStmt:
+    n = node_new(a, ND_CONTINUE, loc);
+    break;
+  case CXCursor_NullStmt:
+    n = node_new(a, ND_NULL, loc);
+    break;
+  default:
+    if (clang_isExpression(k)) {
+      n = node_new(a, ND_EXPR, loc);
+      n->lhs = conv_expr(cv, c);
+      n->loc = n->lhs ? n->lhs->loc : loc;
+    } else {
+      const char *kind = take_string(a, clang_getCursorKindSpelling(k));
+      conv_error(cv, c, "unsupported statement in a codelet (%s)", kind);
+    }
+    break;
+  }
+  free(cs.items);
+  return n;
+}
+
+static Codelet *conv_codelet(Conv *cv, CXCursor fn, int index) {
+  Arena *a = cv->arena;
+  Cursors cs = children(fn);
+  Attrs at = read_attrs(cv, &cs);
+  Codelet *cd = arena_alloc(a, sizeof *cd);
+  cd->name = take_string(a, clang_getCursorSpelling(fn));
+  cd->loc = loc_of(cv, fn);
+  cd->coop = at.coop;
+  cd->tag = at.tag;
+  cd->tag_loc = at.tag_loc;
+  cd->index = index;
+  Node *n = node_new(a, ND_CODELET, cd->loc);
+  n->name = cd->name;
+  n->cd = cd;
+  n->ty = conv_type(cv, clang_getCursorResultType(fn));
+  cd->fn = n;
+  for (int i = 0; i < cs.len; i++) {
+    enum CXCursorKind k = clang_getCursorKind(cs.items[i]);
+    if (k == CXCursor_ParmDecl) {
+      Node *p = node_new(a, ND_PARAM, loc_of(cv, cs.items[i]));
+      p->name = take_string(a, clang_getCursorSpelling(cs.items[i]));
+      p->ty = conv_type(cv, clang_getCursorType(cs.items[i]));
+      bind(cv, cs.items[i], p);
+      vec_push(a, &n->kids, p);
+    } else if (k == CXCursor_CompoundStmt) {
+      n->body = conv_block(cv, cs.items[i]);
+    }
+  }
+  free(cs.items);
+  return cd;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+typedef struct {
+  Conv *cv;
+  size_t lo, hi; /* the span of the codelet we want */
+  CXCursor found;
+  bool have;
+} FindFn;
+
+static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  FindFn *ff = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+    return CXChildVisit_Continue;
+  unsigned off;
+  clang_getFileLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+  if (off >= ff->lo && off < ff->hi && !in_prelude(clang_getCursorLocation(c))) {
+    ff->found = c;
+    ff->have = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Forwards clang's diagnostics; returns the number of errors. */
+static int forward_diagnostics(Conv *cv) {
+  int errors = 0;
+  unsigned n = clang_getNumDiagnostics(cv->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic dg = clang_getDiagnostic(cv->tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
+    if (sev >= CXDiagnostic_Warning) {
+      const char *msg = take_string(cv->arena, clang_getDiagnosticSpelling(dg));
+      Loc loc = loc_at(cv, clang_getDiagnosticLocation(dg));
+      const char *what = sev >= CXDiagnostic_Error ? "error" : "warning";
+      diag_report(cv->ctx->diag, what, loc, msg);
+      if (sev >= CXDiagnostic_Error)
+        errors++;
+    }
+    clang_disposeDiagnostic(dg);
+  }
+  return errors;
+}
+
+static const char *clang_args_elem(Arena *a, ElemType elem) {
+  return arena_printf(a, "-DTGM_ELEM=%s", elem_info(elem)->ctype);
+}
+
+Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
+  Arena *a = ctx->arena;
+  SrcFile *f = diag_read_file(ctx->diag, path);
+  if (!f)
+    return NULL;
+  Program *prog = arena_alloc(a, sizeof *prog);
+  prog->file = f;
+  prog->elem = elem;
+
+  PtrVec spans = {0};
+  find_codelets(a, f, &spans);
+
+  const char *args[] = {
+      "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++",
+      "-include", PRELUDE_PATH, clang_args_elem(a, elem),
+      "-Wno-vla-cxx-extension", "-Wno-vla-extension", "-Wno-unused-value",
+      "-ferror-limit=20",
+  };
+  /* clang wants an absolute path for the main file; we print the user's. */
+  char *abs = realpath(path, NULL);
+  const char *main_path = abs ? arena_strdup(a, abs) : path;
+  free(abs);
+
+  CXIndex index = clang_createIndex(0, 0);
+  int nparses = spans.len ? spans.len : 1;
+  int errors_before = ctx->diag->nerrors;
+  for (int k = 0; k < nparses; k++) {
+    char *text = spans.len ? text_for(a, f, &spans, k) : (char *)f->text;
+    struct CXUnsavedFile files[2] = {
+        {main_path, text, (unsigned long)f->len},
+        {PRELUDE_PATH, tgm_prelude_text, (unsigned long)strlen(tgm_prelude_text)},
+    };
+    Conv cv = {.ctx = ctx, .arena = a, .file = f};
+    enum CXErrorCode ec = clang_parseTranslationUnit2(
+        index, main_path, args, (int)COUNT_OF(args), files, 2,
+        CXTranslationUnit_KeepGoing, &cv.tu);
+    if (ec != CXError_Success || !cv.tu) {
+      diag_error(ctx->diag, (Loc){f->path, 0, 0}, "libclang could not parse the file (code %d)",
+                 (int)ec);
+      break;
+    }
+    if (forward_diagnostics(&cv) > 0 || !spans.len) {
+      clang_disposeTranslationUnit(cv.tu);
+      continue;
+    }
+    const Span *sp = spans.items[k];
+    FindFn ff = {.cv = &cv, .lo = sp->start,
+                 .hi = sp->body_end == SIZE_MAX ? f->len : sp->body_end};
+    clang_visitChildren(clang_getTranslationUnitCursor(cv.tu), find_fn, &ff);
+    if (!ff.have) {
+      int line = 1, col = 1;
+      for (size_t i = 0; i < sp->start; i++, col++)
+        if (f->text[i] == '\n')
+          line++, col = 0;
+      diag_error(ctx->diag, (Loc){f->path, line, col},
+                 "'__codelet' must mark a function definition with a body");
+    } else {
+      Codelet *cd = conv_codelet(&cv, ff.found, prog->codelets.len);
+      if (!cv.failed)
+        vec_push(a, &prog->codelets, cd);
+    }
+    clang_disposeTranslationUnit(cv.tu);
+  }
+  clang_disposeIndex(index);
+
+  if (spans.len == 0 && ctx->diag->nerrors == errors_before)
+    diag_error(ctx->diag, (Loc){f->path, 1, 1},
+               f->len == 0 ? "empty file: no codelet to compile"
+                           : "no codelet in this file (mark codelets with '__codelet')");
+  return prog;
+}

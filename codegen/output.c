@@ -1,0 +1,75 @@
+/* output.c -- output files, all or nothing.
+ *
+ * Every output is built in memory first. outputs_commit() writes each one
+ * to a temporary file beside its destination, and only when all of them
+ * were written renames them into place; on any failure the temporaries are
+ * removed, so an error never leaves a half-written file. */
+#include "tgm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+Buf *outputs_add(Outputs *o, const char *path) {
+  Buf *b = arena_alloc(o->arena, sizeof *b);
+  vec_push(o->arena, &o->names, arena_strdup(o->arena, path));
+  vec_push(o->arena, &o->bufs, b);
+  return b;
+}
+
+static int write_all(const char *path, const Buf *b) {
+  FILE *fp = fopen(path, "wb");
+  if (!fp)
+    return -1;
+  size_t n = b->len ? fwrite(b->data, 1, b->len, fp) : 0;
+  int err = n != b->len || fflush(fp) != 0 || fsync(fileno(fp)) != 0;
+  if (fclose(fp) != 0)
+    err = 1;
+  return err ? -1 : 0;
+}
+
+int outputs_commit(Outputs *o, const char *dir) {
+  if (o->names.len == 0)
+    return 0;
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    if (mkdir(dir, 0777) != 0) {
+      fprintf(stderr, "tgm-gen: error: cannot create output directory '%s': %s\n", dir,
+              strerror(errno));
+      return -1;
+    }
+  } else if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "tgm-gen: error: output path '%s' is not a directory\n", dir);
+    return -1;
+  }
+  int n = o->names.len;
+  char **tmp = arena_alloc(o->arena, sizeof(char *) * (size_t)n);
+  char **dst = arena_alloc(o->arena, sizeof(char *) * (size_t)n);
+  int written = 0, rc = 0;
+  for (; written < n; written++) {
+    dst[written] = arena_printf(o->arena, "%s/%s", dir, (char *)o->names.items[written]);
+    tmp[written] = arena_printf(o->arena, "%s.tmp.%ld", dst[written], (long)getpid());
+    if (write_all(tmp[written], o->bufs.items[written]) != 0) {
+      fprintf(stderr, "tgm-gen: error: cannot write '%s': %s\n", dst[written], strerror(errno));
+      unlink(tmp[written]);
+      rc = -1;
+      break;
+    }
+  }
+  if (rc != 0) {
+    for (int i = 0; i < written; i++)
+      unlink(tmp[i]);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (rename(tmp[i], dst[i]) != 0) {
+      fprintf(stderr, "tgm-gen: error: cannot rename into '%s': %s\n", dst[i], strerror(errno));
+      for (int j = i; j < n; j++)
+        unlink(tmp[j]);
+      return -1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,75 @@
+/* types.c -- the element types of --type, and the AST's types. */
+#include "tgm.h"
+
+#include <string.h>
+
+static const ElemInfo elems[ET_COUNT] = {
+    [ET_I32] = {"i32", "int", false, true, 4},
+    [ET_U32] = {"u32", "unsigned", false, false, 4},
+    [ET_I64] = {"i64", "long long", false, true, 8},
+    [ET_F32] = {"f32", "float", true, true, 4},
+    [ET_F64] = {"f64", "double", true, true, 8},
+};
+
+const ElemInfo *elem_info(ElemType t) {
+  return &elems[t];
+}
+
+bool elem_parse(const char *name, ElemType *out) {
+  for (int i = 0; i < ET_COUNT; i++) {
+    if (strcmp(elems[i].name, name) == 0) {
+      *out = (ElemType)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+Type *type_new(Arena *a, TypeKind kind) {
+  Type *t = arena_alloc(a, sizeof *t);
+  t->kind = kind;
+  return t;
+}
+
+bool type_is_integer(const Type *t) {
+  switch (t->kind) {
+  case TY_BOOL: case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool type_is_unsigned(const Type *t) {
+  return t->kind == TY_UINT || t->kind == TY_ULONG;
+}
+
+static const char *base_str(Arena *a, const Type *t) {
+  switch (t->kind) {
+  case TY_VOID: return "void";
+  case TY_BOOL: return "bool";
+  case TY_INT: return "int";
+  case TY_UINT: return "unsigned";
+  case TY_LONG: return "long long";
+  case TY_ULONG: return "unsigned long long";
+  case TY_FLOAT: return "float";
+  case TY_DOUBLE: return "double";
+  case TY_ELEM: return "T";
+  case TY_ARRAY: return arena_printf(a, "Array<%d,%s>", t->dims, type_str(a, t->base));
+  case TY_CARRAY: return arena_printf(a, "%s[]", type_str(a, t->base));
+  case TY_VECTOR: return "Vector";
+  case TY_SEQUENCE: return "Sequence";
+  case TY_PARTITION: return "Partition";
+  case TY_MAP: return "Map";
+  case TY_FUNC: return "function";
+  case TY_OTHER: return t->name ? t->name : "?";
+  }
+  return "?";
+}
+
+const char *type_str(Arena *a, const Type *t) {
+  if (!t)
+    return "?";
+  const char *s = base_str(a, t);
+  return t->is_const ? arena_printf(a, "const %s", s) : s;
+}
