@@ -909,6 +909,7 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
       "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++",
       "-include", PRELUDE_PATH, clang_args_elem(a, elem),
       "-Wno-vla-cxx-extension", "-Wno-vla-extension", "-Wno-unused-value",
+      "-Wno-return-type", /* sema reports a missing return itself */
       "-ferror-limit=20",
   };
   /* clang wants an absolute path for the main file; we print the user's. */

@@ -1,4 +1,405 @@
+/* sema.c -- what each codelet is, and the rules of the codelet language.
+ *
+ * Per codelet: its kind (scalar, compound, cooperative, shared-atomic), the
+ * partition of a compound codelet (tiled or strided, read from the inc
+ * Sequence), its tunables, and its combining operator, read from the code:
+ *   x += e; x *= e; x &= e; x |= e; x ^= e; x = x op e;
+ *   x = max(x, e); x = min(x, e);   __shared atomicAdd T x;
+ * Per spectrum (codelets sharing a name): one operator for all, unique tags.
+ * Every violation is an error at the user's file:line:col. */
 #include "tgm.h"
-const char *codelet_kind_name(CodeletKind k) { (void)k; return "?"; }
-const char *part_kind_name(PartKind k) { (void)k; return "?"; }
-void sema_check(Ctx *ctx, Program *prog) { (void)ctx; for (int i=0;i<prog->codelets.len;i++){Codelet*c=prog->codelets.items[i]; c->id=c->tag?c->tag:"?";} }
+
+#include <string.h>
+
+const char *codelet_kind_name(CodeletKind k) {
+  static const char *names[] = {"scalar", "compound", "cooperative", "shared-atomic"};
+  return names[k];
+}
+
+const char *part_kind_name(PartKind k) {
+  static const char *names[] = {"none", "tiled", "strided"};
+  return names[k];
+}
+
+typedef struct {
+  Ctx *ctx;
+  Codelet *cd;
+  PtrVec shared;  /* Node *: __shared declarations */
+  PtrVec returns; /* Node *: return statements */
+  PtrVec combines; /* Node *: the statements that combine, in order */
+  bool failed;
+} Check;
+
+static void error(Check *ck, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void error(Check *ck, Loc loc, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_report(ck->ctx->diag, "error", loc, msg);
+  ck->failed = true;
+}
+
+static bool is_elem(const Type *t) {
+  return t && (t->kind == TY_ELEM || (t->kind == TY_CARRAY && t->base && t->base->kind == TY_ELEM));
+}
+
+/* The declaration an lvalue names: `x` or `x[i]`. */
+static Node *lvalue_decl(Node *n) {
+  if (n && n->kind == ND_INDEX)
+    n = n->lhs;
+  return n && n->kind == ND_VAR ? n->decl : NULL;
+}
+
+static bool same_var(const Node *a, const Node *b) {
+  return a && b && a->kind == ND_VAR && b->kind == ND_VAR && a->decl && a->decl == b->decl;
+}
+
+static bool is_combining(Op op) {
+  return op == OP_ADD || op == OP_MUL || op == OP_AND || op == OP_OR || op == OP_XOR ||
+         op == OP_MAX || op == OP_MIN;
+}
+
+static const char *combine_spelling(Op op) {
+  switch (op) {
+  case OP_MAX: return "max";
+  case OP_MIN: return "min";
+  default: return op_name(op);
+  }
+}
+
+/* Records op as this codelet's operator, or reports a conflict. */
+static void set_op(Check *ck, Op op, Loc loc) {
+  Codelet *cd = ck->cd;
+  if (cd->op == OP_NONE) {
+    cd->op = op;
+    cd->op_loc = loc;
+  } else if (cd->op != op) {
+    error(ck, loc, "codelet combines with '%s' here but with '%s' at line %d",
+          combine_spelling(op), combine_spelling(cd->op), cd->op_loc.line);
+  }
+}
+
+static const char *const CAN_COMBINE =
+    "tgm combines with +=, *=, &=, |=, ^=, x = max(x, e) or x = min(x, e)";
+
+/* An assignment to a T-typed variable or element: what operator is it? */
+static void check_assign(Check *ck, Node *n) {
+  Node *decl = lvalue_decl(n->lhs);
+  if (!decl || !is_elem(decl->ty))
+    return;
+  if (n->op != OP_NONE) {
+    if (!is_combining(n->op)) {
+      error(ck, n->loc, "'%s=' cannot combine partial results; %s", op_name(n->op), CAN_COMBINE);
+      return;
+    }
+    set_op(ck, n->op, n->loc);
+    vec_push(ck->ctx->arena, &ck->combines, n);
+    return;
+  }
+  Node *r = n->rhs;
+  if (r && r->kind == ND_CALL && (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0) &&
+      r->kids.len == 2 && (same_var(n->lhs, r->kids.items[0]) || same_var(n->lhs, r->kids.items[1]))) {
+    set_op(ck, r->name[1] == 'a' ? OP_MAX : OP_MIN, n->loc);
+    vec_push(ck->ctx->arena, &ck->combines, n);
+    return;
+  }
+  if (r && r->kind == ND_BINARY && (same_var(n->lhs, r->lhs) || same_var(n->lhs, r->rhs))) {
+    if (!is_combining(r->op)) {
+      error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op), CAN_COMBINE);
+      return;
+    }
+    set_op(ck, r->op, n->loc);
+    vec_push(ck->ctx->arena, &ck->combines, n);
+    return;
+  }
+  if (decl->atomic_op != OP_NONE)
+    vec_push(ck->ctx->arena, &ck->combines, n); /* an atomic combine */
+}
+
+static void check_decl(Check *ck, Node *n) {
+  Codelet *cd = ck->cd;
+  Arena *a = ck->ctx->arena;
+  if (n->qual & Q_TUNABLE) {
+    if (!type_is_unsigned(n->ty))
+      error(ck, n->loc, "tunable '%s' must be unsigned, not '%s'", n->name, type_str(a, n->ty));
+    if (n->init)
+      error(ck, n->init->loc, "tunable '%s' is set by the tuner and cannot have an initializer",
+            n->name);
+    if (n->qual & Q_SHARED)
+      error(ck, n->loc, "tunable '%s' cannot be __shared", n->name);
+    vec_push(a, &cd->tunables, n);
+  }
+  if (n->qual & Q_SHARED)
+    vec_push(a, &ck->shared, n);
+  if (n->atomic_op != OP_NONE) {
+    if (n->ty->kind != TY_ELEM)
+      error(ck, n->loc, "atomic accumulator '%s' must have the element type T, not '%s'", n->name,
+            type_str(a, n->ty));
+    if (cd->atomic)
+      error(ck, n->loc, "a codelet has at most one atomic accumulator; '%s' is the second",
+            n->name);
+    cd->atomic = n;
+    set_op(ck, n->atomic_op, n->loc);
+  }
+  if (n->ty->kind == TY_VECTOR) {
+    if (cd->vector)
+      error(ck, n->loc, "a codelet declares one Vector; '%s' is the second", n->name);
+    cd->vector = n;
+  }
+  if (n->ty->kind == TY_MAP) {
+    if (cd->map)
+      error(ck, n->loc, "a codelet declares one Map; '%s' is the second", n->name);
+    cd->map = n;
+  }
+}
+
+static bool visit(Node *n, void *data) {
+  Check *ck = data;
+  switch (n->kind) {
+  case ND_DECL:
+    check_decl(ck, n);
+    break;
+  case ND_ASSIGN:
+    check_assign(ck, n);
+    break;
+  case ND_RETURN:
+    vec_push(ck->ctx->arena, &ck->returns, n);
+    break;
+  default:
+    break;
+  }
+  return true;
+}
+
+/* Does every path through s end in a return? */
+static bool always_returns(const Node *s) {
+  if (!s)
+    return false;
+  switch (s->kind) {
+  case ND_RETURN:
+    return true;
+  case ND_BLOCK:
+    for (int i = 0; i < s->kids.len; i++)
+      if (always_returns(s->kids.items[i]))
+        return true;
+    return false;
+  case ND_IF:
+    return always_returns(s->then) && always_returns(s->els);
+  default:
+    return false;
+  }
+}
+
+/* Compound codelets: Map(spectrum, partition(in, p, start, inc, end)),
+ * returned through the spectrum. */
+static void check_map(Check *ck) {
+  Codelet *cd = ck->cd;
+  Node *map = cd->map;
+  Node *fn = node_kid(map, 0), *part = node_kid(map, 1);
+  if (!fn || !part || map->kids.len != 2) {
+    error(ck, map->loc, "Map takes the spectrum and a partition: Map %s(%s, partition(...))",
+          map->name, cd->name);
+    return;
+  }
+  if (fn->kind != ND_VAR || fn->decl || strcmp(fn->name, cd->name) != 0) {
+    error(ck, fn->loc, "Map over '%s', which is not the spectrum '%s'",
+          fn->kind == ND_VAR ? fn->name : "an expression", cd->name);
+    return;
+  }
+  if (part->kind != ND_CALL || strcmp(part->name, "partition") != 0 || part->kids.len != 5) {
+    error(ck, part->loc, "Map's second argument must be partition(in, p, start, inc, end)");
+    return;
+  }
+  Node *p = part->kids.items[1];
+  if (p->kind != ND_VAR || !p->decl || !(p->decl->qual & Q_TUNABLE)) {
+    error(ck, p->loc, "the number of parts must be a __tunable unsigned");
+    return;
+  }
+  for (int i = 2; i < 5; i++) {
+    Node *s = part->kids.items[i];
+    if (s->kind != ND_VAR || !s->decl || s->decl->kind != ND_DECL) {
+      error(ck, s->loc, "partition's start, inc and end must be Sequence variables");
+      return;
+    }
+  }
+  Node *inc = ((Node *)part->kids.items[3])->decl;
+  Node *step = inc->kids.len == 1 ? inc->kids.items[0] : NULL;
+  if (step && step->kind == ND_INT && step->ival == 1)
+    cd->part = PART_TILED;
+  else if (step && step->kind == ND_VAR && step->decl == p->decl)
+    cd->part = PART_STRIDED;
+  else
+    error(ck, inc->loc,
+          "cannot tell a tiled from a strided partition: Sequence '%s' must be (1) for tiles "
+          "or (%s) for strides",
+          inc->name, p->name);
+
+  for (int i = 0; i < ck->returns.len; i++) {
+    Node *r = ((Node *)ck->returns.items[i])->lhs;
+    Node *arg = r && r->kind == ND_CALL && r->kids.len == 1 ? r->kids.items[0] : NULL;
+    if (!arg || strcmp(r->name, cd->name) != 0 || arg->kind != ND_VAR || arg->decl != map)
+      error(ck, r ? r->loc : ((Node *)ck->returns.items[i])->loc,
+            "a compound codelet returns %s(%s), the spectrum over its Map", cd->name, map->name);
+  }
+}
+
+/* The identity an accumulator must start from. */
+static bool is_identity(const Node *e, Op op, const char **want) {
+  while (e && e->kind == ND_CAST)
+    e = e->lhs;
+  bool zero = e && ((e->kind == ND_INT && e->ival == 0) || (e->kind == ND_FLOAT && e->fval == 0));
+  bool one = e && ((e->kind == ND_INT && e->ival == 1) || (e->kind == ND_FLOAT && e->fval == 1));
+  switch (op) {
+  case OP_ADD:
+  case OP_OR:
+  case OP_XOR:
+    *want = "0";
+    return zero;
+  case OP_MUL:
+    *want = "1";
+    return one;
+  case OP_AND:
+    *want = "~0";
+    return e && ((e->kind == ND_UNARY && e->op == OP_BITNOT && e->lhs->kind == ND_INT &&
+                  e->lhs->ival == 0) ||
+                 (e->kind == ND_UNARY && e->op == OP_NEG && e->lhs->kind == ND_INT &&
+                  e->lhs->ival == 1));
+  case OP_MAX:
+    *want = "Lowest()";
+    return e && e->kind == ND_CALL && strcmp(e->name, "Lowest") == 0;
+  case OP_MIN:
+    *want = "Highest()";
+    return e && e->kind == ND_CALL && strcmp(e->name, "Highest") == 0;
+  default:
+    *want = "?";
+    return true;
+  }
+}
+
+/* The first combine into a plain local is the accumulator; it must start
+ * from the operator's identity, or threads with no input would corrupt
+ * the result. */
+static void check_accumulator(Check *ck) {
+  Codelet *cd = ck->cd;
+  for (int i = 0; i < ck->combines.len; i++) {
+    Node *as = ck->combines.items[i];
+    Node *d = lvalue_decl(as->lhs);
+    if (!d || d->kind != ND_DECL || (d->qual & Q_SHARED) || as->lhs->kind != ND_VAR)
+      continue;
+    cd->accum = d;
+    const char *want;
+    if (!is_identity(d->init, cd->op, &want))
+      error(ck, d->init ? d->init->loc : d->loc,
+            "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
+            combine_spelling(cd->op));
+    return;
+  }
+}
+
+static void check_codelet(Ctx *ctx, Codelet *cd) {
+  Check ck = {.ctx = ctx, .cd = cd};
+  Arena *a = ctx->arena;
+  Node *fn = cd->fn;
+  cd->id = cd->tag ? cd->tag : arena_printf(a, "%s#%d", cd->name, cd->index);
+
+  if (fn->ty->kind != TY_ELEM)
+    error(&ck, cd->loc, "codelet '%s' must return the element type T, not '%s'", cd->name,
+          type_str(a, fn->ty));
+  Node *param = node_kid(fn, 0);
+  if (fn->kids.len != 1 || param->ty->kind != TY_ARRAY || param->ty->dims != 1 ||
+      !param->ty->base || param->ty->base->kind != TY_ELEM)
+    error(&ck, param ? param->loc : cd->loc,
+          "codelet '%s' takes one parameter, 'const Array<1,T> in' (T is the --type element)",
+          cd->name);
+
+  node_walk(fn->body, visit, &ck);
+
+  if (!always_returns(fn->body))
+    error(&ck, cd->loc, "codelet '%s' does not return a value on every path", cd->name);
+
+  if (cd->vector && !cd->coop)
+    error(&ck, cd->vector->loc, "Vector '%s' in a codelet that is not marked '__coop'",
+          cd->vector->name);
+  if (cd->coop && !cd->vector)
+    error(&ck, cd->loc, "cooperative codelet '%s' declares no Vector (e.g. 'Vector vthread;')",
+          cd->name);
+  for (int i = 0; i < ck.shared.len; i++) {
+    Node *s = ck.shared.items[i];
+    if (!cd->coop)
+      error(&ck, s->loc, "__shared '%s' in a codelet that is not marked '__coop'", s->name);
+  }
+  if (cd->map && cd->vector)
+    error(&ck, cd->map->loc, "a codelet is either compound (Map) or cooperative (Vector), not both");
+
+  if (cd->map) {
+    cd->kind = CK_COMPOUND;
+    check_map(&ck);
+    if (cd->op != OP_NONE)
+      error(&ck, cd->op_loc, "a compound codelet combines through its spectrum, not itself");
+    if (cd->tunables.len == 0)
+      error(&ck, cd->map->loc, "a compound codelet needs a __tunable number of parts");
+  } else {
+    cd->kind = cd->atomic ? CK_ATOMIC : cd->vector ? CK_COOP : CK_SCALAR;
+    if (cd->op == OP_NONE && !ck.failed)
+      error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
+            CAN_COMBINE);
+    else if (!ck.failed)
+      check_accumulator(&ck);
+    for (int i = 0; i < cd->tunables.len; i++)
+      error(&ck, ((Node *)cd->tunables.items[i])->loc,
+            "only compound codelets have tunables; '%s' is unused here",
+            ((Node *)cd->tunables.items[i])->name);
+  }
+}
+
+/* Codelets of one name form a spectrum: one operator, distinct tags. */
+static void check_spectra(Ctx *ctx, Program *prog) {
+  PtrVec *cds = &prog->codelets;
+  for (int i = 0; i < cds->len; i++) {
+    Codelet *c = cds->items[i];
+    for (int j = 0; j < i; j++) {
+      Codelet *d = cds->items[j];
+      if (strcmp(c->name, d->name) == 0 && c->tag && d->tag && strcmp(c->tag, d->tag) == 0) {
+        diag_error(ctx->diag, c->tag_loc, "tag '%s' is used twice in spectrum '%s'", c->tag,
+                   c->name);
+        diag_note(ctx->diag, d->tag_loc, "first used here");
+      }
+    }
+  }
+  for (int i = 0; i < cds->len; i++) {
+    Codelet *c = cds->items[i];
+    /* the spectrum's operator: its first codelet that combines */
+    Codelet *first = NULL;
+    for (int j = 0; j < cds->len && !first; j++) {
+      Codelet *d = cds->items[j];
+      if (strcmp(c->name, d->name) == 0 && d->kind != CK_COMPOUND && d->op != OP_NONE)
+        first = d;
+    }
+    if (!first) {
+      if (c->kind == CK_COMPOUND)
+        diag_error(ctx->diag, c->loc,
+                   "no codelet of spectrum '%s' says how to combine; a compound codelet needs "
+                   "a scalar or cooperative one beside it",
+                   c->name);
+      continue;
+    }
+    if (c->kind == CK_COMPOUND) {
+      c->op = first->op;
+      c->op_inherited = true;
+    } else if (c->op != first->op) {
+      diag_error(ctx->diag, c->op_loc, "spectrum '%s' combines with '%s', but this codelet with '%s'",
+                 c->name, combine_spelling(first->op), combine_spelling(c->op));
+      diag_note(ctx->diag, first->op_loc, "'%s' chosen here", combine_spelling(first->op));
+    }
+  }
+}
+
+void sema_check(Ctx *ctx, Program *prog) {
+  for (int i = 0; i < prog->codelets.len; i++)
+    check_codelet(ctx, prog->codelets.items[i]);
+  if (ctx->diag->nerrors == 0)
+    check_spectra(ctx, prog);
+}
