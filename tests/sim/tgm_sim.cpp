@@ -495,6 +495,7 @@ void fiber_main() {
   for (;;) {
     f.parked = true;
     yield_fiber(f);
+    f.parked = false;
     bool threw = false;
     try {
       s.fn(s.ctx);
@@ -634,9 +635,7 @@ status launch_checked(dim3 grid, dim3 block) {
     run_block();
     if (s.failed) break;
   }
-  if (s.failed) {
-    for (unsigned t = 0; t < s.nthreads; ++t)  // abandoned fibers: rebuild on next use
-      if (!s.fibers[t]->parked) s.fibers[t]->parked = false;
+  if (s.failed) {  // abandoned fibers (not parked) are rebuilt on next use
     s.last_text = s.err;
     return status::kernel_error;
   }
@@ -681,7 +680,6 @@ int block_barrier(int kind, int pred, const char* file, int line) {
              std::strcmp(base_name(u.bar_file), base_name(file)) == 0;
     }
     if (!same) {
-      s.th[me].st = tstate::runnable;  // describe as "everyone arrived"
       std::string sites;
       for (unsigned i = 0; i < s.nthreads; ++i) {
         const thread_slot& u = s.th[i];
@@ -757,14 +755,14 @@ int take_pending(bool clear) {
   return p == status::success ? 0 : p == status::invalid_configuration ? 9 : 719;
 }
 
-const char* error_name(int code) {
+const char* error_name(int code, bool hip) {
   switch (code) {
-    case 0: return "cudaSuccess";
-    case 1: return "cudaErrorInvalidValue";
-    case 2: return "cudaErrorMemoryAllocation";
-    case 9: return "cudaErrorInvalidConfiguration";
-    case 719: return "cudaErrorLaunchFailure";
-    default: return "cudaErrorUnknown";
+    case 0: return hip ? "hipSuccess" : "cudaSuccess";
+    case 1: return hip ? "hipErrorInvalidValue" : "cudaErrorInvalidValue";
+    case 2: return hip ? "hipErrorOutOfMemory" : "cudaErrorMemoryAllocation";
+    case 9: return hip ? "hipErrorInvalidConfiguration" : "cudaErrorInvalidConfiguration";
+    case 719: return hip ? "hipErrorLaunchFailure" : "cudaErrorLaunchFailure";
+    default: return hip ? "hipErrorUnknown" : "cudaErrorUnknown";
   }
 }
 
@@ -799,7 +797,12 @@ void set_thread_order(order o, unsigned long long seed) {
 bool set_warp_size(int ws) {
   if ((ws != 32 && ws != 64) || detail::S().in_launch) return false;
   warpSize = ws;
-  detail::S().default_ws = ws;
+  return true;
+}
+
+bool detail::set_default_warp_size(int ws) {
+  if (!set_warp_size(ws)) return false;
+  S().default_ws = ws;
   return true;
 }
 

@@ -150,6 +150,7 @@ void release_resources();
 namespace detail {
 status launch_impl(dim3 grid, dim3 block, void (*fn)(void*), void* ctx);
 void set_pending(status s);
+bool set_default_warp_size(int ws);  // also what reset_options() restores
 }  // namespace detail
 
 // Runs f() as every thread of every block of the grid.  f is typically
@@ -234,7 +235,7 @@ void launch_host(dim3 grid, dim3 block, const S&, F f, Tup args) {
 
 #ifdef __AMDGCN_WAVEFRONT_SIZE
 namespace tgm_sim { namespace detail {
-inline const bool wavefront_size_applied = set_warp_size(__AMDGCN_WAVEFRONT_SIZE);
+inline const bool wavefront_size_applied = set_default_warp_size(__AMDGCN_WAVEFRONT_SIZE);
 } }
 #endif
 
@@ -244,6 +245,7 @@ inline const bool wavefront_size_applied = set_warp_size(__AMDGCN_WAVEFRONT_SIZE
   ::tgm_sim::detail::launch_host((grid), (block), (stream),                      \
                                  [&](auto&... tgm_sim_a_) { kernel(tgm_sim_a_...); }, \
                                  ::std::make_tuple(__VA_ARGS__))
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
   TGM_LAUNCH(kernel, grid, block, stream, __VA_ARGS__)
 
@@ -468,7 +470,7 @@ inline double max(double a, double b) { return std::fmax(a, b); }
 namespace tgm_sim { namespace detail {
 int take_pending(bool clear);       // 0, 9 (invalid configuration) or 719 (launch failure)
 const char* error_string(int code);
-const char* error_name(int code);
+const char* error_name(int code, bool hip);
 inline void* device_alloc(std::size_t n) {
   std::size_t r = (n + 255) / 256 * 256;
   return std::aligned_alloc(256, r ? r : 256);
@@ -486,7 +488,7 @@ enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,
 inline cudaError_t cudaGetLastError() { return cudaError_t(::tgm_sim::detail::take_pending(true)); }
 inline cudaError_t cudaPeekAtLastError() { return cudaError_t(::tgm_sim::detail::take_pending(false)); }
 inline const char* cudaGetErrorString(cudaError_t e) { return ::tgm_sim::detail::error_string(e); }
-inline const char* cudaGetErrorName(cudaError_t e) { return ::tgm_sim::detail::error_name(e); }
+inline const char* cudaGetErrorName(cudaError_t e) { return ::tgm_sim::detail::error_name(e, false); }
 inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) {
   std::memset(p, v, n); return cudaSuccess;
 }
@@ -519,7 +521,7 @@ enum hipMemcpyKind { hipMemcpyHostToHost = 0, hipMemcpyHostToDevice = 1,
 inline hipError_t hipGetLastError() { return hipError_t(::tgm_sim::detail::take_pending(true)); }
 inline hipError_t hipPeekAtLastError() { return hipError_t(::tgm_sim::detail::take_pending(false)); }
 inline const char* hipGetErrorString(hipError_t e) { return ::tgm_sim::detail::error_string(e); }
-inline const char* hipGetErrorName(hipError_t e) { return ::tgm_sim::detail::error_name(e); }
+inline const char* hipGetErrorName(hipError_t e) { return ::tgm_sim::detail::error_name(e, true); }
 inline hipError_t hipMemsetAsync(void* p, int v, std::size_t n, hipStream_t = nullptr) {
   std::memset(p, v, n); return hipSuccess;
 }
