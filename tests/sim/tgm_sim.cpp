@@ -433,31 +433,31 @@ bool try_complete(unsigned base, unsigned lane) {
 bool check_arrival(warp_call& c, unsigned me) {
   sim_state& s = S();
   unsigned base = warp_base(me), lane = me - base, n = lanes_in_warp(base);
-  std::string where = fmt("%s at %s, warp %u", c.name, block_text().c_str(), base / s.ws);
+  auto where = [&] { return fmt("%s at %s, warp %u", c.name, block_text().c_str(), base / s.ws); };
   if (is_shuffle(c.op) &&
       (c.width < 1 || c.width > int(s.ws) || (c.width & (c.width - 1)) != 0)) {
-    set_error(fmt("%s: invalid width %d (must be a power of two <= %u)", where.c_str(), c.width,
-                  s.ws));
+    set_error(fmt("%s: invalid width %d (must be a power of two <= %u)", where().c_str(),
+                  c.width, s.ws));
     return false;
   }
   if (c.live) return true;
   c.mask &= low_bits(s.ws);
   if (!((c.mask >> lane) & 1)) {
     set_error(fmt("%s: lane %u calls it with mask %s, which does not include the lane",
-                  where.c_str(), lane, mask_text(c.mask).c_str()));
+                  where().c_str(), lane, mask_text(c.mask).c_str()));
     return false;
   }
   if (c.mask & ~low_bits(n)) {
     set_error(fmt("%s: mask %s names lanes %s, which do not exist (the block has %u threads, "
                   "so this warp has %u lanes)",
-                  where.c_str(), mask_text(c.mask).c_str(),
+                  where().c_str(), mask_text(c.mask).c_str(),
                   lanes_text(c.mask & ~low_bits(n)).c_str(), s.nthreads, n));
     return false;
   }
   for (unsigned l = 0; l < n; ++l) {
     if (((c.mask >> l) & 1) && s.th[base + l].st == tstate::done) {
       set_error(fmt("%s: lane %u named in mask %s has exited (returned) and can never arrive",
-                    where.c_str(), l, mask_text(c.mask).c_str()));
+                    where().c_str(), l, mask_text(c.mask).c_str()));
       return false;
     }
   }
@@ -571,6 +571,32 @@ std::string describe_deadlock() {
 
 // ------------------------------------------------------------ launch
 
+// Nothing can run.  A HIP (no-mask) warp operation waits for every
+// non-exited lane; if the missing lanes are blocked elsewhere, they took
+// another branch: like the hardware's exec mask, the operation completes
+// among the lanes that reached it.  Resolves one such group (lowest warp).
+bool resolve_divergent_group() {
+  sim_state& s = S();
+  for (unsigned base = 0; base < s.nthreads; base += s.ws) {
+    unsigned n = lanes_in_warp(base), first = n;
+    unsigned long long part = 0;
+    for (unsigned l = 0; l < n; ++l) {
+      const thread_slot& t = s.th[base + l];
+      if (t.st != tstate::at_warp || !t.call->live) continue;
+      if (first == n) first = l;
+      const warp_call& c0 = *s.th[base + first].call;
+      if (t.call->op == c0.op && t.call->size == c0.size) part |= 1ull << l;
+    }
+    if (!part) continue;
+    complete(base, part);
+    for (unsigned l = 0; l < n; ++l)
+      if ((part >> l) & 1) s.scratch.push_back(base + l);
+    release_scratch();
+    return true;
+  }
+  return false;
+}
+
 void run_block() {
   sim_state& s = S();
   for (auto& t : s.th) t = thread_slot{};
@@ -579,13 +605,15 @@ void run_block() {
   s.qhead = s.qcount = 0;
   for (unsigned t = 0; t < s.nthreads; ++t) s.scratch.push_back(t);
   release_scratch();
-  while (s.qcount && !s.failed) {
-    s.cur = pop();
-    threadIdx = s.tid_of[s.cur];
-    s.in_fiber = true;
-    run_fiber(*s.fibers[s.cur]);
-    s.in_fiber = false;
-  }
+  do {
+    while (s.qcount && !s.failed) {
+      s.cur = pop();
+      threadIdx = s.tid_of[s.cur];
+      s.in_fiber = true;
+      run_fiber(*s.fibers[s.cur]);
+      s.in_fiber = false;
+    }
+  } while (!s.failed && s.ndone != s.nthreads && resolve_divergent_group());
   if (!s.failed && s.ndone != s.nthreads) set_error(describe_deadlock());
 }
 
@@ -677,7 +705,7 @@ int block_barrier(int kind, int pred, const char* file, int line) {
     for (const thread_slot& u : s.th) {
       count += u.bar_pred;
       same = same && u.bar_kind == kind && u.bar_line == line &&
-             std::strcmp(base_name(u.bar_file), base_name(file)) == 0;
+             (u.bar_file == file || std::strcmp(base_name(u.bar_file), base_name(file)) == 0);
     }
     if (!same) {
       std::string sites;
@@ -738,6 +766,7 @@ status launch_impl(dim3 grid, dim3 block, void (*fn)(void*), void* ctx) {
   s.ctx = ctx;
   s.last_text.clear();
   status r = launch_checked(grid, block);
+  if (r == status::success) s.last_text.clear();  // a nested launch may have set it
   s.in_launch = false;
   threadIdx = blockIdx = uint3{0, 0, 0};
   return r;

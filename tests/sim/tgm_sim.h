@@ -358,21 +358,18 @@ TGM_SIM_REDUCE(__reduce_xor_sync, op_red_xor, unsigned)
 
 // ---------------------------------------------------------------------------
 // Atomics.  Fibers are cooperative on one OS thread, so plain read-modify-
-// write is atomic.  They are not scheduling points.
+// write is atomic.  They are not scheduling points.  Integer adds wrap.
 // ---------------------------------------------------------------------------
 #define TGM_SIM_ATOMIC(fn, T, expr) \
   inline T fn(T* address, T val) { T old = *address; *address = (expr); return old; }
-TGM_SIM_ATOMIC(atomicAdd, int, old + val)
+TGM_SIM_ATOMIC(atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
 TGM_SIM_ATOMIC(atomicAdd, unsigned int, old + val)
 TGM_SIM_ATOMIC(atomicAdd, unsigned long long, old + val)
 TGM_SIM_ATOMIC(atomicAdd, float, old + val)
 TGM_SIM_ATOMIC(atomicAdd, double, old + val)
-inline long long atomicAdd(long long* address, long long val) {
-  long long old = *address;  // wrap-around like the hardware
-  *address = (long long)((unsigned long long)old + (unsigned long long)val);
-  return old;
-}
-TGM_SIM_ATOMIC(atomicSub, int, old - val)
+TGM_SIM_ATOMIC(atomicAdd, long long, static_cast<long long>(static_cast<unsigned long long>(old) +
+                                                            static_cast<unsigned long long>(val)))
+TGM_SIM_ATOMIC(atomicSub, int, static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
 TGM_SIM_ATOMIC(atomicSub, unsigned int, old - val)
 TGM_SIM_ATOMIC(atomicMin, int, val < old ? val : old)
 TGM_SIM_ATOMIC(atomicMin, unsigned int, val < old ? val : old)
@@ -428,8 +425,10 @@ inline double __longlong_as_double(long long x) { return ::tgm_sim::detail::bit_
 
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) {
@@ -442,8 +441,8 @@ template <class T>
 inline T __ldg(const T* p) { return *p; }
 
 #define TGM_SIM_MINMAX(R, A, B)                                        \
-  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }         \
-  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+  inline R min(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); } \
+  inline R max(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); }
 TGM_SIM_MINMAX(int, int, int)
 TGM_SIM_MINMAX(unsigned int, unsigned int, unsigned int)
 TGM_SIM_MINMAX(unsigned int, int, unsigned int)

@@ -33,6 +33,24 @@ __global__ void fine(int* out) {
   out[threadIdx.x] = s[63 - threadIdx.x];
 }
 
+__global__ void traps(int* out) {
+  if (threadIdx.x == 3 && blockIdx.x == 1) __trap();
+  __syncthreads();
+  out[0] = 1;
+}
+
+__global__ void throws(int* out) {
+  if (threadIdx.x == 7) throw 42;
+  out[0] = 1;
+}
+
+__global__ void big_frame(int* out) {  // 128 KiB of locals: needs a bigger fiber stack
+  volatile int local[32768];
+  for (int i = 0; i < 32768; ++i) local[i] = i;
+  __syncthreads();
+  out[threadIdx.x] = local[32767 - int(threadIdx.x)];
+}
+
 int main() {
   int buf[64] = {0};
   for (auto to : kOrders) {
@@ -73,5 +91,25 @@ int main() {
     CHECK(std::string(tgm_sim::last_error_text()).empty());
     CHECK_FAILS_WITH(tgm_sim::launch(1, 64, [&] { half_barrier(buf); }), "barrier divergence");
   }
+
+  // other kernel errors: __trap(), C++ exceptions, nested launches
+  CHECK_FAILS_WITH(tgm_sim::launch(2, 32, [&] { traps(buf); }),
+                   "__trap() at barrier_divergence.cu:");
+  CHECK_FAILS_WITH(tgm_sim::launch(1, 32, [&] { throws(buf); }),
+                   "thread (7,0,0) of block 0 threw a C++ exception");
+  tgm_sim::status inner = tgm_sim::status::success;
+  CHECK_OK(tgm_sim::launch(1, 1, [&] { inner = tgm_sim::launch(1, 1, [] {}); }));
+  CHECK(inner == tgm_sim::status::invalid_configuration);
+  CHECK(*tgm_sim::last_error_text() == '\0');
+
+  tgm_sim::set_stack_size(512 * 1024);
+  int out[64] = {0};
+  CHECK_OK(tgm_sim::launch(2, 64, [&] { big_frame(out); }));
+  CHECK(out[0] == 32767 && out[63] == 32767 - 63);
+  tgm_sim::reset_options();
+  CHECK_OK(tgm_sim::launch(1, 64, [&] { fine(out); }));
+  tgm_sim::release_resources();
+  CHECK_OK(tgm_sim::launch(1, 64, [&] { fine(out); }));
+  CHECK(out[5] == 58);
   return finish("barrier_divergence");
 }

@@ -7,6 +7,8 @@
 #include <vector>
 
 // ---- what a generated file looks like -------------------------------------
+#include <cuda_runtime.h>  // resolved to tests/sim/include/ (a stub)
+#include <hip/hip_runtime.h>
 #ifndef TGM_LAUNCH
 #define TGM_LAUNCH(kernel, grid, block, stream, ...) \
   kernel<<<grid, block, 0, stream>>>(__VA_ARGS__)

@@ -55,6 +55,17 @@ __global__ void hip_early_return(int* out) {
   out[lane] = __shfl_down(lane, 1);  // lane 30 reads exited lane 31: poison
 }
 
+// HIP wave64 with a branch on 32 lanes: the two halves of the wavefront
+// shuffle separately (exec mask), then meet at a block barrier.
+__global__ void hip_divergent(int* out) {
+  int lane = int(__lane_id());
+  int v = 1000 + int(threadIdx.x);
+  if (lane < 32) v = __shfl_down(v, 8);
+  else v = __shfl_xor(v, 1) + 100000;
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
 int main() {
   std::vector<int> out(64, 0);
   for (auto to : kOrders) {
@@ -102,6 +113,15 @@ int main() {
     for (int t = 0; t < 30; ++t) CHECK(out[t] == t + 1);
     CHECK(out[30] == 0x7f7f7f7f);
   }
+  CHECK(tgm_sim::set_warp_size(64));
+  std::vector<int> dv(128, 0);
+  CHECK_OK(tgm_sim::launch(1, 128, [&] { hip_divergent(dv.data()); }));
+  for (int t = 0; t < 128; ++t) {
+    int lane = t % 64;
+    int expect = lane < 24 ? 1000 + t + 8 : lane < 32 ? 0x7f7f7f7f : 1000 + (t ^ 1) + 100000;
+    CHECK(dv[t] == expect);
+  }
+  tgm_sim::reset_options();
   CHECK(!tgm_sim::set_warp_size(48));
   return finish("shuffle_errors");
 }

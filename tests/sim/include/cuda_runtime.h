@@ -1,0 +1,2 @@
+// Stub for the tgm_sim CPU harness: emitted code may include <cuda_runtime.h>.
+#include "../tgm_sim.h"
