@@ -544,6 +544,8 @@ std::string describe_deadlock() {
     if (at_warp) r += fmt("; %u wait in warp operations", at_warp);
     return r;
   }
+  if (first_warp_waiter < 0) return fmt("deadlock at %s: %u of %u threads never finished",
+                                        block_text().c_str(), s.nthreads - done, s.nthreads);
   // only warp waiters: describe the first stuck warp
   unsigned base = warp_base(unsigned(first_warp_waiter)), n = lanes_in_warp(base);
   r = fmt("warp collective deadlock at %s, warp %u:", block_text().c_str(), base / s.ws);
@@ -630,6 +632,11 @@ status launch_checked(dim3 grid, dim3 block) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 ||
       grid.z > 65535) {
     s.last_text = "invalid configuration: grid " + dims(grid);
+    return status::invalid_configuration;
+  }
+  if (1ull * grid.x * grid.y * grid.z > (1ull << 26)) {
+    s.last_text = "invalid configuration: grid " + dims(grid) + " has more blocks than the sim "
+                  "runs (2^26)";
     return status::invalid_configuration;
   }
   s.nthreads = unsigned(nt);
