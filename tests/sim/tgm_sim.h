@@ -272,6 +272,15 @@ inline void __syncwarp(unsigned long long mask = ~0ull) {
   (void)::tgm_sim::detail::vote(::tgm_sim::detail::op_syncwarp, 0, mask, 1, "__syncwarp");
 }
 
+// HIP/AMDGCN builtins that wave-level code uses.  The wave barrier waits for
+// every non-exited lane of the wavefront (lanes in another branch excepted).
+inline void __builtin_amdgcn_wave_barrier() {
+  (void)::tgm_sim::detail::vote(::tgm_sim::detail::op_syncwarp, 1, 0, 1,
+                                "__builtin_amdgcn_wave_barrier");
+}
+inline void __builtin_amdgcn_fence(int, const char*) {}
+#define __builtin_amdgcn_s_barrier() __syncthreads()
+
 // ---------------------------------------------------------------------------
 // Warp shuffles, CUDA (*_sync, explicit mask) and HIP (no mask)
 // ---------------------------------------------------------------------------

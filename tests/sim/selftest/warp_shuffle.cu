@@ -129,6 +129,19 @@ __global__ void cuda_votes(unsigned* out) {
   o[9] += __shfl_sync(half, lane, (lane & 16) | ((lane + 1) & 15));  // rotate each half
 }
 #else
+// shared-memory exchange inside a wavefront, ordered by the wave barrier
+__global__ void hip_wave_exchange(int* out, bool barrier, int k) {
+  __shared__ int s[256];
+  s[threadIdx.x] = int(threadIdx.x) * k;
+  if (barrier) {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+  }
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+  __builtin_amdgcn_s_barrier();
+}
+
 __global__ void hip_votes(unsigned long long* out) {
   unsigned lane = __lane_id();
   unsigned long long* o = out + threadIdx.x * 4;
@@ -190,6 +203,11 @@ int main() {
     const unsigned long long* o = &v[t * 4];
     CHECK(o[0] == every3 && o[1] == 1 && o[2] == 1 && o[3] == all);
   }
+  std::vector<int> x(256, 0);
+  CHECK_OK(tgm_sim::launch(1, 256, [&] { hip_wave_exchange(x.data(), true, 3); }));
+  for (int t = 0; t < 256; ++t) CHECK(x[t] == (t ^ 1) * 3);
+  CHECK_OK(tgm_sim::launch(1, 256, [&] { hip_wave_exchange(x.data(), false, 5); }));
+  CHECK(x[0] != 5);  // without the wave barrier lane 0 reads before lane 1 writes
 #endif
   return finish(NAME);
 }
