@@ -2,7 +2,8 @@
 //
 // Compile an emitted .cu/.hip file as plain C++17 with this header forced in:
 //
-//   g++ -std=c++17 -x c++ -include tests/sim/tgm_sim.h kernel.cu test.cpp -ltgm_sim
+//   g++ -std=c++17 -fno-strict-aliasing -Wno-unknown-pragmas -x c++
+//       -include tests/sim/tgm_sim.h -I tests/sim/include kernel.cu test.cpp -ltgm_sim
 //   (HIP: add -D__AMDGCN_WAVEFRONT_SIZE=32 or =64)
 //
 // Every thread of a block runs as a cooperative fiber; one block runs at a

@@ -20,6 +20,7 @@ __global__ void __launch_bounds__(256) tgm_sum_f32(const float* __restrict__ in,
   float v = 0.0f;
   for (int i = int(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += int(gridDim.x * blockDim.x))
     v += in[i];
+#pragma unroll
   for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
   __syncthreads();
