@@ -540,8 +540,15 @@ std::string describe_deadlock() {
     for (std::size_t i = 0; i < sites.size(); ++i)
       r += (i ? ", " : "") + (sites.size() > 1 ? fmt("%u at ", sites[i].second) : "") +
            sites[i].first;
-    r += fmt("); %u exited without reaching it", done);
-    if (at_warp) r += fmt("; %u wait in warp operations", at_warp);
+    r += ")";
+    if (done) r += fmt("; %u exited without reaching it", done);
+    if (at_warp) {
+      const thread_slot& w = s.th[unsigned(first_warp_waiter)];
+      unsigned base = warp_base(unsigned(first_warp_waiter));
+      r += fmt("; %u wait in warp operations (first: lane %u of warp %u in %s", at_warp,
+               unsigned(first_warp_waiter) - base, base / s.ws, w.call->name);
+      r += w.call->live ? std::string(")") : ", mask " + mask_text(w.call->mask) + ")";
+    }
     return r;
   }
   if (first_warp_waiter < 0) return fmt("deadlock at %s: %u of %u threads never finished",

@@ -66,6 +66,13 @@ __global__ void hip_divergent(int* out) {
   out[threadIdx.x] = v;
 }
 
+__global__ void shuffle_in_branch(int* out) {  // lanes 16..31 go to the barrier instead
+  int v = int(threadIdx.x);
+  if (threadIdx.x % 32 < 16) v += __shfl_down_sync(0xffffffffu, v, 8);
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
 int main() {
   std::vector<int> out(64, 0);
   for (auto to : kOrders) {
@@ -92,6 +99,12 @@ int main() {
   CHECK_FAILS_WITH(st, "warp collective deadlock at block 0, warp 0: lanes 0-15 wait in "
                        "__shfl_sync (mask 0xffffffff); lanes 16-31 wait in __ballot_sync");
   std::printf("mismatched: %s\n", tgm_sim::last_error_text());
+
+  st = tgm_sim::launch(1, 64, [&] { shuffle_in_branch(out.data()); });
+  CHECK_FAILS_WITH(st, "barrier divergence: 32 of 64 threads reached __syncthreads at block 0");
+  CHECK_FAILS_WITH(st, "32 wait in warp operations (first: lane 0 of warp 0 in __shfl_down_sync, "
+                       "mask 0xffffffff)");
+  std::printf("shuffle_in_branch: %s\n", tgm_sim::last_error_text());
 
   st = tgm_sim::launch(1, 32, [&] { syncwarp_missing_lane(out.data()); });
   CHECK_FAILS_WITH(st, "__syncwarp at block 0, warp 0: lane 31 named in mask 0xffffffff");
