@@ -57,3 +57,94 @@ bool node_is_method(const Node *n, TypeKind tk, const char *method) {
   return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == tk &&
          strcmp(n->name, method) == 0;
 }
+
+static Node *rewrite_kid(Node *n, NodeRewrite fn, void *ctx) {
+  return n ? node_rewrite(n, fn, ctx) : NULL;
+}
+
+Node *node_rewrite(Node *n, NodeRewrite fn, void *ctx) {
+  if (!n)
+    return NULL;
+  n->dim = rewrite_kid(n->dim, fn, ctx);
+  n->init = rewrite_kid(n->init, fn, ctx);
+  n->cond = rewrite_kid(n->cond, fn, ctx);
+  n->lhs = rewrite_kid(n->lhs, fn, ctx);
+  n->rhs = rewrite_kid(n->rhs, fn, ctx);
+  n->then = rewrite_kid(n->then, fn, ctx);
+  n->els = rewrite_kid(n->els, fn, ctx);
+  n->inc = rewrite_kid(n->inc, fn, ctx);
+  n->body = rewrite_kid(n->body, fn, ctx);
+  int j = 0;
+  for (int i = 0; i < n->kids.len; i++) {
+    Node *k = rewrite_kid(n->kids.items[i], fn, ctx);
+    if (k)
+      n->kids.items[j++] = k;
+  }
+  n->kids.len = j;
+  return fn(n, ctx);
+}
+
+typedef struct {
+  Arena *a;
+  PtrVec from, to; /* declarations: original -> copy */
+} CloneMap;
+
+static Node *clone_rec(CloneMap *m, const Node *n) {
+  if (!n)
+    return NULL;
+  Node *c = arena_alloc(m->a, sizeof *c);
+  *c = *n;
+  if (n->kind == ND_DECL || n->kind == ND_PARAM) {
+    vec_push(m->a, &m->from, (void *)n);
+    vec_push(m->a, &m->to, c);
+  }
+  if (n->kind == ND_VAR && n->decl) {
+    for (int i = m->from.len - 1; i >= 0; i--)
+      if (m->from.items[i] == n->decl)
+        c->decl = m->to.items[i];
+  }
+  /* kids first: a function's parameters come before the body using them */
+  c->kids = (PtrVec){0};
+  for (int i = 0; i < n->kids.len; i++)
+    vec_push(m->a, &c->kids, clone_rec(m, n->kids.items[i]));
+  c->dim = clone_rec(m, n->dim);
+  c->init = clone_rec(m, n->init);
+  c->cond = clone_rec(m, n->cond);
+  c->lhs = clone_rec(m, n->lhs);
+  c->rhs = clone_rec(m, n->rhs);
+  c->then = clone_rec(m, n->then);
+  c->els = clone_rec(m, n->els);
+  c->inc = clone_rec(m, n->inc);
+  c->body = clone_rec(m, n->body);
+  return c;
+}
+
+Node *node_clone(Arena *a, const Node *n) {
+  CloneMap m = {.a = a};
+  return clone_rec(&m, n);
+}
+
+static bool str_eq(const char *x, const char *y) {
+  return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+bool node_equal(const Node *x, const Node *y) {
+  if (!x || !y)
+    return x == y;
+  if (x->kind != y->kind || x->op != y->op || !str_eq(x->name, y->name) ||
+      x->kids.len != y->kids.len || x->decl != y->decl)
+    return false;
+  if ((x->kind == ND_INT || x->kind == ND_BOOL) && x->ival != y->ival)
+    return false;
+  if (x->kind == ND_FLOAT && x->fval != y->fval)
+    return false;
+  const Node *xs[] = {x->dim, x->init, x->cond, x->lhs, x->rhs, x->then, x->els, x->inc, x->body};
+  const Node *ys[] = {y->dim, y->init, y->cond, y->lhs, y->rhs, y->then, y->els, y->inc, y->body};
+  for (size_t i = 0; i < COUNT_OF(xs); i++)
+    if (!node_equal(xs[i], ys[i]))
+      return false;
+  for (int i = 0; i < x->kids.len; i++)
+    if (!node_equal(x->kids.items[i], y->kids.items[i]))
+      return false;
+  return true;
+}

@@ -12,23 +12,29 @@
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
-typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA } DumpKind;
+typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA, DUMP_CODE } DumpKind;
 
 typedef struct {
-  ElemType elem;
+  ElemType types[ET_COUNT];
+  int ntypes;
   DumpKind dump;
+  bool list;
   const char *outdir;
 } Options;
 
 static void usage(FILE *fp) {
   fputs("usage: tgm-gen [options] FILE...\n"
         "\n"
-        "Parses Tangram codelet files and reports what it found.\n"
+        "Parses Tangram codelet files, composes every variant of each spectrum\n"
+        "and writes them as CUDA and HIP source with a JSON manifest.\n"
         "\n"
         "options:\n"
-        "  --type=T        element type: i32 (default), u32, i64, f32, f64\n"
-        "  --dump=WHAT     print a pass's result: ast, sema\n"
-        "  -o DIR          write outputs into DIR instead of standard output\n"
+        "  --type=T[,T...] element types: i32 (default), u32, i64, f32, f64\n"
+        "  --list          print every variant, one per line: id, then properties\n"
+        "  --dump=WHAT     print a pass's result: ast, sema, code (the lowered and\n"
+        "                  transformed device functions and kernels, CUDA then HIP)\n"
+        "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json\n"
+        "                  (with --dump: the dump, as NAME.TYPE.WHAT)\n"
         "  -h, --help      show this help\n"
         "  --version       show the version\n"
         "\n"
@@ -45,9 +51,10 @@ static int bad_usage(const char *fmt, const char *arg) {
 
 /* Parses the command line; returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, Options *opt) {
-  enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION };
+  enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST };
   static const struct option longopts[] = {
       {"type", required_argument, NULL, OPT_TYPE},
+      {"list", no_argument, NULL, OPT_LIST},
       {"dump", required_argument, NULL, OPT_DUMP},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
@@ -57,17 +64,34 @@ static int parse_options(int argc, char **argv, Options *opt) {
   int c;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
-    case OPT_TYPE:
-      if (!elem_parse(optarg, &opt->elem))
-        return bad_usage("unknown --type '%s' (expected i32, u32, i64, f32 or f64)", optarg);
+    case OPT_TYPE: {
+      opt->ntypes = 0;
+      char *list = optarg, *save = NULL;
+      for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        ElemType e;
+        if (!elem_parse(t, &e))
+          return bad_usage("unknown --type '%s' (expected i32, u32, i64, f32 or f64)", t);
+        for (int i = 0; i < opt->ntypes; i++)
+          if (opt->types[i] == e)
+            return bad_usage("--type names '%s' twice", t);
+        opt->types[opt->ntypes++] = e;
+      }
+      if (opt->ntypes == 0)
+        return bad_usage("--type needs a type%s", "");
+      break;
+    }
+    case OPT_LIST:
+      opt->list = true;
       break;
     case OPT_DUMP:
       if (strcmp(optarg, "ast") == 0)
         opt->dump = DUMP_AST;
       else if (strcmp(optarg, "sema") == 0)
         opt->dump = DUMP_SEMA;
+      else if (strcmp(optarg, "code") == 0)
+        opt->dump = DUMP_CODE;
       else
-        return bad_usage("unknown --dump '%s' (expected ast or sema)", optarg);
+        return bad_usage("unknown --dump '%s' (expected ast, sema or code)", optarg);
       break;
     case 'o':
       opt->outdir = optarg;
@@ -86,6 +110,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
   }
   if (optind >= argc)
     return bad_usage("no input file%s", "");
+  if (opt->list && opt->dump != DUMP_NONE)
+    return bad_usage("--list and --dump%s do not go together", "");
+  if (opt->list && opt->outdir)
+    return bad_usage("--list prints; it writes no files%s", "");
   return -1;
 }
 
@@ -98,8 +126,87 @@ static const char *dump_name(Arena *a, const char *path, ElemType elem, const ch
   return arena_printf(a, "%.*s.%s.%s", (int)n, base, elem_info(elem)->name, ext);
 }
 
+/* --dump=code: every device function and kernel, each dialect in turn. */
+static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    const Composition *c = by[d];
+    const Dialect *dl = dialect_get((DialectKind)d);
+    buf_printf(out, "// ===== %s %s %s\n", c->name, elem_info(c->elem)->name, dl->name);
+    if (c->thread_fn)
+      emit_func(out, a, dl, c->thread_fn);
+    if (c->thread_vec_fn)
+      emit_func(out, a, dl, c->thread_vec_fn);
+    for (int b = 0; b < B_COUNT; b++) {
+      if (c->block[b].fn)
+        emit_func(out, a, dl, c->block[b].fn);
+      else
+        buf_printf(out, "// %s: %s\n", block_code((BlockKind)b), c->block[b].why);
+    }
+    for (int i = 0; i < c->plans.len; i++) {
+      const Plan *p = c->plans.items[i];
+      buf_printf(out, "// %s: %s\n", p->id, plan_summary(a, p));
+      emit_func(out, a, dl, p->kernel);
+      if (p->pass2)
+        emit_func(out, a, dl, p->pass2);
+    }
+    for (int i = 0; i < c->left_out.len; i++) {
+      const LeftOut *lo = c->left_out.items[i];
+      buf_printf(out, "// left out %s: %s\n", lo->id, lo->why);
+    }
+  }
+}
+
+/* One file for one type: parse, check, then dump, list or generate. */
+static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType elem, Outputs *outs,
+                    Buf *stdout_buf) {
+  Arena *arena = ctx->arena;
+  Program *prog = front_parse(ctx, path, elem);
+  if (!prog || ctx->diag->nerrors)
+    return;
+  sema_check(ctx, prog);
+  if (ctx->diag->nerrors)
+    return;
+
+  if (opt->dump == DUMP_AST || opt->dump == DUMP_SEMA) {
+    const char *ext = opt->dump == DUMP_AST ? "ast" : "sema";
+    Buf *out = opt->outdir ? outputs_add(outs, dump_name(arena, path, elem, ext)) : stdout_buf;
+    (opt->dump == DUMP_AST ? dump_ast : dump_sema)(out, arena, prog);
+    return;
+  }
+  if (!opt->list && !opt->outdir && opt->dump == DUMP_NONE) {
+    dump_summary(stdout_buf, prog);
+    return;
+  }
+
+  PtrVec by_dialect[DIALECT_COUNT] = {{0}};
+  for (int d = 0; d < DIALECT_COUNT; d++)
+    compose(ctx, prog, (DialectKind)d, &by_dialect[d]);
+  for (int i = 0; i < by_dialect[DIALECT_CUDA].len; i++) {
+    Composition *by[DIALECT_COUNT] = {by_dialect[DIALECT_CUDA].items[i],
+                                      by_dialect[DIALECT_HIP].items[i]};
+    const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
+    if (opt->list) {
+      gen_list(stdout_buf, arena, by);
+      continue;
+    }
+    if (opt->dump == DUMP_CODE) {
+      Buf *out = opt->outdir ? outputs_add(outs, arena_printf(arena, "%s.code", base)) : stdout_buf;
+      dump_code(out, arena, by);
+      continue;
+    }
+    for (int d = 0; d < DIALECT_COUNT; d++) {
+      char err[512];
+      Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, dialect_get((DialectKind)d)->ext));
+      if (gen_source(out, arena, by[d], path, err, sizeof err) != 0)
+        diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+    }
+    gen_manifest(outputs_add(outs, arena_printf(arena, "%s.json", base)), arena, by, path,
+                 prog->file->text);
+  }
+}
+
 int main(int argc, char **argv) {
-  Options opt = {.elem = ET_I32};
+  Options opt = {.types = {ET_I32}, .ntypes = 1};
   int rc = parse_options(argc, argv, &opt);
   if (rc >= 0)
     return rc;
@@ -111,24 +218,9 @@ int main(int argc, char **argv) {
   Outputs outs = {.arena = arena};
   Buf stdout_buf = {0};
 
-  for (int i = optind; i < argc; i++) {
-    const char *path = argv[i];
-    Program *prog = front_parse(&ctx, path, opt.elem);
-    if (!prog || diag.nerrors)
-      continue;
-    sema_check(&ctx, prog);
-    if (diag.nerrors)
-      continue;
-
-    const char *ext = opt.dump == DUMP_AST ? "ast" : opt.dump == DUMP_SEMA ? "sema" : "summary";
-    Buf *out = opt.outdir ? outputs_add(&outs, dump_name(arena, path, opt.elem, ext)) : &stdout_buf;
-    if (opt.dump == DUMP_AST)
-      dump_ast(out, arena, prog);
-    else if (opt.dump == DUMP_SEMA)
-      dump_sema(out, arena, prog);
-    else
-      dump_summary(out, prog);
-  }
+  for (int i = optind; i < argc; i++)
+    for (int t = 0; t < opt.ntypes; t++)
+      run_one(&ctx, &opt, argv[i], opt.types[t], &outs, &stdout_buf);
 
   rc = 0;
   if (diag.nerrors) {

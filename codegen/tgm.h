@@ -121,6 +121,9 @@ typedef enum {
   TY_PARTITION,
   TY_MAP,
   TY_FUNC,
+  TY_SIZE,      /* tgm_size: 64-bit unsigned index (lowered code) */
+  TY_PTR,       /* pointer to base (lowered code) */
+  TY_VEC,       /* the 16-byte vector of T (int4, float4, double2, ...) */
   TY_OTHER,     /* anything else; name holds clang's spelling */
 } TypeKind;
 
@@ -155,7 +158,9 @@ typedef enum {
 } Op;
 
 /* Qualifiers of a declaration. */
-enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4 };
+enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16 };
+/* ND_SYNC scopes */
+enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
 
 typedef struct Codelet Codelet;
 typedef struct Node Node;
@@ -190,6 +195,45 @@ typedef bool (*NodeVisit)(Node *n, void *ctx);
 void node_walk(Node *n, NodeVisit fn, void *ctx);
 /* True when n is `obj.method(...)` with obj of type kind tk. */
 bool node_is_method(const Node *n, TypeKind tk, const char *method);
+/* Rebuilds n bottom-up: fn gets each node after its children were rebuilt
+ * and returns the node to put in its place (itself, another, or NULL to
+ * drop a statement from a block). */
+typedef Node *(*NodeRewrite)(Node *n, void *ctx);
+Node *node_rewrite(Node *n, NodeRewrite fn, void *ctx);
+/* A deep copy; variables of the copy name the copied declarations. */
+Node *node_clone(Arena *a, const Node *n);
+bool node_equal(const Node *x, const Node *y); /* same shape and names */
+
+/* ---------------------------------------------------------------- build.c */
+
+/* Builders for the nodes that lowering and transformations create. Each
+ * takes the location of the user's code it stands for. */
+Node *mk_int(Arena *a, Loc loc, long long v);
+Node *mk_var(Arena *a, Loc loc, Node *decl);
+Node *mk_gpu(Arena *a, Loc loc, const char *name);
+Node *mk_unary(Arena *a, Loc loc, Op op, Node *x);
+Node *mk_binary(Arena *a, Loc loc, Op op, Node *l, Node *r);
+Node *mk_assign(Arena *a, Loc loc, Op op, Node *l, Node *r);
+Node *mk_cond(Arena *a, Loc loc, Node *c, Node *t, Node *e);
+Node *mk_index(Arena *a, Loc loc, Node *base, Node *idx);
+Node *mk_member(Arena *a, Loc loc, Node *obj, const char *field);
+Node *mk_call(Arena *a, Loc loc, const char *name, int nargs, ...);
+Node *mk_expr(Arena *a, Node *e);
+Node *mk_if(Arena *a, Loc loc, Node *c, Node *then, Node *els);
+Node *mk_block(Arena *a, Loc loc);
+Node *mk_decl(Arena *a, Loc loc, const char *name, Type *ty, Node *init);
+Node *mk_sync(Arena *a, Loc loc, int scope);
+Node *mk_comment(Arena *a, Loc loc, const char *text);
+Node *mk_return(Arena *a, Loc loc, Node *v);
+void block_add(Arena *a, Node *block, Node *stmt);
+Type *ty_elem(Arena *a);
+Type *ty_ptr(Arena *a, Type *base, bool is_const);
+/* The operator's combine of two values as an expression: a + b, max(a, b) */
+Node *mk_combine(Arena *a, Loc loc, Op op, Node *x, Node *y);
+/* acc = acc op value, as the shortest statement: acc += value; acc = max(acc, value); */
+Node *mk_combine_into(Arena *a, Loc loc, Op op, Node *acc_decl, Node *value);
+/* The operator's identity: 0, 1, ~0, Lowest(), Highest() */
+Node *mk_identity(Arena *a, Loc loc, Op op);
 
 /* --------------------------------------------------------------- sema.c */
 
@@ -243,6 +287,143 @@ extern const char tgm_prelude_text[];
 /* ---------------------------------------------------------------- sema.c */
 
 void sema_check(Ctx *ctx, Program *prog);
+
+/* ------------------------------------------------------------ xf_lower.c */
+
+/* Lowers a codelet to a device function: for one thread (block = false) or
+ * for the threads of a block (block = true). Returns NULL and the reason
+ * when the codelet cannot serve at that level. */
+Node *lower_codelet(Ctx *ctx, const Codelet *cd, bool block, const char *fname, const char **why,
+                    Loc *why_loc);
+
+/* ------------------------------------------- block-level transformations */
+
+int xf_satomic(Arena *a, Node *fn);           /* xf_satomic.c: shared atomics */
+int xf_shuffle(Arena *a, Node *fn);           /* xf_shuffle.c: tree loops -> shuffles */
+int xf_redux(Arena *a, Node *fn, Op op);      /* xf_redux.c: shuffle trees -> redux */
+/* xf_barrier.c: returns NULL, or why no barriers make fn safe */
+const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc);
+
+/* xf_vector.c: the scalar codelet over 16-byte vectors of `width` elements */
+Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
+                Loc *why_loc);
+
+/* ------------------------------------------------------------- compose.c */
+
+typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* emit.c */
+
+typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_COUNT } GridKind;
+typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
+typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
+
+const char *grid_code(GridKind g);     /* DT, DS, DTA, ... */
+const char *block_code(BlockKind b);   /* V, VS, ... */
+const char *thread_code(ThreadKind t); /* ST, SS, SV */
+
+/* One block-level implementation: a transformed cooperative codelet. */
+typedef struct {
+  Node *fn;        /* NULL when unavailable */
+  const char *why; /* then: why */
+  Codelet *cd;
+} BlockImpl;
+
+typedef struct {
+  const char *id;    /* DTA.VA2S.SS */
+  const char *cname; /* sum_DTA_VA2S_SS: the kernel's name */
+  GridKind g;
+  BlockKind b;
+  ThreadKind t;
+  int launches;       /* kernel launches for n > 0, the initialisation included */
+  bool needs_init;    /* the output is set to the identity before (global atomics) */
+  bool deterministic; /* the same bits every run, also for floating point */
+  bool partials, counter; /* temp storage: one T per block; a completion counter */
+  const char *min_arch;
+  const char *grid_rule; /* tiles, tiles_vec, strided, strided_vec, one */
+  Node *kernel, *pass2;  /* ND_FUNC; pass2 may be NULL */
+} Plan;
+
+typedef struct {
+  const char *id;
+  const char *why;
+} LeftOut;
+
+typedef struct {
+  Program *prog;
+  const char *name; /* the spectrum */
+  Op op;
+  ElemType elem;
+  DialectKind dialect;
+  Codelet *scalar, *tiled, *strided;
+  BlockImpl block[B_COUNT];
+  Node *thread_fn, *thread_vec_fn;
+  PtrVec plans;    /* Plan * */
+  PtrVec left_out; /* LeftOut * */
+} Composition;
+
+/* Every legal plan of each spectrum in prog, for one dialect. */
+void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out);
+
+/* Grid-level transformations: each finishes a kernel's body (and may make
+ * a second kernel). */
+void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_twopass.c */
+void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_gatomic.c */
+void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body); /* xf_lastblock.c */
+/* shared by them: `T value = values(...); value = block(value);` */
+Node *kernel_new(Arena *a, Composition *c, const char *name, GridKind g, ThreadKind t,
+                 BlockKind b, Node **body);
+Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value_decl);
+Node *values_call(Arena *a, const char *grid_part, ThreadKind t, Node *in, Node *n, Node *items,
+                  Node *bidx, Node *gdim);
+Node *kvar(Arena *a, Node *kernel, int i); /* in, n, out, partials, counter, items */
+
+/* ---------------------------------------------------------------- emit.c */
+
+/* What differs between CUDA and HIP in printed code. */
+typedef struct {
+  const char *name;      /* cuda, hip */
+  const char *ext;       /* file extension: cu, hip */
+  const char *sync_warp; /* a warp-wide barrier */
+  const char *shfl_down; /* printf format: value, offset */
+  const char *redux;     /* printf format: op name, value; NULL when absent */
+  bool has_redux;
+} Dialect;
+
+const Dialect *dialect_get(DialectKind k);
+void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn);
+void emit_stmt(Buf *out, Arena *a, const Dialect *d, const Node *n, int depth);
+const char *emit_expr(Arena *a, const Dialect *d, const Node *n);
+const char *emit_type(Arena *a, const Type *t);
+const char *atomic_name(Op op);
+
+/* ------------------------------------------------------------ template.c */
+
+typedef struct TplDict TplDict;
+typedef struct {
+  const char *name, *text;
+} TplFile;
+extern const TplFile tgm_templates[]; /* templates/NAME.tpl, built in; ends with {NULL} */
+
+TplDict *tpl_dict(Arena *a, TplDict *parent);
+void tpl_set(TplDict *d, const char *key, const char *value);
+void tpl_setf(TplDict *d, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+TplDict *tpl_item(TplDict *d, const char *list); /* a new item of list */
+void tpl_list(TplDict *d, const char *list);     /* list exists, maybe empty */
+/* Returns 0, or -1 with a message in err. */
+int tpl_expand(Buf *out, const char *name, const char *text, TplDict *d, char *err, size_t errlen);
+const char *tpl_text(const char *name); /* a built-in template, or NULL */
+
+/* ----------------------------------------------------- gen.c, manifest.c */
+
+const char *gen_base_name(Arena *a, const Composition *c); /* sum_i32 */
+const char *plan_summary(Arena *a, const Plan *p);
+/* The CUDA or HIP source of a composition; 0, or -1 with err (a template bug). */
+int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
+               size_t errlen);
+/* The manifest of a spectrum and type: both dialects' variants. */
+void gen_manifest(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT],
+                  const char *source, const char *source_text);
+/* --list: one variant per line */
+void gen_list(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT]);
 
 /* ---------------------------------------------------------------- dump.c */
 

@@ -1,0 +1,326 @@
+/* compose.c -- every legal plan: one codelet per level of the hierarchy.
+ *
+ *   grid    DT  tiled (codelet `tiled`, p = blocks), partials + second pass
+ *           DS  strided (codelet `strided`), partials + second pass
+ *           DTA, DSA  the same, block results combined by global atomics
+ *           DTL, DSL  the same, the last block to finish combines the
+ *                     partials (one launch, deterministic)
+ *           B1  a single block (small inputs)
+ *   block   V    cooperative codelet (figure 1(c)), barriers inserted
+ *           VS   V with warp shuffles
+ *           VR   V with the warp-reduce instruction (CUDA sm_80+, 32-bit ints)
+ *           VA1  shared atomic on one accumulator (figure 3(a))
+ *           VA2  per-warp tree, then a shared atomic (figure 3(b))
+ *           VA2S VA2 with warp shuffles
+ *   thread  ST   the block's part split over threads in tiles (`tiled`),
+ *                each reduced by the scalar codelet (figure 1(a))
+ *           SS   split in strides (`strided`): coalesced
+ *           SS with 16-byte vector loads: SV
+ * A plan is named grid.block.thread, e.g. DSA.VA2S.SS. A plan that cannot
+ * be built (a codelet missing from the spectrum, a pattern that does not
+ * match, a type or dialect without an instruction) is left out with its
+ * reason. */
+#include "tgm.h"
+
+#include <string.h>
+
+static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL", "B1"};
+static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S"};
+static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
+
+const char *grid_code(GridKind g) { return grid_codes[g]; }
+const char *block_code(BlockKind b) { return block_codes[b]; }
+const char *thread_code(ThreadKind t) { return thread_codes[t]; }
+
+static bool has_loop(Node *n, void *ctx) {
+  if (n->kind == ND_FOR || n->kind == ND_WHILE)
+    *(bool *)ctx = true;
+  return true;
+}
+
+static Codelet *first_of(Program *prog, const char *name, CodeletKind kind, PartKind part,
+                         int loops /* -1 any, 0 none, 1 some */) {
+  for (int i = 0; i < prog->codelets.len; i++) {
+    Codelet *cd = prog->codelets.items[i];
+    if (strcmp(cd->name, name) != 0 || cd->kind != kind || (part && cd->part != part))
+      continue;
+    bool loop = false;
+    node_walk(cd->fn->body, has_loop, &loop);
+    if (loops < 0 || loop == (loops == 1))
+      return cd;
+  }
+  return NULL;
+}
+
+/* The redux instruction: 32-bit integers; & | ^ only unsigned. */
+static bool redux_ok(ElemType e, Op op) {
+  if (e == ET_I32)
+    return op == OP_ADD || op == OP_MAX || op == OP_MIN;
+  if (e == ET_U32)
+    return op == OP_ADD || op == OP_MAX || op == OP_MIN || op == OP_AND || op == OP_OR ||
+           op == OP_XOR;
+  return false;
+}
+
+static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
+  Arena *a = ctx->arena;
+  BlockImpl *im = &c->block[b];
+  Codelet *cd = NULL;
+  const char *suffix = "";
+  switch (b) {
+  case B_V:
+    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
+    break;
+  case B_VS:
+    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
+    suffix = "_shfl";
+    break;
+  case B_VR:
+    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
+    suffix = "_redux";
+    if (c->dialect != DIALECT_CUDA) {
+      im->why = "no warp-reduce instruction on AMD GPUs";
+      return;
+    }
+    if (!redux_ok(c->elem, c->op)) {
+      im->why = arena_printf(a, "no warp-reduce instruction for %s with '%s'",
+                             elem_info(c->elem)->name, op_name(c->op));
+      return;
+    }
+    break;
+  case B_VA1:
+    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 0);
+    break;
+  case B_VA2:
+    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 1);
+    break;
+  case B_VA2S:
+    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 1);
+    suffix = "_shfl";
+    break;
+  default:
+    break;
+  }
+  if (!cd) {
+    static const char *const need[B_COUNT] = {
+        "a cooperative codelet", "a cooperative codelet", "a cooperative codelet",
+        "a shared-atomic codelet without a tree loop (figure 3(a))",
+        "a shared-atomic codelet with a tree loop (figure 3(b))",
+        "a shared-atomic codelet with a tree loop (figure 3(b))"};
+    im->why = arena_printf(a, "spectrum '%s' has no %s", c->name, need[b]);
+    return;
+  }
+  im->cd = cd;
+  const char *why;
+  Loc loc;
+  const char *fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix);
+  Node *fn = lower_codelet(ctx, cd, true, fname, &why, &loc);
+  if (!fn) {
+    im->why = arena_printf(a, "codelet '%s' at line %d %s", cd->id, loc.line, why);
+    return;
+  }
+  if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
+    xf_satomic(a, fn);
+  if ((b == B_VS || b == B_VR || b == B_VA2S) && xf_shuffle(a, fn) == 0) {
+    im->why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles", cd->id);
+    return;
+  }
+  if (b == B_VR && xf_redux(a, fn, c->op) == 0) {
+    im->why = arena_printf(a, "codelet '%s' has no shuffle tree to replace", cd->id);
+    return;
+  }
+  if ((why = xf_barrier(a, fn, &loc))) {
+    im->why = arena_printf(a, "codelet '%s' at line %d %s", cd->id, loc.line, why);
+    return;
+  }
+  im->fn = fn;
+}
+
+static Node *param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual) {
+  Node *p = node_new(a, ND_PARAM, loc);
+  p->name = name;
+  p->ty = ty;
+  p->qual = qual;
+  return p;
+}
+
+/* The kernel skeleton every plan shares:
+ *   template <unsigned BLOCK>
+ *   __global__ void __launch_bounds__(BLOCK)
+ *   NAME(const T *in, tgm_size n, T *out, T *partials, unsigned *counter, unsigned items) */
+Node *kernel_new(Arena *a, Composition *c, const char *name, GridKind g, ThreadKind t,
+                 BlockKind b, Node **body) {
+  Loc loc = c->block[b].cd ? c->block[b].cd->loc : (Loc){0};
+  Node *k = node_new(a, ND_FUNC, loc);
+  k->name = name;
+  k->ty = type_new(a, TY_VOID);
+  k->spelling = "template <unsigned BLOCK>\n__global__";
+  k->qual = Q_KERNEL; /* printed with __launch_bounds__(BLOCK) */
+  Type *uint = type_new(a, TY_UINT);
+  vec_push(a, &k->kids, param(a, loc, "in", ty_ptr(a, ty_elem(a), true), Q_RESTRICT));
+  vec_push(a, &k->kids, param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  vec_push(a, &k->kids, param(a, loc, "out", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
+  vec_push(a, &k->kids, param(a, loc, "partials", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
+  vec_push(a, &k->kids, param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
+  vec_push(a, &k->kids, param(a, loc, "items", uint, 0));
+  k->body = mk_block(a, loc);
+  (void)g;
+  (void)t;
+  *body = k->body;
+  return k;
+}
+
+/* tgm_values_DT_SS<BLOCK>(in, n, items, block index, block count): this
+ * thread's value, reduced by the thread-level codelet over its part. */
+Node *values_call(Arena *a, const char *grid_part, ThreadKind t, Node *in, Node *n, Node *items,
+                  Node *bidx, Node *gdim) {
+  Loc loc = in->loc;
+  return mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_part, thread_code(t)),
+                 5, in, n, items, bidx, gdim);
+}
+
+/* value = sum_coop_shfl<BLOCK>(value); */
+Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value) {
+  BlockImpl *im = &c->block[b];
+  Loc loc = im->cd->loc;
+  return mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
+                              mk_call(a, loc, arena_printf(a, "%s<BLOCK>", im->fn->name), 1,
+                                      mk_var(a, loc, value))));
+}
+
+/* A use of the kernel's i-th parameter: in, n, out, partials, counter, items */
+Node *kvar(Arena *a, Node *kernel, int i) {
+  Node *p = kernel->kids.items[i];
+  return mk_var(a, p->loc, p);
+}
+
+static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, ThreadKind t) {
+  Arena *a = ctx->arena;
+  const char *id = arena_printf(a, "%s.%s.%s", grid_code(g), block_code(b), thread_code(t));
+  const char *why = NULL;
+  bool tiled_grid = g == G_DT || g == G_DTA || g == G_DTL;
+  if (tiled_grid && !c->tiled)
+    why = "the spectrum has no tiled compound codelet for the grid";
+  else if (!tiled_grid && !c->strided)
+    why = "the spectrum has no strided compound codelet for the grid";
+  else if (t == T_ST && !c->tiled)
+    why = "the spectrum has no tiled compound codelet for the block";
+  else if (t != T_ST && !c->strided)
+    why = "the spectrum has no strided compound codelet for the block";
+  else if (!c->thread_fn)
+    why = "the spectrum has no scalar codelet for the thread";
+  else if (t == T_SV && !c->thread_vec_fn)
+    why = "the scalar codelet cannot use vector loads";
+  else if (!c->block[b].fn)
+    why = c->block[b].why;
+  if (why) {
+    LeftOut *lo = arena_alloc(a, sizeof *lo);
+    lo->id = id;
+    lo->why = why;
+    vec_push(a, &c->left_out, lo);
+    return;
+  }
+
+  Plan *p = arena_alloc(a, sizeof *p);
+  p->id = id;
+  p->cname = arena_printf(a, "%s_%s_%s_%s", c->name, grid_code(g), block_code(b), thread_code(t));
+  p->g = g;
+  p->b = b;
+  p->t = t;
+  bool float_assoc = elem_info(c->elem)->is_float && (c->op == OP_ADD || c->op == OP_MUL);
+  bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
+  p->deterministic = !(float_assoc && atomics);
+  p->min_arch = b == B_VR ? "sm_80" : "sm_75";
+  if (c->dialect == DIALECT_HIP)
+    p->min_arch = "gfx90a";
+  bool vec = t == T_SV;
+  p->grid_rule = g == G_B1 ? "one" : tiled_grid ? (vec ? "tiles_vec" : "tiles")
+                                                : (vec ? "strided_vec" : "strided");
+
+  Node *body;
+  p->kernel = kernel_new(a, c, p->cname, g, t, b, &body);
+  Loc loc = c->block[b].cd->loc;
+  Node *value = mk_decl(a, loc, "value", ty_elem(a),
+                        values_call(a, tiled_grid ? "DT" : "DS", t, kvar(a, p->kernel, 0),
+                                    kvar(a, p->kernel, 1), kvar(a, p->kernel, 5),
+                                    mk_gpu(a, loc, "bid"), mk_gpu(a, loc, "gdim")));
+  block_add(a, body, mk_comment(a, loc, arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
+                                                      c->scalar->id,
+                                                      g == G_B1 ? "one block" : tiled_grid ? "tiles" : "strides",
+                                                      t == T_ST ? "tiles" : vec ? "16-byte vector strides" : "strides")));
+  block_add(a, body, value);
+  block_add(a, body, mk_comment(a, loc, arena_printf(a, "block: codelet '%s' (%s)",
+                                                      c->block[b].cd->id, block_code(b))));
+  block_add(a, body, block_call(a, c, b, value));
+  switch (g) {
+  case G_DT:
+  case G_DS:
+    xf_twopass(a, c, p, body);
+    break;
+  case G_DTA:
+  case G_DSA:
+    xf_gatomic(a, c, p, body);
+    break;
+  case G_DTL:
+  case G_DSL:
+    xf_lastblock(a, c, p, body);
+    break;
+  case G_B1:
+    block_add(a, body, mk_comment(a, loc, "grid: a single block writes the result"));
+    block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
+                             mk_expr(a, mk_assign(a, loc, OP_NONE,
+                                                  mk_index(a, loc, kvar(a, p->kernel, 2),
+                                                           mk_int(a, loc, 0)),
+                                                  mk_var(a, loc, value))),
+                             NULL));
+    p->launches = 1;
+    break;
+  default:
+    break;
+  }
+  vec_push(a, &c->plans, p);
+}
+
+static Composition *compose_spectrum(Ctx *ctx, Program *prog, const char *name, Op op,
+                                     DialectKind dialect) {
+  Arena *a = ctx->arena;
+  Composition *c = arena_alloc(a, sizeof *c);
+  c->prog = prog;
+  c->name = name;
+  c->op = op;
+  c->elem = prog->elem;
+  c->dialect = dialect;
+  c->scalar = first_of(prog, name, CK_SCALAR, PART_NONE, -1);
+  c->tiled = first_of(prog, name, CK_COMPOUND, PART_TILED, -1);
+  c->strided = first_of(prog, name, CK_COMPOUND, PART_STRIDED, -1);
+  if (c->scalar) {
+    const char *why;
+    Loc loc;
+    c->thread_fn = lower_codelet(ctx, c->scalar, false, arena_printf(a, "%s_%s", name, c->scalar->id),
+                                 &why, &loc);
+    if (c->thread_fn)
+      c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
+                                   arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
+  }
+  for (int b = 0; b < B_COUNT; b++)
+    build_block(ctx, c, (BlockKind)b);
+  for (int g = 0; g < G_COUNT; g++)
+    for (int b = 0; b < B_COUNT; b++)
+      for (int t = 0; t < T_COUNT; t++)
+        build_plan(ctx, c, (GridKind)g, (BlockKind)b, (ThreadKind)t);
+  return c;
+}
+
+void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out) {
+  for (int i = 0; i < prog->codelets.len; i++) {
+    Codelet *cd = prog->codelets.items[i];
+    bool seen = false;
+    for (int j = 0; j < out->len; j++) {
+      Composition *c = out->items[j];
+      if (c->prog == prog && strcmp(c->name, cd->name) == 0)
+        seen = true;
+    }
+    if (!seen)
+      vec_push(ctx->arena, out, compose_spectrum(ctx, prog, cd->name, cd->op, dialect));
+  }
+}

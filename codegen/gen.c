@@ -1,0 +1,221 @@
+/* gen.c -- one source file per spectrum, type and dialect: the printed
+ * device functions and kernels inside templates/file.tpl, plus host
+ * launchers from templates/launch.tpl. */
+#include "tgm.h"
+
+#include <string.h>
+
+/* What the element type and operator need spelled out in C. */
+typedef struct {
+  const char *vtype;  /* the 16-byte vector type */
+  const char *lowest, *highest;
+  const char *utype;  /* an unsigned type of the same size, for CAS */
+} ElemText;
+
+static const ElemText elem_text[ET_COUNT] = {
+    [ET_I32] = {"int4", "(-2147483647 - 1)", "2147483647", "unsigned int"},
+    [ET_U32] = {"uint4", "0u", "4294967295u", "unsigned int"},
+    [ET_I64] = {"longlong2", "(-9223372036854775807LL - 1)", "9223372036854775807LL",
+                "unsigned long long"},
+    [ET_F32] = {"float4", "-__builtin_huge_valf()", "__builtin_huge_valf()", "unsigned int"},
+    [ET_F64] = {"double2", "-__builtin_huge_val()", "__builtin_huge_val()", "unsigned long long"},
+};
+
+static const char *combine_text(Op op) {
+  switch (op) {
+  case OP_MAX: return "tgm_max(a, b)";
+  case OP_MIN: return "tgm_min(a, b)";
+  case OP_MUL: return "a * b";
+  case OP_AND: return "a & b";
+  case OP_OR: return "a | b";
+  case OP_XOR: return "a ^ b";
+  default: return "a + b";
+  }
+}
+
+static const char *identity_text(Op op, ElemType e) {
+  switch (op) {
+  case OP_MAX: return "tgm_lowest()";
+  case OP_MIN: return "tgm_highest()";
+  case OP_MUL: return "1";
+  case OP_AND: return e == ET_I64 ? "~0LL" : "~0";
+  default: return "0";
+  }
+}
+
+/* The body of tgm_atomic_<op>: a native atomic where the hardware has one
+ * for this type (CUDA and HIP alike), a compare-and-swap loop otherwise. */
+static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
+  const char *native = NULL;
+  bool i32 = e == ET_I32 || e == ET_U32;
+  switch (op) {
+  case OP_ADD:
+    if (e == ET_I64)
+      native = "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)";
+    else
+      native = "atomicAdd(p, v)";
+    break;
+  case OP_MAX:
+  case OP_MIN:
+    if (i32)
+      native = op == OP_MAX ? "atomicMax(p, v)" : "atomicMin(p, v)";
+    break;
+  case OP_AND:
+  case OP_OR:
+  case OP_XOR: {
+    const char *f = op == OP_AND ? "atomicAnd" : op == OP_OR ? "atomicOr" : "atomicXor";
+    native = i32 ? arena_printf(a, "%s(p, v)", f)
+                 : arena_printf(a, "%s(reinterpret_cast<unsigned long long *>(p), "
+                                   "(unsigned long long)v)", f);
+    break;
+  }
+  default:
+    break;
+  }
+  if (native) {
+    *how = "a native atomic";
+    return arena_printf(a, "  %s;", native);
+  }
+  *how = "a compare-and-swap loop: no native atomic for this type";
+  const char *u = elem_text[e].utype;
+  return arena_printf(a,
+                      "  union { T t; %s u; } old, want;\n"
+                      "  %s *q = reinterpret_cast<%s *>(p);\n"
+                      "  old.t = *p;\n"
+                      "  for (;;) {\n"
+                      "    want.t = tgm_combine(old.t, v);\n"
+                      "    %s seen = atomicCAS(q, old.u, want.u);\n"
+                      "    if (seen == old.u)\n"
+                      "      break;\n"
+                      "    old.u = seen;\n"
+                      "  }",
+                      u, u, u, u);
+}
+
+static const char *printed(Arena *a, const Dialect *d, const Node *fn) {
+  Buf b = {0};
+  emit_func(&b, a, d, fn);
+  if (b.len && b.data[b.len - 1] == '\n')
+    b.data[--b.len] = '\0';
+  const char *s = arena_strdup(a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+static const char *const block_titles[B_COUNT] = {
+    "V: the cooperative codelet, barriers inserted",
+    "VS: the cooperative codelet with warp shuffles",
+    "VR: the cooperative codelet with the warp-reduce instruction",
+    "VA1: shared atomic on one accumulator",
+    "VA2: per-warp trees, then a shared atomic",
+    "VA2S: per-warp shuffle trees, then a shared atomic",
+};
+
+static const char *lookup_enum(const char *rule) {
+  if (strcmp(rule, "tiles") == 0) return "TGM_TILES";
+  if (strcmp(rule, "tiles_vec") == 0) return "TGM_TILES_VEC";
+  if (strcmp(rule, "strided") == 0) return "TGM_STRIDED";
+  if (strcmp(rule, "strided_vec") == 0) return "TGM_STRIDED_VEC";
+  return "TGM_ONE";
+}
+
+const char *gen_base_name(Arena *a, const Composition *c) {
+  return arena_printf(a, "%s_%s", c->name, elem_info(c->elem)->name);
+}
+
+const char *plan_summary(Arena *a, const Plan *p) {
+  return arena_printf(a, "%d launch%s%s, %s%s%s", p->launches, p->launches == 1 ? "" : "es",
+                      p->needs_init ? " (tgm_init first)" : "",
+                      p->deterministic ? "deterministic" : "not deterministic for floating point",
+                      p->partials ? ", partials in temp" : "", p->counter ? " + counter" : "");
+}
+
+static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialect *dl,
+                        const char *source) {
+  const ElemInfo *ei = elem_info(c->elem);
+  const char *slash = strrchr(source, '/');
+  tpl_set(d, "source", source);
+  tpl_set(d, "source_name", slash ? slash + 1 : source);
+  tpl_set(d, "version", TGM_VERSION);
+  tpl_set(d, "type", ei->name);
+  tpl_set(d, "ctype", ei->ctype);
+  tpl_set(d, "spectrum", c->name);
+  tpl_set(d, "op", op_name(c->op));
+  tpl_set(d, "dialect_title", c->dialect == DIALECT_CUDA ? "CUDA" : "HIP");
+  tpl_set(d, "cuda", c->dialect == DIALECT_CUDA ? "1" : "");
+  tpl_set(d, "hip", c->dialect == DIALECT_HIP ? "1" : "");
+  tpl_setf(d, "namespace", "tgm_%s", gen_base_name(a, c));
+  tpl_setf(d, "manifest", "%s.json", gen_base_name(a, c));
+  tpl_set(d, "ext", dl->ext);
+}
+
+int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
+               size_t errlen) {
+  const Dialect *dl = dialect_get(c->dialect);
+  TplDict *d = tpl_dict(a, NULL);
+  fill_common(d, a, c, dl, source);
+  const ElemText *et = &elem_text[c->elem];
+  tpl_set(d, "vtype", et->vtype);
+  tpl_setf(d, "vw", "%d", 16 / elem_info(c->elem)->bytes);
+  tpl_set(d, "lowest", et->lowest);
+  tpl_set(d, "highest", et->highest);
+  tpl_set(d, "identity", identity_text(c->op, c->elem));
+  tpl_set(d, "combine", combine_text(c->op));
+  const char *how;
+  tpl_set(d, "atomic_body", atomic_body(a, c->op, c->elem, &how));
+  tpl_set(d, "atomic_how", how);
+  tpl_set(d, "atomic_fn", atomic_name(c->op));
+  tpl_set(d, "thread_fn", c->thread_fn ? printed(a, dl, c->thread_fn) : "");
+  tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
+  tpl_set(d, "thread_vec_fn", c->thread_vec_fn ? printed(a, dl, c->thread_vec_fn) : "");
+  tpl_set(d, "thread_vec_name", c->thread_vec_fn ? c->thread_vec_fn->name : "");
+  tpl_list(d, "blocks");
+  tpl_list(d, "plans");
+  for (int b = 0; b < B_COUNT; b++) {
+    if (!c->block[b].fn)
+      continue;
+    TplDict *it = tpl_item(d, "blocks");
+    tpl_set(it, "block_title", block_titles[b]);
+    tpl_set(it, "block_fn", printed(a, dl, c->block[b].fn));
+  }
+  for (int i = 0; i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    TplDict *it = tpl_item(d, "plans");
+    tpl_set(it, "id", p->id);
+    tpl_set(it, "summary", plan_summary(a, p));
+    tpl_set(it, "kernel", printed(a, dl, p->kernel));
+    tpl_set(it, "pass2", p->pass2 ? printed(a, dl, p->pass2) : "");
+  }
+  if (tpl_expand(out, "file.tpl", tpl_text("file.tpl"), d, err, errlen) != 0)
+    return -1;
+  /* host launchers */
+  TplDict *h = tpl_dict(a, d);
+  tpl_set(h, "err_t", c->dialect == DIALECT_CUDA ? "cudaError_t" : "hipError_t");
+  tpl_set(h, "stream_t", c->dialect == DIALECT_CUDA ? "cudaStream_t" : "hipStream_t");
+  tpl_set(h, "get_last_error", c->dialect == DIALECT_CUDA ? "cudaGetLastError" : "hipGetLastError");
+  tpl_set(h, "err_invalid", c->dialect == DIALECT_CUDA ? "cudaErrorInvalidValue" : "hipErrorInvalidValue");
+  tpl_set(h, "rtc", c->dialect == DIALECT_CUDA ? "__CUDACC_RTC__" : "__HIPCC_RTC__");
+  tpl_setf(h, "macro", "TGM_VARIANTS_%s", gen_base_name(a, c));
+  tpl_list(h, "launchers");
+  for (int i = 0; i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    TplDict *it = tpl_item(h, "launchers");
+    tpl_set(it, "id", p->id);
+    tpl_set(it, "cname", p->cname);
+    tpl_set(it, "grid_rule", p->grid_rule);
+    tpl_set(it, "grid_enum", lookup_enum(p->grid_rule));
+    tpl_set(it, "temp_expr",
+            !p->partials ? "0"
+                         : arena_printf(a, "tgm_partials_bytes(tgm_grid(%s, nullptr, n, BLOCK, items ? items : 1, "
+                                           "grid_cap ? grid_cap : 1))%s",
+                                        lookup_enum(p->grid_rule), p->counter ? " + 16" : ""));
+    tpl_set(it, "partials", p->partials ? "1" : "");
+    tpl_set(it, "counter", p->counter ? "1" : "");
+    tpl_set(it, "has_counter", p->counter ? "true" : "false");
+    tpl_set(it, "needs_init", p->needs_init ? "1" : "");
+    tpl_set(it, "pass2", p->pass2 ? "1" : "");
+    tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
+    tpl_set(it, "more", i + 1 < c->plans.len ? " \\" : "");
+  }
+  return tpl_expand(out, "launch.tpl", tpl_text("launch.tpl"), h, err, errlen);
+}

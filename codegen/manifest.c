@@ -1,0 +1,206 @@
+/* manifest.c -- the manifest of a spectrum and type (JSON, with jansson)
+ * and the --list lines. Both say, for every variant: its id, kernels and
+ * launches, the launch-shape rule, tunables and their candidate values,
+ * temp storage, passes, determinism and the minimum architecture. */
+#include "tgm.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned block_sizes[] = {128, 256, 512, 1024};
+
+/* Candidate items per thread: a tiled grid sizes itself by them; a strided
+ * one only uses them to stay below grid_cap blocks. */
+static json_t *items_for(const Plan *p) {
+  static const unsigned tiled[] = {1, 2, 4, 8, 16}, strided[] = {1, 4, 16}, one[] = {1};
+  const unsigned *v = one;
+  size_t n = 1;
+  if (p->g == G_DT || p->g == G_DTA || p->g == G_DTL)
+    v = tiled, n = COUNT_OF(tiled);
+  else if (p->g != G_B1)
+    v = strided, n = COUNT_OF(strided);
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(a, json_integer(v[i]));
+  return a;
+}
+
+static json_t *uint_array(const unsigned *v, size_t n) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(a, json_integer(v[i]));
+  return a;
+}
+
+static json_t *launch(const char *ns, const char *kernel, bool templ, const char *grid,
+                      const char *block, const char *args[], size_t nargs) {
+  json_t *l = json_object();
+  json_object_set_new(l, "kernel", json_string(kernel));
+  char name[256];
+  snprintf(name, sizeof name, "%s::%s%s", ns, kernel, templ ? "<BLOCK>" : "");
+  json_object_set_new(l, "name_expr", json_string(name));
+  json_object_set_new(l, "grid", json_string(grid));
+  json_object_set_new(l, "block", json_string(block));
+  json_t *a = json_array();
+  for (size_t i = 0; i < nargs; i++)
+    json_array_append_new(a, json_string(args[i]));
+  json_object_set_new(l, "args", a);
+  return l;
+}
+
+static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool hip) {
+  json_t *v = json_object();
+  json_object_set_new(v, "id", json_string(p->id));
+  json_object_set_new(v, "kernel", json_string(p->cname));
+  json_object_set_new(v, "grid", json_string(grid_code(p->g)));
+  json_object_set_new(v, "block", json_string(block_code(p->b)));
+  json_object_set_new(v, "thread", json_string(thread_code(p->t)));
+  json_t *dl = json_array();
+  if (cuda)
+    json_array_append_new(dl, json_string("cuda"));
+  if (hip)
+    json_array_append_new(dl, json_string("hip"));
+  json_object_set_new(v, "dialects", dl);
+  json_object_set_new(v, "launches", json_integer(p->launches));
+  json_object_set_new(v, "passes", json_integer(p->pass2 ? 2 : 1));
+  json_object_set_new(v, "needs_zeroed_output", json_false());
+  json_object_set_new(v, "initialises_output", json_boolean(p->needs_init));
+  json_object_set_new(v, "deterministic", json_boolean(p->deterministic));
+  json_object_set_new(v, "min_arch", json_string(p->b == B_VR ? "sm_80" : "sm_75"));
+  json_object_set_new(v, "launch_shape", json_string(p->grid_rule));
+
+  json_t *tun = json_object();
+  json_object_set_new(tun, "block", uint_array(block_sizes, COUNT_OF(block_sizes)));
+  json_object_set_new(tun, "items", items_for(p));
+  if (p->g == G_DS || p->g == G_DSA || p->g == G_DSL) {
+    static const unsigned per_sm[] = {1, 2, 4, 8, 16, 32};
+    json_object_set_new(tun, "grid_cap_per_sm", uint_array(per_sm, COUNT_OF(per_sm)));
+  }
+  json_object_set_new(v, "tunables", tun);
+
+  json_t *temp = json_object();
+  json_object_set_new(temp, "partials", json_boolean(p->partials));
+  json_object_set_new(temp, "counter", json_boolean(p->counter));
+  json_object_set_new(temp, "bytes", json_string(!p->partials ? "0"
+                                                 : p->counter ? "align16(grid * sizeof(T)) + 16"
+                                                              : "align16(grid * sizeof(T))"));
+  json_object_set_new(temp, "counter_starts_zero", json_boolean(p->counter));
+  json_object_set_new(v, "temp", temp);
+
+  static const char *kargs[] = {"in", "n", "out", "partials", "counter", "items"};
+  static const char *p2args[] = {"partials", "grid", "out", "partials", "counter", "items"};
+  static const char *iargs[] = {"out"};
+  json_t *ls = json_array();
+  if (p->needs_init)
+    json_array_append_new(ls, launch(ns, "tgm_init", false, "one", "1", iargs, 1));
+  json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK", kargs, 6));
+  if (p->pass2)
+    json_array_append_new(ls, launch(ns, arena_printf(a, "%s_pass2", p->cname), true, "one",
+                                     "BLOCK", p2args, 6));
+  json_object_set_new(v, "launches_n_positive", ls);
+  json_t *zero = json_array();
+  json_array_append_new(zero, launch(ns, "tgm_init", false, "one", "1", iargs, 1));
+  json_object_set_new(v, "launches_n_zero", zero);
+  return v;
+}
+
+static const Plan *find_plan(const Composition *c, const char *id) {
+  for (int i = 0; c && i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    if (strcmp(p->id, id) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+static unsigned long long fnv1a(const char *s) {
+  unsigned long long h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], const char *source,
+                  const char *source_text) {
+  const Composition *c = by[DIALECT_CUDA];
+  const char *base = gen_base_name(a, c);
+  const char *ns = arena_printf(a, "tgm_%s", base);
+  const ElemInfo *ei = elem_info(c->elem);
+  json_t *m = json_object();
+  json_object_set_new(m, "tgm_manifest", json_integer(1));
+  json_object_set_new(m, "generator", json_string("tgm-gen " TGM_VERSION));
+  json_object_set_new(m, "source", json_string(source));
+  char hash[32];
+  snprintf(hash, sizeof hash, "%016llx", fnv1a(source_text));
+  json_object_set_new(m, "source_hash", json_string(hash));
+  json_object_set_new(m, "spectrum", json_string(c->name));
+  json_object_set_new(m, "type", json_string(ei->name));
+  json_object_set_new(m, "ctype", json_string(ei->ctype));
+  json_object_set_new(m, "op", json_string(op_name(c->op)));
+  json_object_set_new(m, "namespace", json_string(ns));
+  json_t *files = json_object();
+  json_object_set_new(files, "cuda", json_string(arena_printf(a, "%s.cu", base)));
+  json_object_set_new(files, "hip", json_string(arena_printf(a, "%s.hip", base)));
+  json_object_set_new(m, "sources", files);
+  json_object_set_new(m, "kernel_args",
+                      json_string("(const T *in, tgm_size n, T *out, T *partials, unsigned *counter, "
+                                  "unsigned items); tgm_init(T *out)"));
+  json_object_set_new(m, "launch_shapes",
+                      json_string("one: 1 block; tiles: ceil(n / (block * items)); tiles_vec: the "
+                                  "same over the 16-byte aligned body, in vectors, at least 1; "
+                                  "strided, strided_vec: as tiles, at most grid_cap"));
+  json_t *vs = json_array();
+  /* every plan of either dialect, in CUDA's order, then HIP-only ones */
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    for (int i = 0; i < by[d]->plans.len; i++) {
+      const Plan *p = by[d]->plans.items[i];
+      if (d == DIALECT_HIP && find_plan(by[DIALECT_CUDA], p->id))
+        continue;
+      bool cuda = find_plan(by[DIALECT_CUDA], p->id) != NULL;
+      bool hip = find_plan(by[DIALECT_HIP], p->id) != NULL;
+      json_array_append_new(vs, variant(a, p, ns, cuda, hip));
+    }
+  }
+  json_object_set_new(m, "variants", vs);
+  json_t *left = json_array();
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    for (int i = 0; i < by[d]->left_out.len; i++) {
+      const LeftOut *lo = by[d]->left_out.items[i];
+      json_t *o = json_object();
+      json_object_set_new(o, "id", json_string(lo->id));
+      json_object_set_new(o, "dialect", json_string(dialect_get((DialectKind)d)->name));
+      json_object_set_new(o, "why", json_string(lo->why));
+      json_array_append_new(left, o);
+    }
+  }
+  json_object_set_new(m, "left_out", left);
+  char *text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  buf_puts(out, text);
+  buf_puts(out, "\n");
+  free(text);
+  json_decref(m);
+}
+
+void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
+  const Composition *cu = by[DIALECT_CUDA], *hip = by[DIALECT_HIP];
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    for (int i = 0; i < by[d]->plans.len; i++) {
+      const Plan *p = by[d]->plans.items[i];
+      if (d == DIALECT_HIP && find_plan(cu, p->id))
+        continue;
+      bool in_cuda = find_plan(cu, p->id) != NULL, in_hip = find_plan(hip, p->id) != NULL;
+      buf_printf(out, "%-13s launches=%d init=%s deterministic=%s temp=%s min_arch=%s shape=%s "
+                      "dialects=%s%s%s tunables=block{128,256,512,1024},items{%s}%s\n",
+                 p->id, p->launches, p->needs_init ? "yes" : "no", p->deterministic ? "yes" : "no",
+                 p->counter ? "partials+counter" : p->partials ? "partials" : "none",
+                 p->b == B_VR ? "sm_80" : "sm_75", p->grid_rule, in_cuda ? "cuda" : "",
+                 in_cuda && in_hip ? "," : "", in_hip ? "hip" : "",
+                 p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? "1,2,4,8,16"
+                 : p->g == G_B1                                 ? "1"
+                                                                : "1,4,16",
+                 p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs" : "");
+    }
+  }
+  (void)a;
+}

@@ -1,0 +1,466 @@
+/* xf_barrier.c -- barrier insertion for cooperative codelets.
+ *
+ * Codelets are written without barriers. This pass walks a lowered block
+ * function in program order, keeping the shared-memory accesses made since
+ * the last barrier ("pending"). Before a statement whose accesses conflict
+ * with a pending one (a write and another access to the same shared
+ * variable, not both by the same thread to its own slot, not both atomic),
+ * it inserts the narrowest barrier that orders them:
+ *   - __syncwarp() when both accesses stay inside one warp: both index the
+ *     shared array by ThreadId(), or by ThreadId() + k under a
+ *     `LaneId() + k < Size()` guard, or both run in the same single warp
+ *     (`if (VectorId() == 0)`);
+ *   - __syncthreads() otherwise.
+ * Inserting just before the first conflicting statement is the greedy
+ * choice that needs the fewest barriers on straight-line code. Loops are
+ * walked twice, so that accesses at the end of an iteration are ordered
+ * before the next one's. A block-wide barrier may only go where every
+ * thread of the block arrives, a warp barrier where every lane of the warp
+ * does; statements under conditions that only some threads take are
+ * treated as one unit. When no legal place exists the pass fails with a
+ * reason, and the variant is left out. */
+#include "tgm.h"
+
+#include <string.h>
+
+typedef enum { U_NONE, U_WARP, U_BLOCK } Uniform;
+
+/* Which threads run a statement: all, those of one known warp, or some. */
+typedef struct {
+  enum { EX_ALL, EX_WARP, EX_SOME } kind;
+  long long warp; /* EX_WARP: which warp */
+} Exec;
+
+typedef struct {
+  Node *decl;
+  bool write, atomic, own, confined, wsynced;
+  Exec exec;
+} Access;
+
+typedef struct {
+  Access *items;
+  int len, cap;
+} Accesses;
+
+typedef struct {
+  Arena *a;
+  PtrVec uniform_vars; /* Node *: declarations whose value is block-uniform */
+  PtrVec sync_at;      /* Node *: statements to put a barrier before */
+  PtrVec sync_scope;   /* (intptr_t) scope per entry of sync_at */
+  const char *why;
+  Loc why_loc;
+} Barrier;
+
+static void acc_push(Barrier *b, Accesses *v, Access x) {
+  if (v->len == v->cap) {
+    int cap = v->cap ? v->cap * 2 : 16;
+    Access *items = arena_alloc(b->a, sizeof(Access) * (size_t)cap);
+    if (v->len)
+      memcpy(items, v->items, sizeof(Access) * (size_t)v->len);
+    v->items = items;
+    v->cap = cap;
+  }
+  v->items[v->len++] = x;
+}
+
+static Accesses acc_copy(Barrier *b, const Accesses *v) {
+  Accesses c = {0};
+  for (int i = 0; i < v->len; i++)
+    acc_push(b, &c, v->items[i]);
+  return c;
+}
+
+static bool is_gpu(const Node *n, const char *name) {
+  return n && n->kind == ND_GPU && strcmp(n->name, name) == 0;
+}
+
+static bool is_uniform_var(Barrier *b, const Node *decl) {
+  for (int i = 0; i < b->uniform_vars.len; i++)
+    if (b->uniform_vars.items[i] == decl)
+      return true;
+  return false;
+}
+
+static Uniform uniformity(Barrier *b, const Node *n) {
+  if (!n)
+    return U_BLOCK;
+  switch (n->kind) {
+  case ND_INT:
+  case ND_FLOAT:
+  case ND_BOOL:
+    return U_BLOCK;
+  case ND_GPU:
+    if (is_gpu(n, "tid") || is_gpu(n, "lane"))
+      return U_NONE;
+    return is_gpu(n, "warp") ? U_WARP : U_BLOCK;
+  case ND_VAR:
+    return n->decl && is_uniform_var(b, n->decl) ? U_BLOCK : U_NONE;
+  case ND_BINARY: {
+    Uniform l = uniformity(b, n->lhs), r = uniformity(b, n->rhs);
+    return l < r ? l : r;
+  }
+  case ND_UNARY:
+  case ND_CAST:
+    return uniformity(b, n->lhs);
+  case ND_COND: {
+    Uniform c = uniformity(b, n->cond), t = uniformity(b, n->then), e = uniformity(b, n->els);
+    Uniform m = c < t ? c : t;
+    return m < e ? m : e;
+  }
+  default:
+    return U_NONE;
+  }
+}
+
+/* Loop counters with a uniform start, test and step are uniform: the
+ * talk's `for (int offset = MaxValue() / 2; offset > 0; offset /= 2)`. */
+static bool find_uniform_loops(Node *n, void *ctx) {
+  Barrier *b = ctx;
+  if (n->kind != ND_FOR || !n->init || n->init->kind != ND_DECL)
+    return true;
+  Node *v = n->init;
+  if (uniformity(b, v->init) != U_BLOCK)
+    return true;
+  Node *inc = n->inc;
+  if (!inc || inc->kind != ND_ASSIGN || !inc->lhs || inc->lhs->decl != v ||
+      uniformity(b, inc->rhs) != U_BLOCK)
+    return true;
+  vec_push(b->a, &b->uniform_vars, v); /* the test uses it, so add it first */
+  if (uniformity(b, n->cond) != U_BLOCK)
+    b->uniform_vars.len--;
+  return true;
+}
+
+/* Is every write to decl inside the loop's own increment? */
+static bool only_inc_writes(Node *n, void *ctx) {
+  Node **pair = ctx; /* [decl, the for's inc, result flag] */
+  if (n->kind == ND_ASSIGN && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == pair[0] &&
+      n != pair[1])
+    pair[2] = n;
+  if (n->kind == ND_UNARY && n->op >= OP_PREINC && n->lhs && n->lhs->kind == ND_VAR &&
+      n->lhs->decl == pair[0])
+    pair[2] = n;
+  return true;
+}
+
+typedef struct {
+  Barrier *b;
+  Accesses *out;
+  Exec exec;
+  bool guarded; /* inside `LaneId() + k < Size() ? ... :` */
+  bool write;   /* the node is being assigned to */
+  bool atomic;
+} Collect;
+
+static bool is_lane_guard(const Node *c) {
+  /* lane + k < warp_size */
+  return c && c->kind == ND_BINARY && c->op == OP_LT && is_gpu(c->rhs, "warp_size") &&
+         c->lhs && c->lhs->kind == ND_BINARY && c->lhs->op == OP_ADD &&
+         (is_gpu(c->lhs->lhs, "lane") || is_gpu(c->lhs->rhs, "lane"));
+}
+
+static void collect(Collect *c, Node *n);
+
+static void record(Collect *c, Node *decl, Node *idx) {
+  Access x = {.decl = decl, .write = c->write, .atomic = c->atomic, .exec = c->exec};
+  x.own = idx && is_gpu(idx, "tid");
+  x.confined = x.own || (idx && c->guarded && idx->kind == ND_BINARY && idx->op == OP_ADD &&
+                         (is_gpu(idx->lhs, "tid") || is_gpu(idx->rhs, "tid")));
+  acc_push(c->b, c->out, x);
+}
+
+static void collect_sub(Collect *c, Node *n, bool write, bool atomic, bool guarded) {
+  Collect d = *c;
+  d.write = write;
+  d.atomic = atomic;
+  d.guarded = guarded;
+  collect(&d, n);
+}
+
+static Exec exec_under(Barrier *b, Exec parent, const Node *cond, bool negated);
+
+/* Shared accesses of an expression or statement, in evaluation order. */
+static void collect(Collect *c, Node *n) {
+  if (!n)
+    return;
+  switch (n->kind) {
+  case ND_VAR:
+    if (n->decl && (n->decl->qual & Q_SHARED))
+      record(c, n->decl, NULL);
+    return;
+  case ND_INDEX:
+    collect_sub(c, n->rhs, false, false, c->guarded);
+    if (n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl && (n->lhs->decl->qual & Q_SHARED))
+      record(c, n->lhs->decl, n->rhs);
+    else
+      collect_sub(c, n->lhs, c->write, c->atomic, c->guarded);
+    return;
+  case ND_ASSIGN:
+    collect_sub(c, n->rhs, false, false, c->guarded);
+    if (n->op != OP_NONE) /* x += e reads x too */
+      collect_sub(c, n->lhs, false, false, c->guarded);
+    collect_sub(c, n->lhs, true, false, c->guarded);
+    return;
+  case ND_ATOMIC:
+    collect_sub(c, n->rhs, false, false, c->guarded);
+    collect_sub(c, n->lhs, true, true, c->guarded);
+    return;
+  case ND_COND:
+    collect_sub(c, n->cond, false, false, c->guarded);
+    collect_sub(c, n->then, false, false, c->guarded || is_lane_guard(n->cond));
+    collect_sub(c, n->els, false, false, c->guarded);
+    return;
+  case ND_IF: {
+    collect_sub(c, n->cond, false, false, c->guarded);
+    Collect t = *c;
+    t.exec = exec_under(c->b, c->exec, n->cond, false);
+    t.guarded = c->guarded || is_lane_guard(n->cond);
+    collect(&t, n->then);
+    Collect e = *c;
+    e.exec = exec_under(c->b, c->exec, n->cond, true);
+    collect(&e, n->els);
+    return;
+  }
+  default: {
+    Node *fields[] = {n->dim, n->init, n->cond, n->lhs, n->rhs, n->then, n->els, n->body, n->inc};
+    for (size_t i = 0; i < COUNT_OF(fields); i++)
+      collect_sub(c, fields[i], false, false, c->guarded);
+    for (int i = 0; i < n->kids.len; i++)
+      collect_sub(c, n->kids.items[i], false, false, c->guarded);
+    return;
+  }
+  }
+}
+
+static bool int_value(const Node *n, long long *v) {
+  if (n && n->kind == ND_INT) {
+    *v = n->ival;
+    return true;
+  }
+  return false;
+}
+
+/* The threads that run the branch of `if (cond)` (or its else). */
+static Exec exec_under(Barrier *b, Exec parent, const Node *cond, bool negated) {
+  Uniform u = uniformity(b, cond);
+  if (u == U_BLOCK)
+    return parent;
+  long long k;
+  if (!negated && cond && cond->kind == ND_BINARY && cond->op == OP_EQ) {
+    /* warp == k: one warp; tid == k: one thread, so one warp */
+    const Node *x = cond->lhs, *y = cond->rhs;
+    if (!int_value(y, &k)) {
+      const Node *t = x;
+      x = y;
+      y = t;
+    }
+    if (int_value(y, &k) && is_gpu(x, "warp"))
+      return (Exec){EX_WARP, k};
+    if (int_value(y, &k) && is_gpu(x, "tid") && k < 32)
+      return (Exec){EX_WARP, 0};
+  }
+  return parent.kind == EX_WARP ? parent : (Exec){EX_SOME, 0};
+}
+
+static Uniform region_of(Exec e) {
+  return e.kind == EX_ALL ? U_BLOCK : e.kind == EX_WARP ? U_WARP : U_NONE;
+}
+
+/* The barrier two accesses need, or -1 for none. */
+static int conflict(const Access *p, const Access *n) {
+  if (p->decl != n->decl || (!p->write && !n->write) || (p->atomic && n->atomic))
+    return -1;
+  if (p->own && n->own)
+    return -1; /* a thread and its own slot */
+  bool same_warp = p->exec.kind == EX_WARP && n->exec.kind == EX_WARP && p->exec.warp == n->exec.warp;
+  int scope = same_warp || (p->confined && n->confined) ? SYNC_WARP : SYNC_BLOCK;
+  if (scope == SYNC_WARP && p->wsynced)
+    return -1;
+  return scope;
+}
+
+static int needed(const Accesses *pending, const Accesses *now) {
+  int scope = -1;
+  for (int i = 0; i < now->len; i++)
+    for (int j = 0; j < pending->len; j++) {
+      int s = conflict(&pending->items[j], &now->items[i]);
+      if (s == SYNC_BLOCK || (s == SYNC_WARP && scope < 0))
+        scope = s;
+    }
+  return scope;
+}
+
+/* Conflicts among the accesses of one unit that no barrier can order. */
+static bool internal_conflict(const Accesses *acc) {
+  for (int i = 0; i < acc->len; i++)
+    for (int j = 0; j < i; j++)
+      if (conflict(&acc->items[j], &acc->items[i]) >= 0)
+        return true;
+  return false;
+}
+
+static void fail(Barrier *b, Loc loc, const char *why) {
+  if (!b->why) {
+    b->why = why;
+    b->why_loc = loc;
+  }
+}
+
+static void sync_before(Barrier *b, Node *s, int scope, Uniform region, Accesses *pending) {
+  if ((scope == SYNC_BLOCK && region != U_BLOCK) || region == U_NONE) {
+    fail(b, s->loc,
+         scope == SYNC_BLOCK ? "needs a block-wide barrier where only some threads arrive"
+                             : "needs a warp barrier where only some lanes arrive");
+    return;
+  }
+  for (int i = 0; i < b->sync_at.len; i++) {
+    if (b->sync_at.items[i] == s) {
+      if ((intptr_t)b->sync_scope.items[i] > scope)
+        b->sync_scope.items[i] = (void *)(intptr_t)scope; /* block is 0: the wider */
+      goto done;
+    }
+  }
+  vec_push(b->a, &b->sync_at, s);
+  vec_push(b->a, &b->sync_scope, (void *)(intptr_t)scope);
+done:
+  if (scope == SYNC_BLOCK)
+    pending->len = 0;
+  else
+    for (int i = 0; i < pending->len; i++)
+      pending->items[i].wsynced = true;
+}
+
+static void walk_list(Barrier *b, Node *list, Exec exec, Accesses *pending);
+
+static void append(Barrier *b, Accesses *to, const Accesses *from) {
+  for (int i = 0; i < from->len; i++)
+    acc_push(b, to, from->items[i]);
+}
+
+/* One statement, as a unit: its accesses, a barrier before it if needed. */
+static void unit(Barrier *b, Node *s, Exec exec, Accesses *pending) {
+  Accesses now = {0};
+  Collect c = {.b = b, .out = &now, .exec = exec};
+  collect(&c, s);
+  if (internal_conflict(&now))
+    fail(b, s->loc, "needs a barrier inside a statement that only some threads run");
+  int scope = needed(pending, &now);
+  if (scope >= 0)
+    sync_before(b, s, scope, region_of(exec), pending);
+  append(b, pending, &now);
+}
+
+static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
+  switch (s->kind) {
+  case ND_BLOCK:
+    walk_list(b, s, exec, pending);
+    return;
+  case ND_IF: {
+    Uniform u = uniformity(b, s->cond);
+    Exec te = exec_under(b, exec, s->cond, false), ee = exec_under(b, exec, s->cond, true);
+    bool into = u == U_BLOCK || (te.kind == EX_WARP && (!s->els || ee.kind == EX_WARP));
+    if (!into) {
+      unit(b, s, exec, pending);
+      return;
+    }
+    /* order what the branches touch against what came before, at this level */
+    if (u != U_BLOCK) {
+      Accesses now = {0};
+      Collect c = {.b = b, .out = &now, .exec = exec};
+      collect(&c, s);
+      Accesses block_only = acc_copy(b, pending);
+      for (int i = 0; i < block_only.len; i++)
+        block_only.items[i].wsynced = true; /* only the block-wide conflicts */
+      if (needed(&block_only, &now) == SYNC_BLOCK)
+        sync_before(b, s, SYNC_BLOCK, region_of(exec), pending);
+    }
+    Accesses then_p = acc_copy(b, pending);
+    walk_stmt(b, s->then, te, &then_p);
+    if (s->els) {
+      Accesses else_p = acc_copy(b, pending);
+      walk_stmt(b, s->els, ee, &else_p);
+      append(b, &then_p, &else_p);
+    } else {
+      append(b, &then_p, pending);
+    }
+    *pending = then_p;
+    return;
+  }
+  case ND_FOR:
+  case ND_WHILE: {
+    bool uniform = s->kind == ND_FOR && s->init && s->init->kind == ND_DECL &&
+                   is_uniform_var(b, s->init);
+    if (uniform) {
+      Node *check[3] = {s->init, s->inc, NULL};
+      node_walk(s->body, only_inc_writes, check);
+      uniform = check[2] == NULL;
+    }
+    if (!uniform) {
+      unit(b, s, exec, pending);
+      return;
+    }
+    Accesses before = acc_copy(b, pending);
+    walk_stmt(b, s->body, exec, pending); /* first iteration */
+    walk_stmt(b, s->body, exec, pending); /* the next one sees the end of the last */
+    append(b, pending, &before);          /* zero iterations */
+    return;
+  }
+  default:
+    unit(b, s, exec, pending);
+    return;
+  }
+}
+
+static void walk_list(Barrier *b, Node *list, Exec exec, Accesses *pending) {
+  for (int i = 0; i < list->kids.len; i++)
+    walk_stmt(b, list->kids.items[i], exec, pending);
+}
+
+static Node *insert_syncs(Node *n, void *ctx) {
+  Barrier *b = ctx;
+  if (n->kind != ND_BLOCK)
+    return n;
+  PtrVec kids = {0};
+  for (int i = 0; i < n->kids.len; i++) {
+    Node *s = n->kids.items[i];
+    for (int j = 0; j < b->sync_at.len; j++)
+      if (b->sync_at.items[j] == s)
+        vec_push(b->a, &kids, mk_sync(b->a, s->loc, (int)(intptr_t)b->sync_scope.items[j]));
+    vec_push(b->a, &kids, s);
+  }
+  n->kids = kids;
+  return n;
+}
+
+/* A loop or if body that is one statement becomes a block, so that a
+ * barrier has a list to go in. */
+static Node *blockify(Node *n, void *ctx) {
+  Arena *a = ctx;
+  Node **slots[] = {&n->then, &n->els, &n->body};
+  if (n->kind != ND_IF && n->kind != ND_FOR && n->kind != ND_WHILE)
+    return n;
+  for (size_t i = 0; i < COUNT_OF(slots); i++) {
+    Node *s = *slots[i];
+    if (s && s->kind != ND_BLOCK) {
+      Node *blk = mk_block(a, s->loc);
+      block_add(a, blk, s);
+      *slots[i] = blk;
+    }
+  }
+  return n;
+}
+
+/* Returns NULL on success, or why no barriers could make fn safe. */
+const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc) {
+  Barrier b = {.a = a};
+  node_rewrite(fn->body, blockify, a);
+  node_walk(fn->body, find_uniform_loops, &b);
+  Accesses pending = {0};
+  walk_list(&b, fn->body, (Exec){EX_ALL, 0}, &pending);
+  if (b.why) {
+    *why_loc = b.why_loc;
+    return b.why;
+  }
+  node_rewrite(fn->body, insert_syncs, &b);
+  return NULL;
+}

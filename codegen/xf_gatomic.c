@@ -1,0 +1,23 @@
+/* xf_gatomic.c -- global atomics for the grid plans DTA and DSA (the talk's
+ * listing 2): thread 0 of each block combines the block's result into
+ * out[0] atomically. out[0] must hold the identity first: the launcher runs
+ * tgm_init before the kernel, so the caller needs no zeroed output. One
+ * pass over the data; for floating-point + and * the order of the atomics,
+ * hence the rounding, varies from run to run. */
+#include "tgm.h"
+
+void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body) {
+  Node *k = p->kernel;
+  Loc loc = k->loc;
+  Node *value = body->kids.items[1];
+  Node *at = node_new(a, ND_ATOMIC, loc);
+  at->op = c->op;
+  at->lhs = mk_index(a, loc, kvar(a, k, 2), mk_int(a, loc, 0));
+  at->rhs = mk_var(a, loc, value);
+  at->ty = ty_elem(a);
+  block_add(a, body, mk_comment(a, loc, "grid: every block combines into out[0] atomically"));
+  block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
+                           mk_expr(a, at), NULL));
+  p->needs_init = true;
+  p->launches = 2; /* tgm_init, then the kernel */
+}

@@ -1,0 +1,50 @@
+/* xf_lastblock.c -- single-pass "last block finishes" (DTL, DSL).
+ *
+ * Each block writes its partial, fences it, and takes a ticket from a
+ * counter with atomicInc(counter, gridDim.x - 1), which wraps back to 0 on
+ * the last ticket: the counter resets itself and stays zero between runs.
+ * The block that drew the last ticket reduces all partials, in a fixed
+ * order, with the same block codelet: one launch, no zeroed output,
+ * deterministic. It reads the partials through volatile loads
+ * (tgm_partials_value): other blocks wrote them during this kernel, so the
+ * non-coherent read-only path a `const __restrict__` pointer allows would
+ * be wrong. */
+#include "tgm.h"
+
+void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body) {
+  Node *k = p->kernel;
+  Loc loc = k->loc;
+  Node *value = body->kids.items[1];
+  Node *last = mk_decl(a, loc, "is_last", type_new(a, TY_BOOL), NULL);
+  last->qual = Q_SHARED;
+  Node *tid0 = mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0));
+
+  block_add(a, body, mk_comment(a, loc, "grid: partials; the last block to finish combines them"));
+  block_add(a, body, last);
+  Node *first = mk_block(a, loc);
+  block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE,
+                                           mk_index(a, loc, kvar(a, k, 3), mk_gpu(a, loc, "bid")),
+                                           mk_var(a, loc, value))));
+  block_add(a, first, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
+  Node *limit = mk_binary(a, loc, OP_SUB, mk_gpu(a, loc, "gdim"), mk_int(a, loc, 1));
+  Node *ticket = mk_call(a, loc, "atomicInc", 2, kvar(a, k, 4), limit);
+  block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, last),
+                                           mk_binary(a, loc, OP_EQ, ticket, node_clone(a, limit)))));
+  block_add(a, body, mk_if(a, loc, tid0, first, NULL));
+  block_add(a, body, mk_sync(a, loc, SYNC_BLOCK));
+
+  Node *fin = mk_block(a, loc);
+  block_add(a, fin, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
+  block_add(a, fin, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
+                                         mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kvar(a, k, 3),
+                                                 mk_gpu(a, loc, "gdim")))));
+  block_add(a, fin, block_call(a, c, p->b, value));
+  block_add(a, fin, mk_if(a, loc, node_clone(a, tid0),
+                          mk_expr(a, mk_assign(a, loc, OP_NONE, mk_index(a, loc, kvar(a, k, 2), mk_int(a, loc, 0)),
+                                               mk_var(a, loc, value))),
+                          NULL));
+  block_add(a, body, mk_if(a, loc, mk_var(a, loc, last), fin, NULL));
+  p->partials = true;
+  p->counter = true;
+  p->launches = 1;
+}

@@ -1,0 +1,130 @@
+/* xf_vector.c -- 16-byte vector loads for the thread-level codelet.
+ *
+ * From the lowered scalar codelet `T sum_scalar(const T *in, size, stride)`
+ * it makes `T sum_scalar_vec(const V *in, size, stride)`, where V is the
+ * 16-byte vector of T (int4, float4, double2, ...) and size and stride
+ * count vectors. Each statement that reads in[i] becomes
+ *   { V v = in[i]; S[v.x]; S[v.y]; S[v.z]; S[v.w]; }
+ * one copy of the statement per component, in order. A statement that reads
+ * in[] at two different indices cannot be split that way: the transform
+ * fails with a reason and the vector variants are left out. The aligned
+ * body is the caller's business (head and tail stay scalar). */
+#include "tgm.h"
+
+#include <string.h>
+
+typedef struct {
+  Arena *a;
+  Node *in;         /* the pointer parameter */
+  int width;        /* components per vector */
+  const char *why;
+  Loc why_loc;
+} Vec;
+
+static const char *const components[] = {"x", "y", "z", "w"};
+
+typedef struct {
+  Node *in;
+  Node *first; /* the first in[...] read */
+  int distinct;
+} Reads;
+
+static bool find_reads(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if (n->kind == ND_INDEX && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == r->in) {
+    if (!r->first)
+      r->first = n, r->distinct = 1;
+    else if (!node_equal(r->first->rhs, n->rhs))
+      r->distinct++;
+    return false;
+  }
+  return true;
+}
+
+typedef struct {
+  Arena *a;
+  Node *in;
+  Node *v;        /* the vector local */
+  const char *c;  /* component */
+} Subst;
+
+static Node *subst(Node *n, void *ctx) {
+  Subst *s = ctx;
+  if (n->kind == ND_INDEX && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == s->in)
+    return mk_member(s->a, n->loc, mk_var(s->a, n->loc, s->v), s->c);
+  return n;
+}
+
+static Node *split(Vec *vc, Node *s);
+
+static void split_list(Vec *vc, Node *list) {
+  for (int i = 0; i < list->kids.len; i++)
+    list->kids.items[i] = split(vc, list->kids.items[i]);
+}
+
+static Node *split(Vec *vc, Node *s) {
+  if (!s)
+    return NULL;
+  Reads r = {.in = vc->in};
+  node_walk(s, find_reads, &r);
+  if (!r.first)
+    return s;
+  switch (s->kind) {
+  case ND_BLOCK:
+    split_list(vc, s);
+    return s;
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO: {
+    Reads head = {.in = vc->in};
+    node_walk(s->cond, find_reads, &head);
+    node_walk(s->init, find_reads, &head);
+    node_walk(s->inc, find_reads, &head);
+    if (head.first && !vc->why) {
+      vc->why = "reads the input in a loop header";
+      vc->why_loc = head.first->loc;
+    }
+    s->body = split(vc, s->body);
+    return s;
+  }
+  case ND_IF:
+    s->then = split(vc, s->then);
+    s->els = split(vc, s->els);
+    return s;
+  default:
+    break;
+  }
+  if (r.distinct > 1) {
+    if (!vc->why) {
+      vc->why = "reads the input at two indices in one statement";
+      vc->why_loc = r.first->loc;
+    }
+    return s;
+  }
+  Arena *a = vc->a;
+  Node *blk = mk_block(a, s->loc);
+  Type *vt = type_new(a, TY_VEC);
+  Node *v = mk_decl(a, r.first->loc, "v", vt, node_clone(a, r.first));
+  block_add(a, blk, v);
+  for (int i = 0; i < vc->width; i++) {
+    Subst sb = {a, vc->in, v, components[i]};
+    block_add(a, blk, node_rewrite(node_clone(a, s), subst, &sb));
+  }
+  return blk;
+}
+
+Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
+                Loc *why_loc) {
+  Node *fn = node_clone(a, scalar_fn);
+  fn->name = name;
+  Node *in = node_kid(fn, 0);
+  in->ty = ty_ptr(a, type_new(a, TY_VEC), true);
+  Vec vc = {.a = a, .in = in, .width = width};
+  split_list(&vc, fn->body);
+  if (vc.why) {
+    *why = vc.why;
+    *why_loc = vc.why_loc;
+    return NULL;
+  }
+  return fn;
+}
