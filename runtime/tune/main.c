@@ -1,0 +1,1097 @@
+// main.c — tgm-tune: compile every variant of a manifest with NVRTC, verify
+// every knob setting against a host reference, time the correct ones beside
+// CUB, and store the winner per power-of-two size in the tuning database.
+//
+// The pipeline, straight through main():
+//   read manifest -> open device -> open database -> compile (parallel,
+//   cached) -> verify -> for each size: screen, refine knobs, retime the
+//   close ones, time CUB, choose, write the database -> report.
+//
+// Exit status: 0 success; 1 a failure while tuning (or, with --verify-only,
+// a variant that computed a wrong result); 2 bad usage or manifest; 3 no CUDA
+// driver, device or NVRTC (one line on stderr); 4 the database is corrupt,
+// foreign or cannot be written.
+#include "tgm/tgm.h"
+#include "tune.h"
+#include "../cub/tgm_cub.h"
+#include <dlfcn.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+char *tgm__read_file(const char *path, size_t *len);
+
+enum { EXIT_TUNE = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3, EXIT_DB = 4 };
+enum { MAXV = 256, MAXSETS = 8192, MAXSAMPLES = 64, SLOTS = 1024, CHUNK = 4 };
+
+typedef enum { TY_I32, TY_U32, TY_I64, TY_F32, TY_F64 } elem_type;
+typedef enum { OP_SUM, OP_MAX, OP_MIN } red_op;
+
+typedef struct {
+  const char *manifest, *type, *op, *db, *report, *mode, *cache;
+  int lo, hi;
+  double budget;
+  int deterministic, hot, verify_only, all_knobs_default, quiet;
+  unsigned long long verify_sizes[32];
+  int n_verify_sizes;
+  char command[2048];
+} options;
+
+typedef struct {
+  int job, name[4];  // job and name index per positive launch
+  int zname[2];      // per n == 0 launch
+} fn_ref;
+
+typedef struct {
+  options *o;
+  tgm_backend *b;
+  const tgm_device_info *info;
+  tune_manifest m;
+  elem_type ty;
+  red_op op;
+  size_t elem;
+  int usable[MAXV];           // compiled, arch and dialect fine
+  tgm_module **mods;
+  fn_ref refs[MAXV][8];       // [variant][block index]
+  tgm_stream s;
+  tgm_devptr pool, out, temp, flush, cub_temp;
+  size_t pool_bytes, temp_bytes, flush_bytes, cub_temp_bytes;
+  tgm_event ev[2 * MAXSAMPLES];
+  int (*cub)(const char *, const char *, const void *, unsigned long long, void *, void *,
+             size_t *, void *);
+  int graph;
+  long measured;
+  double compile_seconds;
+  char **excluded;
+  int n_excluded;
+  tune_knobs *sets;  // verified settings
+  int n_sets;
+} ctx;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int gpu_fail(const char *what, tgm_status s) {
+  fprintf(stderr, "tgm-tune: %s: %s\n", what, tgm_last_error()[0] ? tgm_last_error() : tgm_strerror(s));
+  return EXIT_TUNE;
+}
+
+#define TRY(what, call)                                                        \
+  do {                                                                         \
+    tgm_status s_ = (call);                                                    \
+    if (s_ != TGM_OK)                                                          \
+      return gpu_fail(what, s_);                                               \
+  } while (0)
+
+// --------------------------------------------------------------- launching
+static int block_index(const tune_variant *v, unsigned block) {
+  for (int i = 0; i < v->n_blocks; i++)
+    if (v->blocks[i] == block)
+      return i;
+  return -1;
+}
+
+static unsigned grid_of(tune_rule rule, tgm_devptr in, unsigned long long n, unsigned block,
+                        unsigned items, unsigned grid_cap, size_t elem) {
+  unsigned long long elems = n;
+  if (rule == RULE_TILES_VEC || rule == RULE_STRIDED_VEC) {
+    unsigned long long head = ((16 - (in & 15)) & 15) / elem;
+    elems = (n - (head < n ? head : n)) / (16 / elem);
+  }
+  unsigned long long g = (elems + (unsigned long long)block * items - 1) / ((unsigned long long)block * items);
+  if (rule == RULE_ONE || g == 0)
+    g = 1;
+  if ((rule == RULE_STRIDED || rule == RULE_STRIDED_VEC) && g > grid_cap)
+    g = grid_cap;
+  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+static size_t partials_bytes(unsigned grid, size_t elem) { return ((size_t)grid * elem + 15) / 16 * 16; }
+
+// The grid of the variant's main (BLOCK-sized) launch.
+static unsigned main_grid(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n) {
+  const tune_variant *v = &c->m.v[k.v];
+  unsigned cap = k.cap ? k.cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  for (int i = 0; i < v->n_pos; i++)
+    if (!v->pos[i].block_one)
+      return grid_of(v->pos[i].rule, in, n, k.block, k.items, cap, c->elem);
+  return 1;
+}
+
+// Zeroes the counter word of setting k at size n (the state the kernels
+// expect the first time; they leave it zero).
+static tgm_status prepare(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n) {
+  const tune_variant *v = &c->m.v[k.v];
+  if (!v->counter)
+    return TGM_OK;
+  size_t off = partials_bytes(main_grid(c, k, in, n), c->elem);
+  return tgm_memset(c->b, c->temp + off, 0, 16, c->s);
+}
+
+static size_t temp_need(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n) {
+  const tune_variant *v = &c->m.v[k.v];
+  if (!v->partials)
+    return 0;
+  return partials_bytes(main_grid(c, k, in, n), c->elem) + (v->counter ? 16 : 0);
+}
+
+// Enqueues every launch of one reduction of in[0..n) into *out.
+static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n,
+                          tgm_devptr out) {
+  const tune_variant *v = &c->m.v[k.v];
+  int bi = block_index(v, k.block);
+  const fn_ref *ref = &c->refs[k.v][bi];
+  unsigned cap = k.cap ? k.cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  const tune_launch *ls = n ? v->pos : v->zero;
+  int nl = n ? v->n_pos : v->n_zero;
+  unsigned g0 = main_grid(c, k, in, n);
+  tgm_devptr partials = v->partials ? c->temp : 0;
+  tgm_devptr counter = v->counter ? c->temp + partials_bytes(g0, c->elem) : 0;
+  for (int i = 0; i < nl; i++) {
+    const tune_launch *l = &ls[i];
+    unsigned block = l->block_one ? 1 : k.block;
+    unsigned grid = grid_of(l->rule, in, n, block, k.items, cap, c->elem);
+    uint64_t vals[8];
+    void *args[8];
+    for (int a = 0; a < l->n_args; a++) {
+      switch (l->args[a]) {
+      case ARG_IN: vals[a] = in; break;
+      case ARG_N: vals[a] = n; break;
+      case ARG_OUT: vals[a] = out; break;
+      case ARG_PARTIALS: vals[a] = partials; break;
+      case ARG_COUNTER: vals[a] = counter; break;
+      case ARG_ITEMS: vals[a] = k.items; break;
+      case ARG_GRID: vals[a] = g0; break;
+      }
+      args[a] = &vals[a];
+    }
+    int job = ref->job, name = n ? ref->name[i] : ref->zname[i];
+    tgm_function f;
+    tgm_status s = tgm_module_function(c->mods[job], name, &f);
+    if (s == TGM_OK)
+      s = tgm_launch(c->b, f, grid, block, args, c->s);
+    if (s != TGM_OK)
+      return s;
+  }
+  return TGM_OK;
+}
+
+// ---------------------------------------------------------------- compiling
+static int compile_all(ctx *c) {
+  double t0 = now();
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", c->m.dir, c->m.cuda_source ? c->m.cuda_source : "");
+  char *src = c->m.cuda_source ? tgm__read_file(path, NULL) : NULL;
+  if (!src) {
+    fprintf(stderr, "tgm-tune: cannot read the CUDA source %s\n", path);
+    return EXIT_USAGE;
+  }
+  int sm = c->info->cc_major * 10 + c->info->cc_minor;
+  int vids[MAXV], nv = 0;
+  for (int i = 0; i < c->m.n_v && nv < MAXV; i++) {
+    tune_variant *v = &c->m.v[i];
+    if (!v->cuda || v->min_sm > sm || (c->o->deterministic && !v->deterministic))
+      continue;
+    vids[nv++] = i;
+  }
+  int nj = (nv + CHUNK - 1) / CHUNK;
+  tgm_compile_job *jobs = calloc((size_t)nj, sizeof *jobs);
+  tgm_compile_result *res = calloc((size_t)nj, sizeof *res);
+  char ***names = calloc((size_t)nj, sizeof *names);
+  for (int j = 0; j < nj; j++) {
+    names[j] = calloc(CHUNK * 8 * 6 + 1, sizeof(char *));
+    int nn = 0;
+    for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++) {
+      tune_variant *v = &c->m.v[vids[q]];
+      for (int b = 0; b < v->n_blocks; b++) {
+        fn_ref *r = &c->refs[vids[q]][b];
+        r->job = j;
+        for (int pass = 0; pass < 2; pass++) {
+          tune_launch *ls = pass ? v->zero : v->pos;
+          int nl = pass ? v->n_zero : v->n_pos;
+          for (int l = 0; l < nl; l++) {
+            char *e = tune_name_expr(ls[l].name_expr, v->blocks[b]);
+            int found = -1;
+            for (int x = 0; x < nn; x++)
+              if (!strcmp(names[j][x], e))
+                found = x;
+            if (found < 0) {
+              names[j][nn] = e;
+              found = nn++;
+            } else
+              free(e);
+            if (pass)
+              r->zname[l] = found;
+            else
+              r->name[l] = found;
+          }
+        }
+      }
+    }
+    jobs[j].source = src;
+    jobs[j].source_name = c->m.cuda_source;
+    jobs[j].names = (const char *const *)names[j];
+    jobs[j].n_names = nn;
+  }
+  long threads = sysconf(_SC_NPROCESSORS_ONLN);
+  tgm_compile(c->b, jobs, nj, threads > 0 ? (int)threads : 4, c->o->cache, res);
+  c->mods = calloc((size_t)nj, sizeof *c->mods);
+  int cached = 0, failed = 0;
+  for (int j = 0; j < nj; j++) {
+    cached += res[j].from_cache;
+    tgm_status s = res[j].status;
+    if (s == TGM_OK)
+      s = tgm_module_load(c->b, &res[j], &c->mods[j]);
+    if (s != TGM_OK) {
+      failed++;
+      fprintf(stderr, "tgm-tune: compiling variants %s..: %s\n%s\n", c->m.v[vids[j * CHUNK]].id,
+              tgm_strerror(s), res[j].log ? res[j].log : tgm_last_error());
+    }
+    for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++)
+      c->usable[vids[q]] = s == TGM_OK;
+    tgm_compile_result_free(&res[j]);
+    for (int x = 0; names[j][x]; x++)
+      free(names[j][x]);
+    free(names[j]);
+  }
+  free(names);
+  free(jobs);
+  free(res);
+  free(src);
+  c->compile_seconds = now() - t0;
+  if (!c->o->quiet)
+    fprintf(stderr, "tgm-tune: %d variants in %d modules (%d from the cache, %d failed) in %.1f s\n",
+            nv, nj, cached, failed, c->compile_seconds);
+  return failed == nj ? EXIT_TUNE : 0;
+}
+
+// ------------------------------------------------------------- host data
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  uint64_t x = rng_state;
+  x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+  return rng_state = x;
+}
+
+// Fills host[0..n) with test data: for float sums small nonzero integers,
+// so that every order of summation is exact.
+static void fill_host(ctx *c, void *host, unsigned long long n) {
+  for (unsigned long long i = 0; i < n; i++) {
+    uint64_t r = rnd();
+    int small = (int)(r % 16) - 8;
+    if (small >= 0)
+      small++;
+    switch (c->ty) {
+    case TY_I32: ((int32_t *)host)[i] = (int32_t)(uint32_t)r; break;
+    case TY_U32: ((uint32_t *)host)[i] = (uint32_t)r; break;
+    case TY_I64: ((int64_t *)host)[i] = (int64_t)r; break;
+    case TY_F32:
+      ((float *)host)[i] = c->op == OP_SUM ? (n > (1ull << 21) ? (small > 0 ? 1.f : -1.f) : (float)small)
+                                           : (float)((int32_t)(r >> 40) - (1 << 23));
+      break;
+    case TY_F64:
+      ((double *)host)[i] = c->op == OP_SUM ? (double)small : (double)(int64_t)(r >> 12);
+      break;
+    }
+  }
+}
+
+// The reference result of host[0..n) into ref (elem bytes).
+static void reference(ctx *c, const void *host, unsigned long long n, void *ref) {
+  uint64_t u = 0;
+  int64_t smax = INT64_MIN, smin = INT64_MAX;
+  uint64_t umax = 0, umin = UINT64_MAX;
+  double d = 0, dmax = -INFINITY, dmin = INFINITY;
+  for (unsigned long long i = 0; i < n; i++) {
+    switch (c->ty) {
+    case TY_I32: {
+      int32_t x = ((const int32_t *)host)[i];
+      u += (uint32_t)x, smax = x > smax ? x : smax, smin = x < smin ? x : smin;
+      break;
+    }
+    case TY_U32: {
+      uint32_t x = ((const uint32_t *)host)[i];
+      u += x, umax = x > umax ? x : umax, umin = x < umin ? x : umin;
+      break;
+    }
+    case TY_I64: {
+      int64_t x = ((const int64_t *)host)[i];
+      u += (uint64_t)x, smax = x > smax ? x : smax, smin = x < smin ? x : smin;
+      break;
+    }
+    case TY_F32: case TY_F64: {
+      double x = c->ty == TY_F32 ? ((const float *)host)[i] : ((const double *)host)[i];
+      d += x, dmax = x > dmax ? x : dmax, dmin = x < dmin ? x : dmin;
+      break;
+    }
+    }
+  }
+  switch (c->ty) {
+  case TY_I32: {
+    int32_t smax32 = n ? (int32_t)smax : INT32_MIN, smin32 = n ? (int32_t)smin : INT32_MAX;
+    int32_t r = c->op == OP_SUM ? (int32_t)(uint32_t)u : c->op == OP_MAX ? smax32 : smin32;
+    memcpy(ref, &r, 4);
+    break;
+  }
+  case TY_U32: {
+    uint32_t r = c->op == OP_SUM ? (uint32_t)u : c->op == OP_MAX ? (uint32_t)umax : n ? (uint32_t)umin : UINT32_MAX;
+    memcpy(ref, &r, 4);
+    break;
+  }
+  case TY_I64: {
+    int64_t r = c->op == OP_SUM ? (int64_t)u : c->op == OP_MAX ? smax : smin;
+    memcpy(ref, &r, 8);
+    break;
+  }
+  case TY_F32: {
+    float r = c->op == OP_SUM ? (float)d : c->op == OP_MAX ? (n ? (float)dmax : -INFINITY) : (n ? (float)dmin : INFINITY);
+    memcpy(ref, &r, 4);
+    break;
+  }
+  case TY_F64: {
+    double r = c->op == OP_SUM ? d : c->op == OP_MAX ? dmax : dmin;
+    memcpy(ref, &r, 8);
+    break;
+  }
+  }
+}
+
+static int same(ctx *c, const void *got, const void *want) {
+  if (c->ty == TY_F32) {
+    float g, w;
+    memcpy(&g, got, 4), memcpy(&w, want, 4);
+    if (isinf(w) || g == w)
+      return g == w;
+    return fabsf(g - w) <= 1e-5f * fabsf(w); // only past 2^24 elements
+  }
+  if (c->ty == TY_F64) {
+    double g, w;
+    memcpy(&g, got, 8), memcpy(&w, want, 8);
+    return g == w;
+  }
+  return memcmp(got, want, c->elem) == 0;
+}
+
+static void value_str(ctx *c, const void *p, char *buf, size_t len) {
+  switch (c->ty) {
+  case TY_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
+  case TY_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
+  case TY_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
+  case TY_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
+  case TY_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
+  }
+}
+
+// ------------------------------------------------------------- verification
+// Runs every setting in sets[] on random data of each size, twice (the
+// second run checks that the counter word was left zero), output poisoned;
+// a setting that fails anywhere is dropped and listed. Sizes may carry an
+// element offset so that the input is misaligned for the vector loads.
+static int verify(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes,
+                  const int *offsets, int n_sizes) {
+  unsigned long long nmax = 0;
+  for (int i = 0; i < n_sizes; i++)
+    nmax = sizes[i] + (unsigned long long)offsets[i] > nmax ? sizes[i] + (unsigned long long)offsets[i] : nmax;
+  size_t in_bytes = (size_t)(nmax ? nmax : 1) * c->elem;
+  tgm_devptr din;
+  TRY("allocating the verification input", tgm_malloc(c->b, in_bytes, &din));
+  void *host = malloc(in_bytes);
+  char *outs = malloc((size_t)2 * SLOTS * c->elem);
+  char *bad = calloc((size_t)*n_sets, 1);
+  if (!host || !outs || !bad) {
+    fprintf(stderr, "tgm-tune: out of host memory for verification\n");
+    return EXIT_TUNE;
+  }
+  for (int si = 0; si < n_sizes; si++) {
+    unsigned long long n = sizes[si];
+    tgm_devptr in = din + (tgm_devptr)offsets[si] * c->elem;
+    fill_host(c, host, n);
+    if (n)
+      TRY("copying the verification input", tgm_copy_to_device(c->b, in, host, (size_t)n * c->elem));
+    char want[8];
+    reference(c, host, n, want);
+    for (int first = 0; first < *n_sets; first += SLOTS) {
+      int last = first + SLOTS < *n_sets ? first + SLOTS : *n_sets;
+      TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, (size_t)2 * SLOTS * c->elem, c->s));
+      for (int i = first; i < last; i++) {
+        if (bad[i])
+          continue;
+        size_t need = temp_need(c, sets[i], in, n);
+        if (need > c->temp_bytes) {
+          fprintf(stderr, "tgm-tune: internal: temp %zu > %zu\n", need, c->temp_bytes);
+          return EXIT_TUNE;
+        }
+        TRY("preparing", prepare(c, sets[i], in, n));
+        for (int rep = 0; rep < 2; rep++) {
+          tgm_status s = enqueue(c, sets[i], in, n, c->out + (tgm_devptr)(2 * (i - first) + rep) * c->elem);
+          if (s != TGM_OK)
+            return gpu_fail(c->m.v[sets[i].v].id, s);
+        }
+      }
+      tgm_status s = tgm_stream_sync(c->b, c->s);
+      if (s != TGM_OK) {
+        // a fault kills the context: say which batch, then give up
+        fprintf(stderr, "tgm-tune: a kernel failed at n=%llu among %s..%s: %s\n", n,
+                c->m.v[sets[first].v].id, c->m.v[sets[last - 1].v].id, tgm_last_error());
+        return EXIT_TUNE;
+      }
+      TRY("reading results", tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->elem));
+      for (int i = first; i < last; i++) {
+        for (int rep = 0; rep < 2 && !bad[i]; rep++) {
+          const char *got = outs + (size_t)(2 * (i - first) + rep) * c->elem;
+          if (same(c, got, want))
+            continue;
+          bad[i] = 1;
+          char g[64], w[64], k[64], line[512];
+          value_str(c, got, g, sizeof g);
+          value_str(c, want, w, sizeof w);
+          tune_knobs_str(&sets[i], k, sizeof k);
+          snprintf(line, sizeof line, "%s %s: n=%llu%s%s: got %s, want %s", c->m.v[sets[i].v].id, k,
+                   n, offsets[si] ? " (misaligned input)" : "", rep ? " (second run)" : "", g, w);
+          c->excluded = realloc(c->excluded, (size_t)(c->n_excluded + 1) * sizeof *c->excluded);
+          c->excluded[c->n_excluded++] = strdup(line);
+        }
+      }
+    }
+  }
+  int kept = 0;
+  for (int i = 0; i < *n_sets; i++)
+    if (!bad[i])
+      sets[kept++] = sets[i];
+  *n_sets = kept;
+  free(bad);
+  free(host);
+  free(outs);
+  tgm_free(c->b, din);
+  return 0;
+}
+
+// ------------------------------------------------------------------ timing
+typedef tgm_status (*enq_fn)(ctx *c, const void *arg, tgm_devptr in, unsigned long long n);
+
+static tgm_status enq_variant(ctx *c, const void *arg, tgm_devptr in, unsigned long long n) {
+  return enqueue(c, *(const tune_knobs *)arg, in, n, c->out);
+}
+
+static tgm_status enq_cub(ctx *c, const void *arg, tgm_devptr in, unsigned long long n) {
+  (void)arg;
+  size_t bytes = c->cub_temp_bytes;
+  int e = c->cub(c->o->type, c->o->op, (const void *)(uintptr_t)in, n, (void *)(uintptr_t)c->out,
+                 (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
+  if (e != 0)
+    return TGM_ERR_DEVICE;
+  return TGM_OK;
+}
+
+// Times one reduction of n elements (see README: timing protocol). Returns
+// the per-reduction statistics in microseconds; st->n == 0 when skipped
+// because one run took longer than `give_up` microseconds.
+static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long n, int samples,
+                          double give_up, tune_stats *st) {
+  memset(st, 0, sizeof *st);
+  size_t bytes = (size_t)n * c->elem;
+  tgm_status s;
+  // warm-up, and a first estimate from one timed run
+  if ((s = f(c, arg, c->pool, n)) != TGM_OK)
+    return s;
+  if (!c->o->hot && (s = tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s)) != TGM_OK)
+    return s;
+  tgm_event_record(c->b, c->ev[0], c->s);
+  if ((s = f(c, arg, c->pool, n)) != TGM_OK)
+    return s;
+  tgm_event_record(c->b, c->ev[1], c->s);
+  float ms;
+  if ((s = tgm_event_elapsed(c->b, c->ev[0], c->ev[1], &ms)) != TGM_OK)
+    return s;
+  double t1 = ms * 1000.0;
+  c->measured++;
+  if (give_up > 0 && t1 > give_up)
+    return TGM_OK;
+  // launches per sample: enough to cover ~100 us; each on its own input copy
+  // (cold: copies are distinct memory, flushed before the sample)
+  int batch = (int)ceil(100.0 / (t1 > 0.5 ? t1 : 0.5));
+  if (batch > 128)
+    batch = 128;
+  if (batch < 1)
+    batch = 1;
+  size_t stride = (bytes + 255) / 256 * 256;
+  if (!c->o->hot && (size_t)batch * stride > c->pool_bytes)
+    batch = (int)(c->pool_bytes / stride) > 0 ? (int)(c->pool_bytes / stride) : 1;
+  tgm_graph g = NULL;
+  if (c->graph) {
+    if ((s = tgm_capture_begin(c->b, c->s)) != TGM_OK)
+      return s;
+    for (int i = 0; i < batch; i++) {
+      s = f(c, arg, c->pool + (c->o->hot ? 0 : (tgm_devptr)i * stride), n);
+      if (s != TGM_OK)
+        break;
+    }
+    tgm_graph g2 = NULL;
+    tgm_status s2 = tgm_capture_end(c->b, c->s, &g2);
+    if (s != TGM_OK || s2 != TGM_OK)
+      return s != TGM_OK ? s : s2;
+    g = g2;
+    if ((s = tgm_graph_launch(c->b, g, c->s)) != TGM_OK) // upload, warm
+      return s;
+  }
+  if (samples > MAXSAMPLES)
+    samples = MAXSAMPLES;
+  for (int k = 0; k < samples; k++) {
+    if (!c->o->hot && (s = tgm_memset(c->b, c->flush, (unsigned char)k, c->flush_bytes, c->s)) != TGM_OK)
+      return s;
+    tgm_event_record(c->b, c->ev[2 * k], c->s);
+    if (g)
+      s = tgm_graph_launch(c->b, g, c->s);
+    else
+      for (int i = 0; i < batch && s == TGM_OK; i++)
+        s = f(c, arg, c->pool + (c->o->hot ? 0 : (tgm_devptr)i * stride), n);
+    if (s != TGM_OK)
+      return s;
+    tgm_event_record(c->b, c->ev[2 * k + 1], c->s);
+  }
+  double t[MAXSAMPLES];
+  for (int k = 0; k < samples; k++) {
+    if ((s = tgm_event_elapsed(c->b, c->ev[2 * k], c->ev[2 * k + 1], &ms)) != TGM_OK)
+      return s;
+    t[k] = ms * 1000.0 / batch;
+  }
+  if (g)
+    tgm_graph_destroy(c->b, g);
+  *st = tune_stats_of(t, samples);
+  c->measured++;
+  return TGM_OK;
+}
+
+static tgm_status measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int samples,
+                                double give_up, tune_stats *st) {
+  tgm_status s = prepare(c, k, c->pool, n);
+  if (s == TGM_OK)
+    s = measure(c, enq_variant, &k, n, samples, give_up, st);
+  return s;
+}
+
+// --------------------------------------------------------------- searching
+typedef struct {
+  tune_knobs best;   // the variant's best knobs so far (carried to the next size)
+  int alive;         // still screened
+  int has_set;       // at least one verified setting
+  tune_stats st;     // this size's screen
+} vstate;
+
+static int verified(ctx *c, tune_knobs k) {
+  for (int i = 0; i < c->n_sets; i++)
+    if (tune_knobs_equal(c->sets[i], k))
+      return 1;
+  return 0;
+}
+
+static void progress(ctx *c, int done, int total, int log2n, double t0, const char *extra) {
+  double el = now() - t0;
+  double eta = done ? el / done * (total - done) : 0;
+  if (c->o->quiet)
+    return;
+  if (isatty(2)) {
+    char bar[31];
+    int w = total ? 30 * done / total : 30;
+    for (int i = 0; i < 30; i++)
+      bar[i] = i < w ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r[%s] %2d/%d 2^%-2d %5.0fs ETA %4.0fs %-40.40s", bar, done, total, log2n, el, eta,
+            extra);
+    if (done == total)
+      fprintf(stderr, "\n");
+  } else {
+    fprintf(stderr, "tgm-tune: %d/%d 2^%d %.1fs (ETA %.0fs) %s\n", done, total, log2n, el, eta, extra);
+  }
+}
+
+static int cmp_screen(const void *a, const void *b, void *vs) {
+  const vstate *s = vs;
+  int x = *(const int *)a, y = *(const int *)b;
+  double mx = s[x].st.n ? s[x].st.median : 1e30, my = s[y].st.n ? s[y].st.median : 1e30;
+  return mx < my ? -1 : mx > my ? 1 : x - y;
+}
+
+static vstate *sort_ctx;
+static int cmp_screen_q(const void *a, const void *b) { return cmp_screen(a, b, sort_ctx); }
+
+// Tunes one size: returns the chosen result in r.
+static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r) {
+  unsigned long long n = 1ull << log2n;
+  int order[MAXV], no = 0;
+  double best = 1e30;
+  // 1. screen: each live variant at its carried knobs
+  for (int v = 0; v < c->m.n_v; v++) {
+    vs[v].st.n = 0;
+    if (!vs[v].has_set || (!vs[v].alive && !full_screen))
+      continue;
+    tune_stats st;
+    TRY("timing", measure_knobs(c, vs[v].best, n, 5, best * 20, &st));
+    vs[v].st = st;
+    if (st.n && st.median < best)
+      best = st.median;
+    order[no++] = v;
+  }
+  sort_ctx = vs;
+  qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
+  // prune: variants more than 8x off the best stop being screened until the
+  // next full screen
+  for (int i = 0; i < no; i++)
+    vs[order[i]].alive = vs[order[i]].st.n && vs[order[i]].st.median < 8 * best;
+  // 2. refine the knobs of the leaders: greedy steps to a faster neighbour
+  int top = no < 6 ? no : 6;
+  tune_knobs cand[6];
+  tune_stats cst[6];
+  for (int i = 0; i < top; i++) {
+    int v = order[i];
+    tune_knobs k = vs[v].best;
+    tune_stats kst = vs[v].st;
+    for (int step = 0; refine && step < 3; step++) {
+      tune_knobs nb[6];
+      int nn = tune_neighbours(&c->m.v[v], k, nb), moved = 0;
+      tune_knobs bestk = k;
+      tune_stats bests = kst;
+      for (int j = 0; j < nn; j++) {
+        if (!verified(c, nb[j]))
+          continue;
+        tune_stats st;
+        TRY("timing", measure_knobs(c, nb[j], n, 5, bests.median * 3, &st));
+        if (st.n && tune_compare(&st, &bests) < 0)
+          bestk = nb[j], bests = st, moved = 1;
+      }
+      k = bestk, kst = bests;
+      if (!moved)
+        break;
+    }
+    vs[v].best = k;
+    cand[i] = k;
+    cst[i] = kst;
+  }
+  if (top == 0) {
+    fprintf(stderr, "tgm-tune: no variant left to time at 2^%d\n", log2n);
+    return EXIT_TUNE;
+  }
+  // 3. the close ones (within 15% of the best) are timed again with more
+  // samples; the two rounds are pooled
+  double lead = 1e30;
+  for (int i = 0; i < top; i++)
+    lead = cst[i].median < lead ? cst[i].median : lead;
+  tune_stats fin[6];
+  int in_final[6] = {0};
+  for (int i = 0; i < top; i++) {
+    fin[i] = cst[i];
+    if (cst[i].median > lead * 1.15)
+      continue;
+    in_final[i] = 1;
+    tune_stats st;
+    TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &st));
+    fin[i] = st;
+  }
+  for (int i = 0; i < top; i++) // second look, in the same order: drift shows up
+    if (in_final[i]) {
+      tune_stats st;
+      TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &st));
+      // pool: the median of the two rounds' medians weighted alike
+      tune_stats p = fin[i];
+      p.median = (fin[i].median + st.median) / 2;
+      p.p25 = fmin(fin[i].p25, st.p25);
+      p.p75 = fmax(fin[i].p75, st.p75);
+      fin[i] = p;
+    }
+  // 4. choose: the fastest; anything tied with it (inside the spread) goes
+  // by the fixed order of tune_tie_order
+  int w = -1;
+  for (int i = 0; i < top; i++)
+    if (in_final[i] && (w < 0 || fin[i].median < fin[w].median))
+      w = i;
+  int chosen = w;
+  for (int i = 0; i < top; i++)
+    if (in_final[i] && i != w && tune_compare(&fin[i], &fin[w]) == 0 &&
+        tune_tie_order(&c->m, cand[i], cand[chosen]) < 0)
+      chosen = i;
+  memset(r, 0, sizeof *r);
+  r->log2n = log2n;
+  snprintf(r->variant, sizeof r->variant, "%s", c->m.v[cand[chosen].v].id);
+  r->block = cand[chosen].block, r->items = cand[chosen].items, r->cap = cand[chosen].cap;
+  r->us = fin[chosen].median, r->us_p25 = fin[chosen].p25, r->us_p75 = fin[chosen].p75;
+  r->gbps = (double)n * c->elem / (r->us * 1e3);
+  // 5. CUB, same harness
+  r->cub_us = -1;
+  if (c->cub) {
+    tune_stats st;
+    TRY("timing CUB", measure(c, enq_cub, NULL, n, 15, 0, &st));
+    tune_stats st2;
+    TRY("timing CUB", measure(c, enq_cub, NULL, n, 15, 0, &st2));
+    r->cub_us = (st.median + st2.median) / 2;
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ options
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: tgm-tune MANIFEST [options]\n"
+          "  --type T          element type (must match the manifest; default: the manifest's)\n"
+          "  --op OP           sum | max | min (must match the manifest)\n"
+          "  --sizes A..B      power-of-two range, e.g. 2^10..2^30 (default)\n"
+          "  --budget SECONDS  wall-time target of the whole tune (default 60)\n"
+          "  --deterministic   only variants deterministic for floating point\n"
+          "  --mode MODE       stream (default) | graph\n"
+          "  --db PATH         tuning database (default tgm-tune.db.json)\n"
+          "  --report DIR      write report-*.md and plot-*.svg into DIR\n"
+          "  --hot             keep the L2 warm (default: flushed before every sample)\n"
+          "  --cache DIR       compile cache (default $TGM_CACHE_DIR or ~/.cache/tgm; '' none)\n"
+          "  --verify-only     verify, print the excluded settings, time nothing\n"
+          "  --verify-sizes L  comma-separated sizes for verification\n"
+          "  --default-knobs   verify only each variant's default knobs\n"
+          "  --quiet           no progress\n"
+          "exit status: 0 ok, 1 tuning failed, 2 usage, 3 no CUDA driver/device/NVRTC, 4 database\n");
+}
+
+static int parse_pow(const char *s, int *out) {
+  if (!strncmp(s, "2^", 2)) {
+    char *end;
+    long v = strtol(s + 2, &end, 10);
+    if (end == s + 2 || (*end && *end != '.') || v < 0 || v > 40)
+      return -1;
+    *out = (int)v;
+    return 0;
+  }
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || (*end && *end != '.') || v == 0 || (v & (v - 1)))
+    return -1;
+  int l = 0;
+  while ((1ull << l) < v)
+    l++;
+  *out = l;
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o) {
+  static const struct option longs[] = {
+      {"type", required_argument, 0, 't'},      {"op", required_argument, 0, 'o'},
+      {"sizes", required_argument, 0, 's'},     {"budget", required_argument, 0, 'b'},
+      {"deterministic", no_argument, 0, 'd'},   {"mode", required_argument, 0, 'm'},
+      {"db", required_argument, 0, 'D'},        {"report", required_argument, 0, 'r'},
+      {"hot", no_argument, 0, 'H'},             {"cache", required_argument, 0, 'c'},
+      {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
+      {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
+      {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+  o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
+  int ch;
+  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+    switch (ch) {
+    case 't': o->type = optarg; break;
+    case 'o': o->op = optarg; break;
+    case 's': {
+      const char *dots = strstr(optarg, "..");
+      if (!dots || parse_pow(optarg, &o->lo) || parse_pow(dots + 2, &o->hi) || o->lo > o->hi) {
+        fprintf(stderr, "tgm-tune: --sizes wants A..B with powers of two, e.g. 2^10..2^30\n");
+        return EXIT_USAGE;
+      }
+      break;
+    }
+    case 'b':
+      o->budget = atof(optarg);
+      if (o->budget <= 0) {
+        fprintf(stderr, "tgm-tune: --budget wants a positive number of seconds\n");
+        return EXIT_USAGE;
+      }
+      break;
+    case 'd': o->deterministic = 1; break;
+    case 'm':
+      if (strcmp(optarg, "stream") && strcmp(optarg, "graph")) {
+        fprintf(stderr, "tgm-tune: --mode is stream or graph\n");
+        return EXIT_USAGE;
+      }
+      o->mode = optarg;
+      break;
+    case 'D': o->db = optarg; break;
+    case 'r': o->report = optarg; break;
+    case 'H': o->hot = 1; break;
+    case 'c': o->cache = optarg; break;
+    case 'V': o->verify_only = 1; break;
+    case 'S': {
+      char *p = optarg;
+      o->n_verify_sizes = 0;
+      while (*p && o->n_verify_sizes < 32) {
+        char *end;
+        o->verify_sizes[o->n_verify_sizes++] = strtoull(p, &end, 0);
+        if (end == p || (*end && *end != ',')) {
+          fprintf(stderr, "tgm-tune: --verify-sizes wants numbers separated by commas\n");
+          return EXIT_USAGE;
+        }
+        p = *end ? end + 1 : end;
+      }
+      break;
+    }
+    case 'K': o->all_knobs_default = 1; break;
+    case 'q': o->quiet = 1; break;
+    case 'h': usage(stdout); exit(0);
+    default: usage(stderr); return EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 1) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  o->manifest = argv[optind];
+  size_t len = 0;
+  for (int i = 0; i < argc && len < sizeof o->command - 1; i++)
+    len += (size_t)snprintf(o->command + len, sizeof o->command - len, "%s%s", i ? " " : "", argv[i]);
+  return 0;
+}
+
+static int type_of(const char *t, elem_type *ty, size_t *elem) {
+  static const struct { const char *n; elem_type t; size_t s; } types[] = {
+      {"i32", TY_I32, 4}, {"u32", TY_U32, 4}, {"i64", TY_I64, 8}, {"f32", TY_F32, 4}, {"f64", TY_F64, 8}};
+  for (int i = 0; i < 5; i++)
+    if (!strcmp(t, types[i].n)) {
+      *ty = types[i].t, *elem = types[i].s;
+      return 0;
+    }
+  return -1;
+}
+
+static void *load_cub(void) {
+  const char *env = getenv("TGM_CUB_LIB");
+  if (env)
+    return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 64);
+  if (len <= 0)
+    return NULL;
+  exe[len] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return NULL;
+  strcpy(slash + 1, "libtgm_cub.so");
+  return dlopen(exe, RTLD_NOW | RTLD_LOCAL);
+}
+
+// ------------------------------------------------------------------- main
+int main(int argc, char **argv) {
+  options o = {0};
+  int rc = parse_args(argc, argv, &o);
+  if (rc)
+    return rc;
+  ctx *c = calloc(1, sizeof *c);
+  c->o = &o;
+  c->graph = !strcmp(o.mode, "graph");
+  if (tune_manifest_read(o.manifest, &c->m) != TGM_OK) {
+    fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+    return EXIT_USAGE;
+  }
+  if (!o.type)
+    o.type = c->m.type;
+  const char *op_name = !strcmp(c->m.op, "+") ? "sum" : c->m.op;
+  if (!o.op)
+    o.op = op_name;
+  if (strcmp(o.type, c->m.type) || strcmp(o.op, op_name)) {
+    fprintf(stderr, "tgm-tune: %s is %s %s, not --type %s --op %s\n", o.manifest, op_name, c->m.type,
+            o.type, o.op);
+    return EXIT_USAGE;
+  }
+  if (type_of(o.type, &c->ty, &c->elem) || (strcmp(op_name, "sum") && strcmp(op_name, "max") && strcmp(op_name, "min"))) {
+    fprintf(stderr, "tgm-tune: type %s / op %s not supported by the tuner\n", o.type, op_name);
+    return EXIT_USAGE;
+  }
+  c->op = !strcmp(op_name, "sum") ? OP_SUM : !strcmp(op_name, "max") ? OP_MAX : OP_MIN;
+
+  // the device
+  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &c->b);
+  if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
+    fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+    return EXIT_NO_GPU;
+  }
+  if (s != TGM_OK)
+    return gpu_fail("opening the GPU", s);
+  c->info = tgm_backend_info(c->b);
+
+  // the database (before any work: a bad file stops us here)
+  tune_db *db = NULL;
+  tune_key key = {0};
+  if (!o.verify_only) {
+    s = tune_db_open(o.db, &db);
+    if (s != TGM_OK) {
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      return EXIT_DB;
+    }
+    snprintf(key.device, sizeof key.device, "%s", c->info->name);
+    snprintf(key.cc, sizeof key.cc, "%d.%d", c->info->cc_major, c->info->cc_minor);
+    key.sm_count = c->info->sm_count;
+    key.driver = c->info->driver_version;
+    snprintf(key.compiler, sizeof key.compiler, "%s", c->info->compiler);
+    snprintf(key.type, sizeof key.type, "%s", o.type);
+    snprintf(key.op, sizeof key.op, "%s", o.op);
+    snprintf(key.mode, sizeof key.mode, "%s", o.mode);
+    snprintf(key.source_hash, sizeof key.source_hash, "%s", c->m.source_hash);
+    key.deterministic = o.deterministic;
+    key.hot = o.hot;
+  }
+  if (!o.quiet)
+    fprintf(stderr, "tgm-tune: %s (%s, %d SMs, L2 %zu MB), driver %d, %s; %s %s, %s mode\n",
+            c->info->name, c->info->arch, c->info->sm_count, c->info->l2_bytes >> 20,
+            c->info->driver_version, c->info->compiler, o.op, o.type, o.mode);
+  double t_start = now();
+  if ((rc = compile_all(c)))
+    return rc;
+
+  // buffers
+  unsigned long long vmax = 1ull << 21;
+  for (int i = 0; i < o.n_verify_sizes; i++)
+    vmax = o.verify_sizes[i] + 8 > vmax ? o.verify_sizes[i] + 8 : vmax;
+  unsigned long long nmax = o.verify_only ? vmax : (1ull << o.hi) > vmax ? 1ull << o.hi : vmax;
+  c->temp_bytes = (size_t)(nmax / 128 + 2) * c->elem + 64;
+  c->flush_bytes = c->info->l2_bytes * 4 > (64u << 20) ? c->info->l2_bytes * 4 : (64u << 20);
+  c->pool_bytes = o.verify_only ? 0 : (size_t)(1ull << o.hi) * c->elem;
+  if (c->pool_bytes < (256u << 20) && !o.verify_only)
+    c->pool_bytes = 256u << 20;
+  TRY("creating a stream", tgm_stream_create(c->b, &c->s));
+  TRY("allocating temp", tgm_malloc(c->b, c->temp_bytes, &c->temp));
+  TRY("allocating out", tgm_malloc(c->b, (size_t)2 * SLOTS * c->elem, &c->out));
+  TRY("zeroing temp", tgm_memset(c->b, c->temp, 0, c->temp_bytes, c->s));
+  for (int i = 0; i < 2 * MAXSAMPLES; i++)
+    TRY("creating events", tgm_event_create(c->b, &c->ev[i]));
+
+  // every setting of every usable variant
+  c->sets = malloc(MAXSETS * sizeof *c->sets);
+  for (int v = 0; v < c->m.n_v; v++) {
+    if (!c->usable[v])
+      continue;
+    if (o.all_knobs_default) {
+      if (c->n_sets < MAXSETS)
+        c->sets[c->n_sets++] = tune_default(&c->m.v[v], v);
+    } else {
+      c->n_sets += tune_settings(&c->m.v[v], v, c->sets + c->n_sets, MAXSETS - c->n_sets);
+    }
+  }
+  int n_settings = c->n_sets;
+  double tv = now();
+  unsigned long long vsizes[32];
+  int voffs[32], nvs = 0;
+  if (o.n_verify_sizes) {
+    for (int i = 0; i < o.n_verify_sizes; i++)
+      vsizes[nvs] = o.verify_sizes[i], voffs[nvs++] = 0;
+    for (int i = 0; i < o.n_verify_sizes && nvs < 32; i++) // again, misaligned input
+      if (o.verify_sizes[i] >= 2 && o.verify_sizes[i] <= (1u << 24))
+        vsizes[nvs] = o.verify_sizes[i], voffs[nvs++] = 1 + i % 3;
+  } else {
+    static const unsigned long long def[] = {0, 1, 33, 1000, 4097, 65537, (1u << 20) + 3};
+    static const int off[] = {0, 0, 0, 1, 3, 0, 1};
+    for (int i = 0; i < 7; i++)
+      vsizes[nvs] = def[i], voffs[nvs++] = off[i];
+  }
+  if ((rc = verify(c, c->sets, &c->n_sets, vsizes, voffs, nvs)))
+    return rc;
+  if (!o.quiet)
+    fprintf(stderr, "tgm-tune: verified %d settings in %.1f s: %d correct, %d excluded\n", n_settings,
+            now() - tv, c->n_sets, c->n_excluded);
+  if (o.verify_only) {
+    for (int i = 0; i < c->n_excluded; i++)
+      printf("excluded: %s\n", c->excluded[i]);
+    printf("verified %d settings of %s: %d wrong\n", n_settings, o.manifest, c->n_excluded);
+    return c->n_excluded ? EXIT_TUNE : 0;
+  }
+  if (c->n_sets == 0) {
+    fprintf(stderr, "tgm-tune: no variant computed the right result\n");
+    return EXIT_TUNE;
+  }
+
+  // timing buffers and CUB
+  TRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes, &c->pool));
+  TRY("allocating the L2 flush buffer", tgm_malloc(c->b, c->flush_bytes, &c->flush));
+  {
+    // timing data: random, not zeros (a host pattern, replicated on the device)
+    size_t chunk = 1u << 24;
+    void *host = malloc(chunk);
+    fill_host(c, host, chunk / c->elem);
+    for (size_t off = 0; off < c->pool_bytes; off += chunk)
+      TRY("filling the input pool",
+          tgm_copy_to_device(c->b, c->pool + off, host, c->pool_bytes - off < chunk ? c->pool_bytes - off : chunk));
+    free(host);
+  }
+  void *cublib = load_cub();
+  if (cublib) {
+    c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
+                      size_t *, void *))dlsym(cublib, "tgm_cub_reduce");
+    size_t need = 0;
+    if (c->cub && c->cub(o.type, o.op, NULL, 1ull << o.hi, NULL, NULL, &need, c->s) == 0) {
+      c->cub_temp_bytes = need;
+      TRY("allocating CUB temp", tgm_malloc(c->b, need ? need : 16, &c->cub_temp));
+    } else {
+      c->cub = NULL;
+    }
+  }
+  if (!c->cub && !o.quiet)
+    fprintf(stderr, "tgm-tune: no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB): no CUB column\n");
+
+  // per-variant search state
+  vstate *vs = calloc((size_t)c->m.n_v, sizeof *vs);
+  for (int i = 0; i < c->n_sets; i++) {
+    int v = c->sets[i].v;
+    if (!vs[v].has_set)
+      vs[v].best = c->sets[i];
+    vs[v].has_set = 1, vs[v].alive = 1;
+  }
+  for (int v = 0; v < c->m.n_v; v++)
+    if (vs[v].has_set && verified(c, tune_default(&c->m.v[v], v)))
+      vs[v].best = tune_default(&c->m.v[v], v);
+
+  int total = o.hi - o.lo + 1;
+  tune_result *rows = calloc((size_t)total, sizeof *rows);
+  double t0 = now();
+  int resumed = 0;
+  for (int l = o.lo; l <= o.hi; l++) {
+    tune_result *r = &rows[l - o.lo];
+    if (tune_db_get(db, &key, l, r)) {
+      resumed++;
+      progress(c, l - o.lo + 1, total, l, t0, "resumed from the database");
+      continue;
+    }
+    double el = now() - t_start, left = o.budget - el;
+    int refine = left > (o.hi - l + 1) * 0.5;
+    int full = (l - o.lo) % 4 == 0;
+    if ((rc = tune_size(c, vs, l, full, refine, r)))
+      return rc;
+    s = tune_db_put(db, &key, r);
+    if (s != TGM_OK) {
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      return EXIT_DB;
+    }
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s %.2f us (CUB %.2f)", r->variant, r->us, r->cub_us);
+    progress(c, l - o.lo + 1, total, l, t0, msg);
+  }
+  if (tune_db_finish(db, &key) != TGM_OK) {
+    fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+    return EXIT_DB;
+  }
+  double elapsed = now() - t_start;
+  tune_report rep = {&key, rows, total, o.command, (const char *const *)c->excluded, c->n_excluded,
+                     elapsed, c->compile_seconds, 0, n_settings, (int)c->measured};
+  for (int v = 0; v < c->m.n_v; v++)
+    rep.n_variants += c->usable[v];
+  printf("tgm-tune: %s %s, %s mode, on %s: %.1f s (compile %.1f s)%s\n", o.op, o.type, o.mode,
+         c->info->name, elapsed, c->compile_seconds, resumed ? ", some sizes resumed" : "");
+  tune_report_table(stdout, &rep);
+  if (c->n_excluded)
+    printf("%d settings failed verification (see the report)\n", c->n_excluded);
+  if (o.report) {
+    if (tune_report_write(o.report, &rep) != TGM_OK) {
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      return EXIT_TUNE;
+    }
+  }
+  tune_db_close(db);
+  return 0;
+}

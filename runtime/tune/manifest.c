@@ -1,0 +1,202 @@
+// manifest.c — reads the JSON manifest tgm-gen writes beside the sources.
+#include "tune.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define BAD(...) (tgm__fail(TGM_ERR_MANIFEST, __VA_ARGS__), -1)
+
+static char *str_of(json_t *o, const char *k) {
+  json_t *s = json_object_get(o, k);
+  return json_is_string(s) ? strdup(json_string_value(s)) : NULL;
+}
+
+static int read_uints(json_t *a, unsigned *out, int cap, int *n) {
+  *n = 0;
+  if (!a)
+    return 0;
+  if (!json_is_array(a) || json_array_size(a) == 0 || (int)json_array_size(a) > cap)
+    return -1;
+  size_t i;
+  json_t *x;
+  json_array_foreach(a, i, x) {
+    if (!json_is_integer(x) || json_integer_value(x) <= 0 || json_integer_value(x) > 65536)
+      return -1;
+    out[(*n)++] = (unsigned)json_integer_value(x);
+  }
+  return 0;
+}
+
+static int read_launches(const char *path, const char *id, json_t *a, tune_launch *out, int cap,
+                         int *n) {
+  *n = 0;
+  if (!json_is_array(a) || (int)json_array_size(a) > cap || json_array_size(a) == 0)
+    return BAD("%s: variant %s: bad launch list", path, id);
+  size_t i;
+  json_t *l;
+  json_array_foreach(a, i, l) {
+    tune_launch *t = &out[(*n)++];
+    memset(t, 0, sizeof *t);
+    t->kernel = str_of(l, "kernel");
+    t->name_expr = str_of(l, "name_expr");
+    char *grid = str_of(l, "grid"), *block = str_of(l, "block");
+    static const char *rules[] = {"one", "tiles", "tiles_vec", "strided", "strided_vec"};
+    int rule = -1;
+    for (int r = 0; grid && r < 5; r++)
+      if (!strcmp(grid, rules[r]))
+        rule = r;
+    int ok = t->kernel && t->name_expr && rule >= 0 && block &&
+             (!strcmp(block, "BLOCK") || !strcmp(block, "1"));
+    t->rule = (tune_rule)rule;
+    t->block_one = block && !strcmp(block, "1");
+    free(grid);
+    free(block);
+    if (!ok)
+      return BAD("%s: variant %s: bad launch %zu (kernel, name_expr, grid, block)", path, id, i);
+    json_t *args = json_object_get(l, "args"), *x;
+    size_t k;
+    if (!json_is_array(args) || json_array_size(args) > 8)
+      return BAD("%s: variant %s: bad args", path, id);
+    json_array_foreach(args, k, x) {
+      static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
+      int found = -1;
+      for (int a2 = 0; a2 < 7; a2++)
+        if (json_is_string(x) && !strcmp(json_string_value(x), names[a2]))
+          found = a2;
+      if (found < 0)
+        return BAD("%s: variant %s: unknown argument", path, id);
+      t->args[t->n_args++] = (tune_arg)found;
+    }
+  }
+  return 0;
+}
+
+static int read_variant(const char *path, json_t *o, tune_variant *v) {
+  memset(v, 0, sizeof *v);
+  v->id = str_of(o, "id");
+  v->kernel = str_of(o, "kernel");
+  if (!v->id || !v->kernel)
+    return BAD("%s: a variant without id or kernel", path);
+  v->deterministic = json_is_true(json_object_get(o, "deterministic"));
+  const char *arch = json_string_value(json_object_get(o, "min_arch"));
+  v->min_sm = arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 0;
+  json_t *d = json_object_get(o, "dialects"), *x;
+  size_t i;
+  json_array_foreach(d, i, x) {
+    if (json_is_string(x) && !strcmp(json_string_value(x), "cuda"))
+      v->cuda = 1;
+    if (json_is_string(x) && !strcmp(json_string_value(x), "hip"))
+      v->hip = 1;
+  }
+  json_t *temp = json_object_get(o, "temp");
+  v->partials = json_is_true(json_object_get(temp, "partials"));
+  v->counter = json_is_true(json_object_get(temp, "counter"));
+  json_t *t = json_object_get(o, "tunables");
+  if (read_uints(json_object_get(t, "block"), v->blocks, 8, &v->n_blocks) || v->n_blocks == 0)
+    return BAD("%s: variant %s: bad tunables.block", path, v->id);
+  if (read_uints(json_object_get(t, "items"), v->items, 8, &v->n_items))
+    return BAD("%s: variant %s: bad tunables.items", path, v->id);
+  if (v->n_items == 0)
+    v->items[v->n_items++] = 1;
+  if (read_uints(json_object_get(t, "grid_cap_per_sm"), v->caps, 8, &v->n_caps))
+    return BAD("%s: variant %s: bad tunables.grid_cap_per_sm", path, v->id);
+  if (read_launches(path, v->id, json_object_get(o, "launches_n_positive"), v->pos, 4, &v->n_pos))
+    return -1;
+  if (read_launches(path, v->id, json_object_get(o, "launches_n_zero"), v->zero, 2, &v->n_zero))
+    return -1;
+  return 0;
+}
+
+tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
+  memset(m, 0, sizeof *m);
+  json_error_t err;
+  json_t *root = json_load_file(path, 0, &err);
+  if (!root)
+    return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+  tgm_status s = TGM_OK;
+  if (json_integer_value(json_object_get(root, "tgm_manifest")) != 1) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: not a tgm manifest (no \"tgm_manifest\": 1)", path);
+    goto out;
+  }
+  m->path = strdup(path);
+  const char *slash = strrchr(path, '/');
+  m->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+  json_t *src = json_object_get(root, "sources");
+  m->cuda_source = str_of(src, "cuda");
+  m->hip_source = str_of(src, "hip");
+  m->source_hash = str_of(root, "source_hash");
+  m->spectrum = str_of(root, "spectrum");
+  m->type = str_of(root, "type");
+  m->ctype = str_of(root, "ctype");
+  m->op = str_of(root, "op");
+  m->ns = str_of(root, "namespace");
+  if (!m->source_hash || !m->spectrum || !m->type || !m->op || !m->ns || !m->ctype) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: missing source_hash/spectrum/type/op/namespace", path);
+    goto out;
+  }
+  json_t *vs = json_object_get(root, "variants");
+  if (!json_is_array(vs) || json_array_size(vs) == 0) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: no variants", path);
+    goto out;
+  }
+  m->v = calloc(json_array_size(vs), sizeof *m->v);
+  size_t i;
+  json_t *o;
+  json_array_foreach(vs, i, o) {
+    if (read_variant(path, o, &m->v[m->n_v])) {
+      m->n_v++;
+      s = TGM_ERR_MANIFEST;
+      goto out;
+    }
+    m->v[m->n_v].index = m->n_v;
+    m->n_v++;
+  }
+out:
+  json_decref(root);
+  if (s != TGM_OK)
+    tune_manifest_free(m);
+  return s;
+}
+
+static void free_launch(tune_launch *l) {
+  free(l->kernel);
+  free(l->name_expr);
+}
+
+void tune_manifest_free(tune_manifest *m) {
+  for (int i = 0; i < m->n_v; i++) {
+    tune_variant *v = &m->v[i];
+    free(v->id);
+    free(v->kernel);
+    for (int k = 0; k < v->n_pos; k++)
+      free_launch(&v->pos[k]);
+    for (int k = 0; k < v->n_zero; k++)
+      free_launch(&v->zero[k]);
+  }
+  free(m->v);
+  free(m->path);
+  free(m->dir);
+  free(m->cuda_source);
+  free(m->hip_source);
+  free(m->source_hash);
+  free(m->spectrum);
+  free(m->type);
+  free(m->ctype);
+  free(m->op);
+  free(m->ns);
+  memset(m, 0, sizeof *m);
+}
+
+char *tune_name_expr(const char *pattern, unsigned block) {
+  const char *at = strstr(pattern, "BLOCK");
+  size_t len = strlen(pattern) + 16;
+  char *out = malloc(len);
+  if (!at)
+    snprintf(out, len, "%s", pattern);
+  else
+    snprintf(out, len, "%.*s%u%s", (int)(at - pattern), pattern, block, at + 5);
+  return out;
+}

@@ -1,0 +1,160 @@
+// report.c — the report folder: a markdown table per size and an SVG plot
+// of time against size for tgm and CUB (drawn here: no plotting tool).
+#include "tune.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void size_str(int log2n, char *buf, size_t len) { snprintf(buf, len, "2^%d", log2n); }
+
+static void row_line(FILE *f, const tune_result *r, int md) {
+  char sz[16], knobs[64];
+  size_str(r->log2n, sz, sizeof sz);
+  tune_knobs k = {0, r->block, r->items, r->cap};
+  tune_knobs_str(&k, knobs, sizeof knobs);
+  char cub[32] = "-", ratio[32] = "-";
+  if (r->cub_us > 0) {
+    snprintf(cub, sizeof cub, "%.2f", r->cub_us);
+    snprintf(ratio, sizeof ratio, "%.2fx", r->cub_us / r->us);
+  }
+  if (md)
+    fprintf(f, "| %s | %s | %s | %.2f | %.1f | %s | %s |\n", sz, r->variant, knobs, r->us, r->gbps,
+            cub, ratio);
+  else
+    fprintf(f, "%-6s %-14s %-30s %10.2f %8.1f %10s %7s\n", sz, r->variant, knobs, r->us, r->gbps,
+            cub, ratio);
+}
+
+static double geomean_ratio(const tune_report *r, int lo, int hi, int *count) {
+  double s = 0;
+  int n = 0;
+  for (int i = 0; i < r->n_rows; i++) {
+    const tune_result *x = &r->rows[i];
+    if (x->log2n < lo || x->log2n > hi || x->cub_us <= 0)
+      continue;
+    s += log(x->cub_us / x->us);
+    n++;
+  }
+  *count = n;
+  return n ? exp(s / n) : 0;
+}
+
+static void summary(FILE *f, const tune_report *r, const char *pre) {
+  int n;
+  double g = geomean_ratio(r, 14, 22, &n);
+  if (n)
+    fprintf(f, "%sgeomean CUB/tgm over 2^14..2^22: %.3fx (%d sizes)\n", pre, g, n);
+  g = geomean_ratio(r, 0, 99, &n);
+  if (n)
+    fprintf(f, "%sgeomean CUB/tgm over all sizes: %.3fx (%d sizes)\n", pre, g, n);
+  double worst = 1e30;
+  int worst_at = -1;
+  for (int i = 0; i < r->n_rows; i++)
+    if (r->rows[i].cub_us > 0 && r->rows[i].cub_us / r->rows[i].us < worst)
+      worst = r->rows[i].cub_us / r->rows[i].us, worst_at = r->rows[i].log2n;
+  if (worst_at >= 0)
+    fprintf(f, "%slowest ratio CUB/tgm: %.3fx at 2^%d\n", pre, worst, worst_at);
+}
+
+void tune_report_table(void *file, const tune_report *r) {
+  FILE *f = file;
+  fprintf(f, "%-6s %-14s %-30s %10s %8s %10s %7s\n", "size", "winner", "knobs", "us", "GB/s",
+          "CUB us", "CUB/tgm");
+  for (int i = 0; i < r->n_rows; i++)
+    row_line(f, &r->rows[i], 0);
+  summary(f, r, "");
+}
+
+static void svg(FILE *f, const tune_report *r) {
+  const double W = 720, H = 440, L = 70, R = 20, T = 40, B = 50;
+  double ymin = 1e30, ymax = 0;
+  int xmin = 99, xmax = 0;
+  for (int i = 0; i < r->n_rows; i++) {
+    const tune_result *x = &r->rows[i];
+    if (x->us > 0)
+      ymin = fmin(ymin, x->us), ymax = fmax(ymax, x->us);
+    if (x->cub_us > 0)
+      ymin = fmin(ymin, x->cub_us), ymax = fmax(ymax, x->cub_us);
+    xmin = x->log2n < xmin ? x->log2n : xmin;
+    xmax = x->log2n > xmax ? x->log2n : xmax;
+  }
+  if (r->n_rows == 0 || ymax <= 0)
+    ymin = 1, ymax = 10, xmin = 10, xmax = 30;
+  if (xmax == xmin)
+    xmax = xmin + 1;
+  double ly0 = floor(log10(ymin)), ly1 = ceil(log10(ymax));
+  if (ly1 <= ly0)
+    ly1 = ly0 + 1;
+#define PX(l2) (L + ((l2) - xmin) * (W - L - R) / (double)(xmax - xmin))
+#define PY(us) (H - B - (log10(us) - ly0) * (H - T - B) / (ly1 - ly0))
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+             "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+  fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s %s (%s mode) on %s: time per "
+             "reduction</text>\n", L, r->key->op, r->key->type, r->key->mode, r->key->device);
+  for (double d = ly0; d <= ly1; d++) {
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L,
+            PY(pow(10, d)), W - R, PY(pow(10, d)));
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g us</text>\n", L - 4,
+            PY(pow(10, d)) + 4, pow(10, d));
+  }
+  for (int x = xmin; x <= xmax; x += 2)
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">2^%d</text>\n", PX(x),
+            H - B + 16, x);
+  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">elements</text>\n",
+          (L + W - R) / 2, H - 12);
+  const char *colors[2] = {"#d62728", "#1f77b4"};
+  const char *names[2] = {"tgm (tuned)", "CUB"};
+  for (int s = 0; s < 2; s++) {
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colors[s]);
+    for (int i = 0; i < r->n_rows; i++) {
+      double us = s == 0 ? r->rows[i].us : r->rows[i].cub_us;
+      if (us > 0)
+        fprintf(f, "%.1f,%.1f ", PX(r->rows[i].log2n), PY(us));
+    }
+    fprintf(f, "\"/>\n");
+    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\" fill=\"%s\"/>"
+               "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", L + 10, T + 6 + 16.0 * s, colors[s],
+            L + 28, T + 11 + 16.0 * s, names[s]);
+  }
+  fprintf(f, "</svg>\n");
+#undef PX
+#undef PY
+}
+
+tgm_status tune_report_write(const char *dir, const tune_report *r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/report-%s-%s-%s.md", dir, r->key->type, r->key->op, r->key->mode);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return tgm__fail(TGM_ERR_IO, "%s: cannot write", path);
+  const tune_key *k = r->key;
+  fprintf(f, "# tgm-tune: %s %s, %s mode\n\n", k->op, k->type, k->mode);
+  fprintf(f, "- device: %s (cc %s, %d SMs), driver %d, %s\n", k->device, k->cc, k->sm_count,
+          k->driver, k->compiler);
+  fprintf(f, "- manifest source hash %s; %s variants, L2 %s\n", k->source_hash,
+          k->deterministic ? "deterministic" : "all", k->hot ? "hot" : "cold (flushed per sample)");
+  fprintf(f, "- command: `%s`\n", r->command ? r->command : "?");
+  fprintf(f, "- %d variants, %d knob settings verified; %d timings; compile %.1f s; tune %.1f s\n\n",
+          r->n_variants, r->n_settings, r->n_measured, r->compile_seconds, r->tune_seconds);
+  fprintf(f, "| size | winner | knobs | us | GB/s | CUB us | CUB/tgm |\n");
+  fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
+  for (int i = 0; i < r->n_rows; i++)
+    row_line(f, &r->rows[i], 1);
+  fprintf(f, "\n");
+  summary(f, r, "- ");
+  fprintf(f, "\n![time vs size](plot-%s-%s-%s.svg)\n", k->type, k->op, k->mode);
+  fprintf(f, "\n## Excluded (failed verification): %d\n\n", r->n_excluded);
+  for (int i = 0; i < r->n_excluded; i++)
+    fprintf(f, "- %s\n", r->excluded[i]);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/plot-%s-%s-%s.svg", dir, k->type, k->op, k->mode);
+  f = fopen(path, "w");
+  if (!f)
+    return tgm__fail(TGM_ERR_IO, "%s: cannot write", path);
+  svg(f, r);
+  fclose(f);
+  return TGM_OK;
+}

@@ -1,0 +1,136 @@
+// tune.h — the tuner's one internal header (manifest reader, knob search,
+// timing statistics, database, report), a section per file. tune_ names.
+#ifndef TGM_TUNE_H
+#define TGM_TUNE_H
+
+#include "tgm/tgm.h"
+#include <stddef.h>
+#include <stdint.h>
+
+// -------------------------------------------------------------- manifest.c
+typedef enum { RULE_ONE, RULE_TILES, RULE_TILES_VEC, RULE_STRIDED, RULE_STRIDED_VEC } tune_rule;
+typedef enum { ARG_IN, ARG_N, ARG_OUT, ARG_PARTIALS, ARG_COUNTER, ARG_ITEMS, ARG_GRID } tune_arg;
+
+typedef struct {
+  char *kernel;
+  char *name_expr;  // with "BLOCK" where the block size goes
+  tune_rule rule;
+  int block_one;    // block 1 (tgm_init), else BLOCK
+  int n_args;
+  tune_arg args[8];
+} tune_launch;
+
+typedef struct {
+  char *id;         // "DSA.VA2S.SS"
+  char *kernel;
+  int index;        // position in the manifest: the tie-break order
+  int deterministic;
+  int min_sm;       // 75 for "sm_75"
+  int cuda, hip;    // dialects
+  int partials, counter;
+  unsigned blocks[8], items[8], caps[8];
+  int n_blocks, n_items, n_caps; // n_caps 0: no grid cap
+  tune_launch pos[4], zero[2];
+  int n_pos, n_zero;
+} tune_variant;
+
+typedef struct {
+  char *path, *dir;      // the manifest file and its folder
+  char *cuda_source;     // file names, relative to dir
+  char *hip_source;
+  char *source_hash, *spectrum, *type, *ctype, *op, *ns;
+  tune_variant *v;
+  int n_v;
+} tune_manifest;
+
+// Reads a manifest; on failure returns TGM_ERR_MANIFEST with the reason in
+// tgm_last_error().
+tgm_status tune_manifest_read(const char *path, tune_manifest *m);
+void tune_manifest_free(tune_manifest *m);
+// "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string.
+char *tune_name_expr(const char *pattern, unsigned block);
+
+// ---------------------------------------------------------------- search.c
+typedef struct {
+  int v;            // variant index
+  unsigned block, items, cap; // cap: grid_cap_per_sm, 0 when none
+} tune_knobs;
+
+// Every knob setting of variant v (at most cap_out entries); returns count.
+int tune_settings(const tune_variant *v, int vi, tune_knobs *out, int cap_out);
+// The default setting of a variant: block 256, items 4, cap 4 (nearest).
+tune_knobs tune_default(const tune_variant *v, int vi);
+// The settings one step away from k in one knob (at most 6).
+int tune_neighbours(const tune_variant *v, tune_knobs k, tune_knobs out[6]);
+// Total order for ties: fewer launches, deterministic, manifest order, then
+// smaller knobs. <0 when a ranks first.
+int tune_tie_order(const tune_manifest *m, tune_knobs a, tune_knobs b);
+int tune_knobs_equal(tune_knobs a, tune_knobs b);
+void tune_knobs_str(const tune_knobs *k, char *buf, size_t len); // "b256 i4 c4"
+
+// ----------------------------------------------------------------- stats.c
+typedef struct {
+  double median, p25, p75, min, max; // microseconds
+  int n;
+} tune_stats;
+
+tune_stats tune_stats_of(const double *x, int n); // sorts a copy
+// The half-width inside which two results are a tie: the larger
+// interquartile range of the two, and at least 1% of the smaller median.
+double tune_spread(const tune_stats *a, const tune_stats *b);
+// -1: a faster, 1: b faster, 0: tie.
+int tune_compare(const tune_stats *a, const tune_stats *b);
+
+// -------------------------------------------------------------------- db.c
+typedef struct {
+  char device[256];
+  char cc[16];       // "9.0"
+  int sm_count;
+  int driver;
+  char compiler[64]; // "nvrtc 13.0"
+  char type[16], op[16], mode[16];
+  char source_hash[64];
+  int deterministic, hot;
+} tune_key;
+
+typedef struct {
+  int log2n;
+  char variant[64];
+  unsigned block, items, cap;
+  double us, gbps, cub_us;
+  double us_p25, us_p75;
+} tune_result;
+
+typedef struct tune_db tune_db;
+// Opens PATH: a missing file is an empty database; a file that is not JSON
+// is TGM_ERR_DB_CORRUPT, JSON that is not a tgm database (or a newer
+// version) TGM_ERR_DB_FOREIGN; the file is left alone in both cases.
+tgm_status tune_db_open(const char *path, tune_db **out);
+void tune_db_close(tune_db *db);
+// The result measured for key at size 2^log2n, if any.
+int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out);
+// Records a result and writes the whole file atomically.
+tgm_status tune_db_put(tune_db *db, const tune_key *key, const tune_result *r);
+// Recomputes the merged buckets of key (neighbours with the same winner)
+// and writes the file.
+tgm_status tune_db_finish(tune_db *db, const tune_key *key);
+int tune_db_entries(tune_db *db);
+
+// ---------------------------------------------------------------- report.c
+typedef struct {
+  const tune_key *key;
+  const tune_result *rows;
+  int n_rows;
+  const char *command;
+  const char *const *excluded; // "ID knobs: why"
+  int n_excluded;
+  double tune_seconds, compile_seconds;
+  int n_variants, n_settings, n_measured;
+} tune_report;
+
+// Writes DIR/report-TYPE-OP-MODE.md and DIR/plot-TYPE-OP-MODE.svg.
+tgm_status tune_report_write(const char *dir, const tune_report *r);
+// Prints the table to f.
+void tune_report_table(void *file, const tune_report *r);
+
+#endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# GPU truth (label gpu): every variant and knob setting of every generated
+# manifest verified on the real GPU at the sizes of the sim suite, and every
+# variant of sum/i32 at 2^31+5 elements (64-bit indexing).
+# Skipped (77) without a GPU. Manifests: generated now with tgm-gen when it
+# is given, else $TGM_GEN_DIR, else generated/.
+set -u
+tune=$1 gen=$2 root=$3
+dir=${TGM_GEN_DIR:-}
+if [ -z "$dir" ]; then
+  if [ -n "$gen" ]; then
+    dir=$(mktemp -d) && trap 'rm -rf "$dir"' EXIT
+    for c in sum max min; do
+      "$gen" --type=i32,f32 -o "$dir" "$root/codelets/$c.tgm" || exit 1
+    done
+  else
+    dir=$root/generated
+  fi
+fi
+sizes=0,1,2,31,32,33,255,256,257,1000,4097,65537,1048579
+fail=0
+for m in "$dir"/*.json; do
+  [ -f "$m" ] || { echo "skipped: no manifests in $dir"; exit 77; }
+  "$tune" "$m" --verify-only --verify-sizes $sizes --quiet
+  rc=$?
+  [ $rc -eq 3 ] && { echo "skipped: no GPU"; exit 77; }
+  [ $rc -eq 0 ] || fail=1
+done
+if [ -f "$dir/sum_i32.json" ]; then
+  "$tune" "$dir/sum_i32.json" --verify-only --verify-sizes 2147483653 --default-knobs --quiet || fail=1
+fi
+exit $fail

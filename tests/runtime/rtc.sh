@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# NVRTC (sm_90) and hiprtc (gfx90a) compile every variant of the generated
+# sum/i32 source without a GPU. Skipped (77) when neither compiler is here.
+set -u
+rtc=$1 gen=$2 root=$3
+out=$(mktemp -d) && trap 'rm -rf "$out"' EXIT
+if [ -n "$gen" ]; then
+  "$gen" --type=i32 -o "$out" "$root/codelets/sum.tgm" || exit 1
+  m=$out/sum_i32.json
+else
+  m=$root/generated/sum_i32.json
+fi
+[ -f "$m" ] || { echo "skipped: no generated sum_i32.json"; exit 77; }
+ran=0
+"$rtc" cuda sm_90 "$m" 1; rc=$?
+case $rc in 0) ran=1 ;; 77) ;; *) exit 1 ;; esac
+"$rtc" hip gfx90a "$m" 1; rc=$?
+case $rc in 0) ran=1 ;; 77) ;; *) exit 1 ;; esac
+[ $ran -eq 1 ] || exit 77

@@ -1,0 +1,86 @@
+// test_rtc.c — compiles the kernels of a generated source with a run-time
+// compiler and no device: NVRTC for sm_90 (.cu) or hiprtc for gfx90a (.hip).
+//   test_rt_rtc cuda|hip ARCH MANIFEST [BLOCKS]
+// Every variant of the manifest (for that dialect), every block size (or
+// the first BLOCKS of them), one job per 4 variants, compiled in parallel,
+// no cache. Exit 0: all compiled; 77: no such compiler here; 1: failures.
+#include "tgm/tgm.h"
+#include "tune.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+char *tgm__read_file(const char *path, size_t *len);
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: test_rt_rtc cuda|hip ARCH MANIFEST [BLOCKS]\n");
+    return 2;
+  }
+  int hip = !strcmp(argv[1], "hip");
+  int max_blocks = argc > 4 ? atoi(argv[4]) : 8;
+  tgm_backend *b;
+  tgm_status s = tgm_backend_open(hip ? TGM_BACKEND_HIP : TGM_BACKEND_CUDA, 0, argv[2], &b);
+  if (s != TGM_OK) {
+    printf("skipped: %s\n", tgm_last_error());
+    return 77;
+  }
+  tune_manifest m;
+  if (tune_manifest_read(argv[3], &m) != TGM_OK) {
+    fprintf(stderr, "%s\n", tgm_last_error());
+    return 1;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", m.dir, hip ? m.hip_source : m.cuda_source);
+  char *src = tgm__read_file(path, NULL);
+  if (!src) {
+    fprintf(stderr, "cannot read %s\n", path);
+    return 1;
+  }
+  int nj = 0, cap = m.n_v / 4 + 2;
+  tgm_compile_job *jobs = calloc((size_t)cap, sizeof *jobs);
+  char ***names = calloc((size_t)cap, sizeof *names);
+  int in_job = 0, total = 0;
+  for (int v = 0; v < m.n_v; v++) {
+    tune_variant *x = &m.v[v];
+    if (hip ? !x->hip : !x->cuda)
+      continue;
+    if (in_job == 0) {
+      names[nj] = calloc(4 * 8 * 6 + 1, sizeof(char *));
+      jobs[nj].source = src;
+      jobs[nj].source_name = path;
+      jobs[nj].names = (const char *const *)names[nj];
+      nj++;
+    }
+    tgm_compile_job *j = &jobs[nj - 1];
+    for (int bl = 0; bl < x->n_blocks && bl < max_blocks; bl++)
+      for (int l = 0; l < x->n_pos; l++)
+        names[nj - 1][j->n_names++] = tune_name_expr(x->pos[l].name_expr, x->blocks[bl]);
+    total++;
+    in_job = (in_job + 1) % 4;
+  }
+  tgm_compile_result *res = calloc((size_t)nj, sizeof *res);
+  long threads = sysconf(_SC_NPROCESSORS_ONLN);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  s = tgm_compile(b, jobs, nj, (int)threads, "", res);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  int bad = 0;
+  size_t bytes = 0;
+  for (int j = 0; j < nj; j++) {
+    if (res[j].status != TGM_OK) {
+      bad++;
+      fprintf(stderr, "job %d (%s...): %s\n%s\n", j, jobs[j].names[0], tgm_strerror(res[j].status),
+              res[j].log ? res[j].log : "");
+    }
+    bytes += res[j].image_size;
+    tgm_compile_result_free(&res[j]);
+  }
+  printf("%s %s: %d variants in %d jobs, %d failed, %zu bytes of code, %.1f s\n",
+         tgm_backend_info(b)->compiler, argv[2], total, nj, bad, bytes,
+         (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+  tgm_backend_close(b);
+  return bad ? 1 : 0;
+}
