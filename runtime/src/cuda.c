@@ -132,7 +132,14 @@ static void *open_nvrtc(void) {
 static void cuda_compile(tgm_backend *b, const tgm_compile_job *job, tgm_compile_result *r) {
   cuda *c = IMPL(b);
   nvrtcProgram prog = NULL;
-  nvrtcResult e = c->nvrtcCreateProgram(&prog, job->source, job->source_name, 0, NULL, NULL);
+  // NVRTC 13 has no __builtin_huge_valf, which generated f32 sources use
+  // (runtime/REQUESTS.md): a header included before the source spells it.
+  static const char *pre_name = "tgm_rtc_prelude.h";
+  static const char *pre_text =
+      "#ifndef __builtin_huge_valf\n"
+      "#define __builtin_huge_valf() __int_as_float(0x7f800000)\n"
+      "#endif\n";
+  nvrtcResult e = c->nvrtcCreateProgram(&prog, job->source, job->source_name, 1, &pre_text, &pre_name);
   if (e != 0) {
     r->status = TGM_ERR_COMPILE;
     r->log = strdup(c->nvrtcGetErrorString(e));
@@ -146,6 +153,7 @@ static void cuda_compile(tgm_backend *b, const tgm_compile_job *job, tgm_compile
   int n = 0;
   opts[n++] = arch;
   opts[n++] = "--std=c++17";
+  opts[n++] = "--pre-include=tgm_rtc_prelude.h";
   for (int i = 0; i < job->n_options && n < 64; i++)
     opts[n++] = job->options[i];
   e = c->nvrtcCompileProgram(prog, n, opts);

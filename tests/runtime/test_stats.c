@@ -1,1 +1,40 @@
-int main(void){return 77;}
+// test_stats.c — medians, quartiles, the spread and the tie rule.
+#include "check.h"
+#include "tune.h"
+#include <math.h>
+
+static int near(double a, double b) { return fabs(a - b) < 1e-9; }
+
+int main(void) {
+  double odd[] = {5, 1, 4, 2, 3};
+  tune_stats s = tune_stats_of(odd, 5);
+  CHECK(near(s.median, 3) && near(s.min, 1) && near(s.max, 5));
+  CHECK(near(s.p25, 2) && near(s.p75, 4));
+  CHECK_EQ_INT(s.n, 5);
+  CHECK(near(odd[0], 5)); // the input is not reordered
+
+  double even[] = {10, 20, 30, 40};
+  s = tune_stats_of(even, 4);
+  CHECK(near(s.median, 25) && near(s.p25, 17.5) && near(s.p75, 32.5));
+
+  double one[] = {7};
+  s = tune_stats_of(one, 1);
+  CHECK(near(s.median, 7) && near(s.p25, 7) && near(s.p75, 7));
+  CHECK_EQ_INT(tune_stats_of(one, 0).n, 0);
+
+  // two tight distributions 10% apart: a clear order
+  double a[] = {10.0, 10.1, 9.9, 10.0, 10.05}, b[] = {11.0, 11.1, 10.9, 11.0, 11.05};
+  tune_stats sa = tune_stats_of(a, 5), sb = tune_stats_of(b, 5);
+  CHECK_EQ_INT(tune_compare(&sa, &sb), -1);
+  CHECK_EQ_INT(tune_compare(&sb, &sa), 1);
+  // the same medians, wide spread: a tie
+  double w1[] = {8, 10, 12, 9, 11}, w2[] = {8.5, 10.5, 12.5, 9.5, 11.5};
+  tune_stats s1 = tune_stats_of(w1, 5), s2 = tune_stats_of(w2, 5);
+  CHECK_EQ_INT(tune_compare(&s1, &s2), 0);
+  // noise-free but within 1%: still a tie (the floor of the spread)
+  double c1[] = {100, 100, 100}, c2[] = {100.5, 100.5, 100.5};
+  tune_stats t1 = tune_stats_of(c1, 3), t2 = tune_stats_of(c2, 3);
+  CHECK_EQ_INT(tune_compare(&t1, &t2), 0);
+  CHECK(near(tune_spread(&t1, &t2), 1.0));
+  CHECK_DONE();
+}
