@@ -103,10 +103,10 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
   }
   if (!cd) {
     static const char *const need[B_COUNT] = {
-        "a cooperative codelet", "a cooperative codelet", "a cooperative codelet",
-        "a shared-atomic codelet without a tree loop (figure 3(a))",
-        "a shared-atomic codelet with a tree loop (figure 3(b))",
-        "a shared-atomic codelet with a tree loop (figure 3(b))"};
+        "cooperative codelet", "cooperative codelet", "cooperative codelet",
+        "shared-atomic codelet without a tree loop (figure 3(a))",
+        "shared-atomic codelet with a tree loop (figure 3(b))",
+        "shared-atomic codelet with a tree loop (figure 3(b))"};
     im->why = arena_printf(a, "spectrum '%s' has no %s", c->name, need[b]);
     return;
   }

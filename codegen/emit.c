@@ -14,7 +14,7 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .ext = "cu",
         .sync_warp = "__syncwarp()",
         .shfl_down = "__shfl_down_sync(0xffffffffu, %s, %s)",
-        .redux = "__reduce_%s_sync(0xffffffffu, %s)",
+        .redux = "tgm_warp_reduce(%s)",
         .has_redux = true,
     },
     [DIALECT_HIP] = {
@@ -126,7 +126,7 @@ const char *atomic_name(Op op) {
   }
 }
 
-static const char *redux_name(Op op) {
+const char *redux_name(Op op) {
   switch (op) {
   case OP_ADD: return "add";
   case OP_MAX: return "max";
@@ -229,8 +229,8 @@ static void expr(Printer *p, const Node *n, int need) {
   case ND_SHFL:
     buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
     return;
-  case ND_REDUX:
-    buf_printf(o, p->d->redux ? p->d->redux : "/* no redux */ %s%s", redux_name(n->op),
+  case ND_REDUX: /* tgm_warp_reduce: __reduce_<op>_sync, see file.tpl */
+    buf_printf(o, p->d->redux ? p->d->redux : "/* no warp-reduce instruction */ %s",
                expr_str(p, n->lhs));
     return;
   case ND_ATOMIC:

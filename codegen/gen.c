@@ -165,6 +165,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, cha
   tpl_set(d, "atomic_body", atomic_body(a, c->op, c->elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));
+  tpl_set(d, "redux", c->block[B_VR].fn ? "1" : "");
+  tpl_set(d, "redux_op", redux_name(c->op));
   tpl_set(d, "thread_fn", c->thread_fn ? printed(a, dl, c->thread_fn) : "");
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
   tpl_set(d, "thread_vec_fn", c->thread_vec_fn ? printed(a, dl, c->thread_vec_fn) : "");

@@ -126,7 +126,10 @@ static const char *dump_name(Arena *a, const char *path, ElemType elem, const ch
   return arena_printf(a, "%.*s.%s.%s", (int)n, base, elem_info(elem)->name, ext);
 }
 
-/* --dump=code: every device function and kernel, each dialect in turn. */
+/* --dump=code: the lowered and transformed device functions, one kernel per
+ * grid plan (block V, thread SS: what the grid transformations make), and
+ * why variants were left out; CUDA, then HIP. The complete output is what
+ * -o writes. */
 static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
   for (int d = 0; d < DIALECT_COUNT; d++) {
     const Composition *c = by[d];
@@ -144,14 +147,21 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
     }
     for (int i = 0; i < c->plans.len; i++) {
       const Plan *p = c->plans.items[i];
+      if (p->b != B_V || p->t != T_SS)
+        continue;
       buf_printf(out, "// %s: %s\n", p->id, plan_summary(a, p));
       emit_func(out, a, dl, p->kernel);
       if (p->pass2)
         emit_func(out, a, dl, p->pass2);
     }
-    for (int i = 0; i < c->left_out.len; i++) {
+    buf_printf(out, "// %d variants, %d left out\n", c->plans.len, c->left_out.len);
+    for (int i = 0; i < c->left_out.len; i++) { /* one line per distinct reason */
       const LeftOut *lo = c->left_out.items[i];
-      buf_printf(out, "// left out %s: %s\n", lo->id, lo->why);
+      bool seen = false;
+      for (int j = 0; j < i && !seen; j++)
+        seen = strcmp(((const LeftOut *)c->left_out.items[j])->why, lo->why) == 0;
+      if (!seen)
+        buf_printf(out, "// left out (%s first): %s\n", lo->id, lo->why);
     }
   }
 }

@@ -130,6 +130,7 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_t *m = json_object();
   json_object_set_new(m, "tgm_manifest", json_integer(1));
   json_object_set_new(m, "generator", json_string("tgm-gen " TGM_VERSION));
+  json_object_set_new(m, "note", json_string("generated -- do not edit"));
   json_object_set_new(m, "source", json_string(source));
   char hash[32];
   snprintf(hash, sizeof hash, "%016llx", fnv1a(source_text));

@@ -279,9 +279,18 @@ static bool is_identity(const Node *e, Op op, const char **want) {
   }
 }
 
+/* Does e read the codelet's input: in[...], or cond ? in[...] : identity? */
+static bool reads_input(const Node *e, Op op) {
+  const char *want;
+  if (e && e->kind == ND_COND)
+    return reads_input(e->then, op) && (is_identity(e->els, op, &want) || reads_input(e->els, op));
+  return e && e->kind == ND_INDEX && e->lhs && e->lhs->kind == ND_VAR && e->lhs->decl &&
+         e->lhs->decl->kind == ND_PARAM;
+}
+
 /* The first combine into a plain local is the accumulator; it must start
- * from the operator's identity, or threads with no input would corrupt
- * the result. */
+ * from the operator's identity (or from the thread's own input element),
+ * or threads with no input would corrupt the result. */
 static void check_accumulator(Check *ck) {
   Codelet *cd = ck->cd;
   for (int i = 0; i < ck->combines.len; i++) {
@@ -291,7 +300,7 @@ static void check_accumulator(Check *ck) {
       continue;
     cd->accum = d;
     const char *want;
-    if (!is_identity(d->init, cd->op, &want))
+    if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
             combine_spelling(cd->op));

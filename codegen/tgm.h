@@ -384,7 +384,7 @@ typedef struct {
   const char *ext;       /* file extension: cu, hip */
   const char *sync_warp; /* a warp-wide barrier */
   const char *shfl_down; /* printf format: value, offset */
-  const char *redux;     /* printf format: op name, value; NULL when absent */
+  const char *redux;     /* printf format: value; NULL when absent */
   bool has_redux;
 } Dialect;
 
@@ -394,6 +394,7 @@ void emit_stmt(Buf *out, Arena *a, const Dialect *d, const Node *n, int depth);
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n);
 const char *emit_type(Arena *a, const Type *t);
 const char *atomic_name(Op op);
+const char *redux_name(Op op); /* add, max, ...: __reduce_<name>_sync */
 
 /* ------------------------------------------------------------ template.c */
 

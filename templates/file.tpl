@@ -48,8 +48,8 @@ __device__ __forceinline__ void tgm_sync_warp() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-#else
-  __syncwarp();
+#elif defined(TGM_SIM)
+  __syncwarp(); // the CPU simulator of the tests
 #endif
 }
 {{/hip}}
@@ -66,6 +66,20 @@ __device__ __forceinline__ void {{atomic_fn}}(T *p, T v) {
 {{atomic_body}}
 }
 
+{{?redux}}
+// The warp-reduce instruction (redux.sync): every lane gets the warp's total.
+// Only the VR variants use it, and their manifest says min_arch sm_80: built
+// for an older GPU it traps instead of computing something else.
+__device__ __forceinline__ T tgm_warp_reduce(T v) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  return __reduce_{{redux_op}}_sync(0xffffffffu, v);
+#else
+  __trap();
+  return v;
+#endif
+}
+
+{{/redux}}
 // ---------------------------------------------------------------- thread level
 // The scalar codelet, lowered: one thread reduces in[0], in[stride], ...
 // below in_size.

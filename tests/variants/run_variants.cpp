@@ -44,7 +44,8 @@ struct Check {
   double got, want, bound;
 };
 
-static Check reference(const T *x, unsigned long long n, T got) {
+template <typename X> static Check reference(const X *x, unsigned long long n, X got) {
+  using T = X;
   if constexpr (std::is_floating_point<T>::value) {
     if (TGM_OP == 0) {
       long double s = 0, mag = 0;
