@@ -17,8 +17,11 @@ static const ElemText elem_text[ET_COUNT] = {
     [ET_U32] = {"uint4", "0u", "4294967295u", "unsigned int"},
     [ET_I64] = {"longlong2", "(-9223372036854775807LL - 1)", "9223372036854775807LL",
                 "unsigned long long"},
-    [ET_F32] = {"float4", "-__builtin_huge_valf()", "__builtin_huge_valf()", "unsigned int"},
-    [ET_F64] = {"double2", "-__builtin_huge_val()", "__builtin_huge_val()", "unsigned long long"},
+    /* -inf and +inf by their bits: NVRTC has no __builtin_huge_valf */
+    [ET_F32] = {"float4", "__int_as_float((int)0xff800000u)", "__int_as_float(0x7f800000)",
+                "unsigned int"},
+    [ET_F64] = {"double2", "__longlong_as_double((long long)0xfff0000000000000ull)",
+                "__longlong_as_double(0x7ff0000000000000ll)", "unsigned long long"},
 };
 
 static const char *combine_text(Op op) {

@@ -42,8 +42,8 @@ __device__ __forceinline__ void tgm_sync_warp() {
 #endif
 }
 
-__device__ __forceinline__ T tgm_lowest() { return -__builtin_huge_valf(); }
-__device__ __forceinline__ T tgm_highest() { return __builtin_huge_valf(); }
+__device__ __forceinline__ T tgm_lowest() { return __int_as_float((int)0xff800000u); }
+__device__ __forceinline__ T tgm_highest() { return __int_as_float(0x7f800000); }
 __device__ __forceinline__ T tgm_max(T a, T b) { return a < b ? b : a; }
 __device__ __forceinline__ T tgm_min(T a, T b) { return b < a ? b : a; }
 __device__ __forceinline__ T tgm_identity() { return 0; }
