@@ -148,8 +148,7 @@ static Node *param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual)
  *   template <unsigned BLOCK>
  *   __global__ void __launch_bounds__(BLOCK)
  *   NAME(const T *in, tgm_size n, T *out, T *partials, unsigned *counter, unsigned items) */
-Node *kernel_new(Arena *a, Composition *c, const char *name, GridKind g, ThreadKind t,
-                 BlockKind b, Node **body) {
+Node *kernel_new(Arena *a, Composition *c, const char *name, BlockKind b, Node **body) {
   Loc loc = c->block[b].cd ? c->block[b].cd->loc : (Loc){0};
   Node *k = node_new(a, ND_FUNC, loc);
   k->name = name;
@@ -164,8 +163,6 @@ Node *kernel_new(Arena *a, Composition *c, const char *name, GridKind g, ThreadK
   vec_push(a, &k->kids, param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
   vec_push(a, &k->kids, param(a, loc, "items", uint, 0));
   k->body = mk_block(a, loc);
-  (void)g;
-  (void)t;
   *body = k->body;
   return k;
 }
@@ -230,15 +227,13 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   bool float_assoc = elem_info(c->elem)->is_float && (c->op == OP_ADD || c->op == OP_MUL);
   bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
   p->deterministic = !(float_assoc && atomics);
-  p->min_arch = b == B_VR ? "sm_80" : "sm_75";
-  if (c->dialect == DIALECT_HIP)
-    p->min_arch = "gfx90a";
+  p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
   bool vec = t == T_SV;
   p->grid_rule = g == G_B1 ? "one" : tiled_grid ? (vec ? "tiles_vec" : "tiles")
                                                 : (vec ? "strided_vec" : "strided");
 
   Node *body;
-  p->kernel = kernel_new(a, c, p->cname, g, t, b, &body);
+  p->kernel = kernel_new(a, c, p->cname, b, &body);
   Loc loc = c->block[b].cd->loc;
   Node *value = mk_decl(a, loc, "value", ty_elem(a),
                         values_call(a, tiled_grid ? "DT" : "DS", t, kvar(a, p->kernel, 0),

@@ -67,7 +67,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool 
   json_object_set_new(v, "needs_zeroed_output", json_false());
   json_object_set_new(v, "initialises_output", json_boolean(p->needs_init));
   json_object_set_new(v, "deterministic", json_boolean(p->deterministic));
-  json_object_set_new(v, "min_arch", json_string(p->b == B_VR ? "sm_80" : "sm_75"));
+  json_object_set_new(v, "min_arch", json_string(p->min_arch));
   json_object_set_new(v, "launch_shape", json_string(p->grid_rule));
 
   json_t *tun = json_object();
@@ -195,7 +195,7 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                       "dialects=%s%s%s tunables=block{128,256,512,1024},items{%s}%s\n",
                  p->id, p->launches, p->needs_init ? "yes" : "no", p->deterministic ? "yes" : "no",
                  p->counter ? "partials+counter" : p->partials ? "partials" : "none",
-                 p->b == B_VR ? "sm_80" : "sm_75", p->grid_rule, in_cuda ? "cuda" : "",
+                 p->min_arch, p->grid_rule, in_cuda ? "cuda" : "",
                  in_cuda && in_hip ? "," : "", in_hip ? "hip" : "",
                  p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? "1,2,4,8,16"
                  : p->g == G_B1                                 ? "1"

@@ -337,7 +337,7 @@ typedef struct {
   bool needs_init;    /* the output is set to the identity before (global atomics) */
   bool deterministic; /* the same bits every run, also for floating point */
   bool partials, counter; /* temp storage: one T per block; a completion counter */
-  const char *min_arch;
+  const char *min_arch;  /* CUDA: sm_75, or sm_80 for VR */
   const char *grid_rule; /* tiles, tiles_vec, strided, strided_vec, one */
   Node *kernel, *pass2;  /* ND_FUNC; pass2 may be NULL */
 } Plan;
@@ -369,8 +369,7 @@ void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_twopass.
 void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_gatomic.c */
 void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body); /* xf_lastblock.c */
 /* shared by them: `T value = values(...); value = block(value);` */
-Node *kernel_new(Arena *a, Composition *c, const char *name, GridKind g, ThreadKind t,
-                 BlockKind b, Node **body);
+Node *kernel_new(Arena *a, Composition *c, const char *name, BlockKind b, Node **body);
 Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value_decl);
 Node *values_call(Arena *a, const char *grid_part, ThreadKind t, Node *in, Node *n, Node *items,
                   Node *bidx, Node *gdim);

@@ -16,7 +16,7 @@ void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body) {
                            NULL));
   /* pass 2: one block over the partials (launched with in = partials, n = blocks) */
   Node *b2;
-  p->pass2 = kernel_new(a, c, arena_printf(a, "%s_pass2", p->cname), G_B1, T_SS, p->b, &b2);
+  p->pass2 = kernel_new(a, c, arena_printf(a, "%s_pass2", p->cname), p->b, &b2);
   Node *k2 = p->pass2;
   Node *v2 = mk_decl(a, loc, "value", ty_elem(a),
                      values_call(a, "DS", T_SS, kvar(a, k2, 0), kvar(a, k2, 1), kvar(a, k2, 5),
