@@ -25,6 +25,11 @@ check)
     done
   done
   ;;
+all)
+  bash bench/run.sh bench "$@" > /tmp/bench.log 2>&1
+  bash bench/run.sh check > /tmp/check.log 2>&1
+  cat /tmp/bench.log /tmp/check.log
+  ;;
 bench)
   for t in ${@:-i32 f32}; do
     for op in sum max min; do

@@ -536,9 +536,16 @@ static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long 
   memset(st, 0, sizeof *st);
   size_t bytes = (size_t)n * c->elem;
   tgm_status s;
-  // warm-up, and a first estimate from one timed run
+  // warm-up, timed too: a run far slower than the leader is not sampled
+  float ms;
+  tgm_event_record(c->b, c->ev[0], c->s);
   if ((s = f(c, arg, c->pool, n)) != TGM_OK)
     return s;
+  tgm_event_record(c->b, c->ev[1], c->s);
+  if ((s = tgm_event_elapsed(c->b, c->ev[0], c->ev[1], &ms)) != TGM_OK)
+    return s;
+  if (give_up > 0 && ms * 1000.0 > 4 * give_up) // 4x: the warm-up may load the module
+    return TGM_OK;
   // cold L2: flush before each sample, unless the input is at least twice
   // the L2, when one run already streams everything else out
   int flush = !c->o->hot && bytes < 2 * c->info->l2_bytes;
@@ -548,7 +555,6 @@ static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long 
   if ((s = f(c, arg, c->pool, n)) != TGM_OK)
     return s;
   tgm_event_record(c->b, c->ev[1], c->s);
-  float ms;
   if ((s = tgm_event_elapsed(c->b, c->ev[0], c->ev[1], &ms)) != TGM_OK)
     return s;
   double t1 = ms * 1000.0;
@@ -721,42 +727,53 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
     fprintf(stderr, "tgm-tune: no variant left to time at 2^%d\n", log2n);
     return EXIT_TUNE;
   }
-  // 3. the close ones (within 15% of the best) are timed again with more
-  // samples; the two rounds are pooled
+  // 3. the finalists (the three best, and any within 15% of the best) are
+  // timed twice more with more samples; if the winner then looks slower
+  // than another candidate's first timing, that one joins the final too
   double lead = 1e30;
   for (int i = 0; i < top; i++)
     lead = cst[i].median < lead ? cst[i].median : lead;
   tune_stats fin[6];
-  int in_final[6] = {0};
+  int in_final[6] = {0}, w = -1;
   for (int i = 0; i < top; i++) {
     fin[i] = cst[i];
-    if (cst[i].median > lead * 1.15)
-      continue;
-    in_final[i] = 1;
-    tune_stats st;
-    TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &st));
-    fin[i] = st;
+    in_final[i] = i < 3 || cst[i].median <= lead * 1.15;
   }
-  for (int i = 0; i < top; i++) // second look, in the same order: drift shows up
-    if (in_final[i]) {
-      tune_stats st;
-      TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &st));
-      // pool: the median of the two rounds' medians weighted alike
-      tune_stats p = fin[i];
-      p.median = (fin[i].median + st.median) / 2;
-      p.p25 = fmin(fin[i].p25, st.p25);
-      p.p75 = fmax(fin[i].p75, st.p75);
+  int timed[6] = {0};
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < top; i++) {
+      if (!in_final[i] || timed[i])
+        continue;
+      tune_stats a, b2;
+      TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &a));
+      TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &b2));
+      tune_stats p = a; // pooled: the mean of the two medians, the wider quartiles
+      p.median = (a.median + b2.median) / 2;
+      p.p25 = fmin(a.p25, b2.p25);
+      p.p75 = fmax(a.p75, b2.p75);
       fin[i] = p;
+      timed[i] = 1;
     }
+    w = -1;
+    for (int i = 0; i < top; i++)
+      if (in_final[i] && fin[i].n && (w < 0 || fin[i].median < fin[w].median))
+        w = i;
+    int more = 0;
+    for (int i = 0; w >= 0 && i < top; i++)
+      if (!in_final[i] && cst[i].n && cst[i].median < fin[w].median)
+        in_final[i] = more = 1;
+    if (!more)
+      break;
+  }
+  if (w < 0) {
+    fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
+    return EXIT_TUNE;
+  }
   // 4. choose: the fastest; anything tied with it (inside the spread) goes
   // by the fixed order of tune_tie_order
-  int w = -1;
-  for (int i = 0; i < top; i++)
-    if (in_final[i] && (w < 0 || fin[i].median < fin[w].median))
-      w = i;
   int chosen = w;
   for (int i = 0; i < top; i++)
-    if (in_final[i] && i != w && tune_compare(&fin[i], &fin[w]) == 0 &&
+    if (in_final[i] && i != w && fin[i].n && tune_compare(&fin[i], &fin[w]) == 0 &&
         tune_tie_order(&c->m, cand[i], cand[chosen]) < 0)
       chosen = i;
   memset(r, 0, sizeof *r);
@@ -1105,7 +1122,9 @@ int main(int argc, char **argv) {
     }
     double el = now() - t_start, left = o.budget - el;
     int refine = left > (o.hi - l + 1) * 0.5;
-    int full = (l - o.lo) % 4 == 0;
+    // every variant again every 4th size, while a run costs little; in
+    // between (and above 256 MB) only those within 8x of the leader
+    int full = (l - o.lo) % 4 == 0 && ((size_t)1 << l) * c->elem <= (256u << 20);
     if ((rc = tune_size(c, vs, l, full, refine, r)))
       return rc;
     s = tune_db_put(db, &key, r);
