@@ -114,7 +114,7 @@ static const char *const block_titles[B_COUNT] = {
     "VA2S: per-warp shuffle trees, then a shared atomic",
 };
 
-static const char *lookup_enum(const char *rule) {
+const char *gen_grid_enum(const char *rule) {
   if (strcmp(rule, "tiles") == 0) return "TGM_TILES";
   if (strcmp(rule, "tiles_vec") == 0) return "TGM_TILES_VEC";
   if (strcmp(rule, "strided") == 0) return "TGM_STRIDED";
@@ -147,13 +147,22 @@ static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialec
   tpl_set(d, "dialect_title", c->dialect == DIALECT_CUDA ? "CUDA" : "HIP");
   tpl_set(d, "cuda", c->dialect == DIALECT_CUDA ? "1" : "");
   tpl_set(d, "hip", c->dialect == DIALECT_HIP ? "1" : "");
-  tpl_setf(d, "namespace", "tgm_%s", gen_base_name(a, c));
+  tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_setf(d, "manifest", "%s.json", gen_base_name(a, c));
   tpl_set(d, "ext", dl->ext);
 }
 
-int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
-               size_t errlen) {
+static bool wanted(const PtrVec *only, const Plan *p) {
+  if (!only)
+    return true;
+  for (int i = 0; i < only->len; i++)
+    if (only->items[i] == p)
+      return true;
+  return false;
+}
+
+int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
+               char *err, size_t errlen) {
   const Dialect *dl = dialect_get(c->dialect);
   TplDict *d = tpl_dict(a, NULL);
   fill_common(d, a, c, dl, source);
@@ -172,12 +181,19 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, cha
   tpl_set(d, "redux_op", redux_name(c->op));
   tpl_set(d, "thread_fn", c->thread_fn ? printed(a, dl, c->thread_fn) : "");
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
-  tpl_set(d, "thread_vec_fn", c->thread_vec_fn ? printed(a, dl, c->thread_vec_fn) : "");
+  bool any_vec = false;
+  for (int i = 0; i < c->plans.len; i++)
+    any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;
+  tpl_set(d, "thread_vec_fn", c->thread_vec_fn && any_vec ? printed(a, dl, c->thread_vec_fn) : "");
+  tpl_set(d, "what", only ? "the chosen variants" : "every variant");
   tpl_set(d, "thread_vec_name", c->thread_vec_fn ? c->thread_vec_fn->name : "");
   tpl_list(d, "blocks");
   tpl_list(d, "plans");
   for (int b = 0; b < B_COUNT; b++) {
-    if (!c->block[b].fn)
+    bool used = false;
+    for (int i = 0; i < c->plans.len; i++)
+      used |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->b == (BlockKind)b;
+    if (!c->block[b].fn || !used)
       continue;
     TplDict *it = tpl_item(d, "blocks");
     tpl_set(it, "block_title", block_titles[b]);
@@ -185,6 +201,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, cha
   }
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
+    if (!wanted(only, p))
+      continue;
     TplDict *it = tpl_item(d, "plans");
     tpl_set(it, "id", p->id);
     tpl_set(it, "summary", plan_summary(a, p));
@@ -202,25 +220,31 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, cha
   tpl_set(h, "rtc", c->dialect == DIALECT_CUDA ? "__CUDACC_RTC__" : "__HIPCC_RTC__");
   tpl_setf(h, "macro", "TGM_VARIANTS_%s", gen_base_name(a, c));
   tpl_list(h, "launchers");
+  int last = -1;
+  for (int i = 0; i < c->plans.len; i++)
+    if (wanted(only, c->plans.items[i]))
+      last = i;
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
+    if (!wanted(only, p))
+      continue;
     TplDict *it = tpl_item(h, "launchers");
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
     tpl_set(it, "grid_rule", p->grid_rule);
-    tpl_set(it, "grid_enum", lookup_enum(p->grid_rule));
+    tpl_set(it, "grid_enum", gen_grid_enum(p->grid_rule));
     tpl_set(it, "temp_expr",
             !p->partials ? "0"
                          : arena_printf(a, "tgm_partials_bytes(tgm_grid(%s, nullptr, n, BLOCK, items ? items : 1, "
                                            "grid_cap ? grid_cap : 1))%s",
-                                        lookup_enum(p->grid_rule), p->counter ? " + 16" : ""));
+                                        gen_grid_enum(p->grid_rule), p->counter ? " + 16" : ""));
     tpl_set(it, "partials", p->partials ? "1" : "");
     tpl_set(it, "counter", p->counter ? "1" : "");
     tpl_set(it, "has_counter", p->counter ? "true" : "false");
     tpl_set(it, "needs_init", p->needs_init ? "1" : "");
     tpl_set(it, "pass2", p->pass2 ? "1" : "");
     tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
-    tpl_set(it, "more", i + 1 < c->plans.len ? " \\" : "");
+    tpl_set(it, "more", i < last ? " \\" : "");
   }
   return tpl_expand(out, "launch.tpl", tpl_text("launch.tpl"), h, err, errlen);
 }

@@ -20,6 +20,11 @@ typedef struct {
   DumpKind dump;
   bool list;
   const char *outdir;
+  bool embed;             /* --embed[=DB] */
+  const char *embed_db;   /* NULL: --variant */
+  const char *variant;
+  const char *device, *mode;
+  DialectKind dialect;    /* of the embedded header */
 } Options;
 
 static void usage(FILE *fp) {
@@ -35,6 +40,14 @@ static void usage(FILE *fp) {
         "                  transformed device functions and kernels, CUDA then HIP)\n"
         "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json\n"
         "                  (with --dump: the dump, as NAME.TYPE.WHAT)\n"
+        "\n"
+        "embedding (one header with the chosen kernels and a CUB-like call):\n"
+        "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
+        "  --embed --variant=ID   one variant (an id from --list), untuned\n"
+        "  --hip           a HIP header (.hip.h) instead of CUDA (.cuh)\n"
+        "  --device=NAME, --mode=stream|graph   pick among several tunings\n"
+        "  -o FILE         the header to write (required with --embed)\n"
+        "\n"
         "  -h, --help      show this help\n"
         "  --version       show the version\n"
         "\n"
@@ -51,10 +64,16 @@ static int bad_usage(const char *fmt, const char *arg) {
 
 /* Parses the command line; returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, Options *opt) {
-  enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST };
+  enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST, OPT_EMBED, OPT_VARIANT, OPT_HIP,
+         OPT_DEVICE, OPT_MODE };
   static const struct option longopts[] = {
       {"type", required_argument, NULL, OPT_TYPE},
       {"list", no_argument, NULL, OPT_LIST},
+      {"embed", optional_argument, NULL, OPT_EMBED},
+      {"variant", required_argument, NULL, OPT_VARIANT},
+      {"hip", no_argument, NULL, OPT_HIP},
+      {"device", required_argument, NULL, OPT_DEVICE},
+      {"mode", required_argument, NULL, OPT_MODE},
       {"dump", required_argument, NULL, OPT_DUMP},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
@@ -82,6 +101,24 @@ static int parse_options(int argc, char **argv, Options *opt) {
     }
     case OPT_LIST:
       opt->list = true;
+      break;
+    case OPT_EMBED:
+      opt->embed = true;
+      opt->embed_db = optarg;
+      break;
+    case OPT_VARIANT:
+      opt->variant = optarg;
+      break;
+    case OPT_HIP:
+      opt->dialect = DIALECT_HIP;
+      break;
+    case OPT_DEVICE:
+      opt->device = optarg;
+      break;
+    case OPT_MODE:
+      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0)
+        return bad_usage("unknown --mode '%s' (expected stream or graph)", optarg);
+      opt->mode = optarg;
       break;
     case OPT_DUMP:
       if (strcmp(optarg, "ast") == 0)
@@ -114,6 +151,18 @@ static int parse_options(int argc, char **argv, Options *opt) {
     return bad_usage("--list and --dump%s do not go together", "");
   if (opt->list && opt->outdir)
     return bad_usage("--list prints; it writes no files%s", "");
+  if (opt->embed) {
+    if (!opt->outdir)
+      return bad_usage("--embed needs -o FILE, the header to write%s", "");
+    if (!opt->embed_db == !opt->variant)
+      return bad_usage("--embed takes a database (--embed=DB) or --variant=ID, one of them%s", "");
+    if (argc - optind != 1 || opt->ntypes != 1)
+      return bad_usage("--embed makes one header: one FILE and one --type%s", "");
+    if (opt->list || opt->dump != DUMP_NONE)
+      return bad_usage("--embed goes with neither --list nor --dump%s", "");
+  } else if (opt->variant || opt->device || opt->mode || opt->dialect != DIALECT_CUDA) {
+    return bad_usage("--variant, --device, --mode and --hip go with --embed%s", "");
+  }
   return -1;
 }
 
@@ -188,6 +237,36 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     return;
   }
 
+  if (opt->embed) {
+    PtrVec comps = {0};
+    compose(ctx, prog, opt->dialect, &comps);
+    Composition *c = comps.len ? comps.items[0] : NULL;
+    if (!c || comps.len > 1) {
+      diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
+      return;
+    }
+    PtrVec choices = {0};
+    const char *how;
+    if (opt->variant) {
+      EmbedChoice *ch = arena_alloc(arena, sizeof *ch);
+      if (embed_choose_variant(ctx, c, opt->variant, ch) != 0)
+        return;
+      vec_push(arena, &choices, ch);
+      how = arena_printf(arena, "by hand (--variant=%s, untuned knobs)", opt->variant);
+    } else {
+      if (embed_choose_db(ctx, c, opt->embed_db, source_hash(arena, prog->file->text), opt->device,
+                          opt->mode, &choices) != 0)
+        return;
+      how = arena_printf(arena, "by tgm-tune (%s)", opt->embed_db);
+    }
+    const char *slash = strrchr(opt->outdir, '/');
+    Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+    char err[512];
+    if (gen_embed(out, arena, c, path, &choices, how, err, sizeof err) != 0)
+      diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+    return;
+  }
+
   PtrVec by_dialect[DIALECT_COUNT] = {{0}};
   for (int d = 0; d < DIALECT_COUNT; d++)
     compose(ctx, prog, (DialectKind)d, &by_dialect[d]);
@@ -207,7 +286,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     for (int d = 0; d < DIALECT_COUNT; d++) {
       char err[512];
       Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, dialect_get((DialectKind)d)->ext));
-      if (gen_source(out, arena, by[d], path, err, sizeof err) != 0)
+      if (gen_source(out, arena, by[d], path, NULL, err, sizeof err) != 0)
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     }
     gen_manifest(outputs_add(outs, arena_printf(arena, "%s.json", base)), arena, by, path,
@@ -237,6 +316,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tgm-gen: %d error%s; nothing written\n", diag.nerrors,
             diag.nerrors == 1 ? "" : "s");
     rc = EXIT_INPUT;
+  } else if (opt.outdir && opt.embed) { /* -o FILE: its directory must exist */
+    const char *slash = strrchr(opt.outdir, '/');
+    const char *dir = slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir)) : ".";
+    rc = outputs_commit(&outs, dir[0] ? dir : "/") == 0 ? 0 : EXIT_INPUT;
   } else if (opt.outdir) {
     rc = outputs_commit(&outs, opt.outdir) == 0 ? 0 : EXIT_INPUT;
   } else if (stdout_buf.len) {

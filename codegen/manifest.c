@@ -121,20 +121,22 @@ static unsigned long long fnv1a(const char *s) {
   return h;
 }
 
+const char *source_hash(Arena *a, const char *text) {
+  return arena_printf(a, "%016llx", fnv1a(text));
+}
+
 void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], const char *source,
                   const char *source_text) {
   const Composition *c = by[DIALECT_CUDA];
   const char *base = gen_base_name(a, c);
-  const char *ns = arena_printf(a, "tgm_%s", base);
+  const char *ns = arena_printf(a, "tgm_kernels_%s", base);
   const ElemInfo *ei = elem_info(c->elem);
   json_t *m = json_object();
   json_object_set_new(m, "tgm_manifest", json_integer(1));
   json_object_set_new(m, "generator", json_string("tgm-gen " TGM_VERSION));
   json_object_set_new(m, "note", json_string("generated -- do not edit"));
   json_object_set_new(m, "source", json_string(source));
-  char hash[32];
-  snprintf(hash, sizeof hash, "%016llx", fnv1a(source_text));
-  json_object_set_new(m, "source_hash", json_string(hash));
+  json_object_set_new(m, "source_hash", json_string(source_hash(a, source_text)));
   json_object_set_new(m, "spectrum", json_string(c->name));
   json_object_set_new(m, "type", json_string(ei->name));
   json_object_set_new(m, "ctype", json_string(ei->ctype));

@@ -416,9 +416,27 @@ const char *tpl_text(const char *name); /* a built-in template, or NULL */
 
 const char *gen_base_name(Arena *a, const Composition *c); /* sum_i32 */
 const char *plan_summary(Arena *a, const Plan *p);
-/* The CUDA or HIP source of a composition; 0, or -1 with err (a template bug). */
-int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
-               size_t errlen);
+/* The CUDA or HIP source of a composition (only the plans in `only`, when
+ * not NULL); 0, or -1 with err (a template bug). */
+int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
+               char *err, size_t errlen);
+const char *gen_grid_enum(const char *rule); /* tiles -> TGM_TILES */
+
+/* --------------------------------------------------------------- embed.c */
+
+/* A variant chosen for sizes 2^from ... 2^(to+1) - 1, with its knobs. */
+typedef struct {
+  int from, to;
+  const Plan *plan;
+  unsigned block, items, cap; /* cap: blocks per SM for strided grids */
+} EmbedChoice;
+
+int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out);
+int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
+                    const char *device, const char *mode, PtrVec *out);
+int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
+              const char *how, char *err, size_t errlen);
+const char *source_hash(Arena *a, const char *text); /* manifest.c */
 /* The manifest of a spectrum and type: both dialects' variants. */
 void gen_manifest(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT],
                   const char *source, const char *source_text);

@@ -25,7 +25,7 @@ typedef unsigned long long tgm_size;
 #define TGM_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
 #endif
 
-namespace tgm_max_f32 {
+namespace tgm_kernels_max_f32 {
 
 typedef float T;
 typedef float4 V; // 16 bytes: 4 elements
@@ -2361,7 +2361,7 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size 
     out[0] = value;
 }
 
-} // namespace tgm_max_f32
+} // namespace tgm_kernels_max_f32
 
 // -------------------------------------------------------------- host launchers
 // launch_<kernel><BLOCK>(in, n, out, temp, temp_bytes, items, grid_cap, stream)
@@ -2370,7 +2370,7 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size 
 // counter word of the last-block variants must be zero when temp is first
 // used, and they leave it zero.
 #if !defined(__HIPCC_RTC__)
-namespace tgm_max_f32 {
+namespace tgm_kernels_max_f32 {
 
 inline bool tgm_misaligned(const void *p) {
   return (unsigned long long)p % sizeof(T) != 0;
@@ -5192,7 +5192,7 @@ hipError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, T *out, void *temp, si
   return hipGetLastError();
 }
 
-} // namespace tgm_max_f32
+} // namespace tgm_kernels_max_f32
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
 #define TGM_VARIANTS_max_f32(X) \

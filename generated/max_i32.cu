@@ -18,7 +18,7 @@ typedef unsigned long long tgm_size;
 #define TGM_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
 #endif
 
-namespace tgm_max_i32 {
+namespace tgm_kernels_max_i32 {
 
 typedef int T;
 typedef int4 V; // 16 bytes: 4 elements
@@ -2774,7 +2774,7 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size 
     out[0] = value;
 }
 
-} // namespace tgm_max_i32
+} // namespace tgm_kernels_max_i32
 
 // -------------------------------------------------------------- host launchers
 // launch_<kernel><BLOCK>(in, n, out, temp, temp_bytes, items, grid_cap, stream)
@@ -2783,7 +2783,7 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size 
 // counter word of the last-block variants must be zero when temp is first
 // used, and they leave it zero.
 #if !defined(__CUDACC_RTC__)
-namespace tgm_max_i32 {
+namespace tgm_kernels_max_i32 {
 
 inline bool tgm_misaligned(const void *p) {
   return (unsigned long long)p % sizeof(T) != 0;
@@ -6163,7 +6163,7 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, T *out, void *temp, s
   return cudaGetLastError();
 }
 
-} // namespace tgm_max_i32
+} // namespace tgm_kernels_max_i32
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
 #define TGM_VARIANTS_max_i32(X) \

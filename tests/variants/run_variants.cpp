@@ -2,7 +2,7 @@
 // checked against a host reference.
 //
 // Compiled once per generated file and dialect with
-//   -DTGM_FILE="sum_i32.cu" -DTGM_NS=tgm_sum_i32 -DTGM_VARIANTS=TGM_VARIANTS_sum_i32
+//   -DTGM_FILE="sum_i32.cu" -DTGM_NS=tgm_kernels_sum_i32 -DTGM_VARIANTS=TGM_VARIANTS_sum_i32
 //   -DTGM_OP=0|1|2 (sum, max, min)   [-D__AMDGCN_WAVEFRONT_SIZE=32|64 for HIP]
 // For every variant, two launch configurations (block size, items per thread,
 // grid cap, input offset, block and thread order) and the sizes below: random
