@@ -145,6 +145,23 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
     row_line(f, &r->rows[i], 1);
   fprintf(f, "\n");
   summary(f, r, "- ");
+  fprintf(f, "\n## Buckets (neighbouring sizes with the same winner merged)\n\n");
+  fprintf(f, "| sizes | winner | knobs |\n| --- | --- | --- |\n");
+  for (int i = 0; i < r->n_rows;) {
+    int j = i;
+    while (j + 1 < r->n_rows && r->rows[j + 1].log2n == r->rows[j].log2n + 1 &&
+           !strcmp(r->rows[j + 1].variant, r->rows[i].variant) && r->rows[j + 1].block == r->rows[i].block &&
+           r->rows[j + 1].items == r->rows[i].items && r->rows[j + 1].cap == r->rows[i].cap)
+      j++;
+    char knobs[64];
+    tune_knobs kk = {0, r->rows[i].block, r->rows[i].items, r->rows[i].cap};
+    tune_knobs_str(&kk, knobs, sizeof knobs);
+    if (j > i)
+      fprintf(f, "| 2^%d..2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[j].log2n, r->rows[i].variant, knobs);
+    else
+      fprintf(f, "| 2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[i].variant, knobs);
+    i = j + 1;
+  }
   fprintf(f, "\n![time vs size](plot-%s-%s-%s.svg)\n", k->type, k->op, k->mode);
   fprintf(f, "\n## Excluded (failed verification): %d\n\n", r->n_excluded);
   for (int i = 0; i < r->n_excluded; i++)

@@ -1,0 +1,55 @@
+// test_report.c — the report folder: the markdown table with ratios and
+// merged buckets, and the SVG plot.
+#include "check.h"
+#include "tune.h"
+#include <string.h>
+
+char *tgm__read_file(const char *path, size_t *len);
+
+int main(void) {
+  char dir[] = "/tmp/tgm-test-report-XXXXXX";
+  if (!mkdtemp(dir))
+    return 1;
+  tune_key k = {0};
+  snprintf(k.device, sizeof k.device, "Test GPU");
+  snprintf(k.cc, sizeof k.cc, "9.0");
+  snprintf(k.type, sizeof k.type, "i32");
+  snprintf(k.op, sizeof k.op, "sum");
+  snprintf(k.mode, sizeof k.mode, "stream");
+  tune_result rows[4] = {
+      {10, "B1.VR.SV", 256, 1, 0, 2.0, 2.048, 3.0, 1.9, 2.1},
+      {11, "B1.VR.SV", 256, 1, 0, 2.5, 3.2768, 3.0, 2.4, 2.6},
+      {12, "DTL.VR.ST", 256, 4, 0, 4.0, 4.096, 2.0, 3.9, 4.1},
+      {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1},
+  };
+  const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
+  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500};
+  CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
+  char path[256];
+  snprintf(path, sizeof path, "%s/report-i32-sum-stream.md", dir);
+  char *md = tgm__read_file(path, NULL);
+  CHECK(md != NULL);
+  if (md) {
+    CHECK(strstr(md, "| 2^10 | B1.VR.SV | block=256 items=1 | 2.00 | 2.0 | 3.00 | 1.50x |"));
+    CHECK(strstr(md, "| 2^12 | DTL.VR.ST | block=256 items=4 | 4.00 | 4.1 | 2.00 | 0.50x |"));
+    CHECK(strstr(md, "| 2^13 | DSA.VS.SV | block=512 items=4 cap=8/SM |"));
+    CHECK(strstr(md, "| 2^10..2^11 | B1.VR.SV | block=256 items=1 |"));
+    CHECK(strstr(md, "lowest ratio CUB/tgm: 0.500x at 2^12"));
+    CHECK(strstr(md, "Excluded (failed verification): 1"));
+    CHECK(strstr(md, "got 1, want 2"));
+    CHECK(strstr(md, "tgm-tune m.json"));
+  }
+  free(md);
+  snprintf(path, sizeof path, "%s/plot-i32-sum-stream.svg", dir);
+  char *svg = tgm__read_file(path, NULL);
+  CHECK(svg && !strncmp(svg, "<svg ", 5) && strstr(svg, "</svg>\n"));
+  CHECK(svg && strstr(svg, "<polyline"));
+  free(svg);
+  // an unwritable folder is an error, not a crash
+  CHECK_EQ_INT(tune_report_write("/nonexistent/dir", &r), TGM_ERR_IO);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0)
+    return 1;
+  CHECK_DONE();
+}
