@@ -3,7 +3,7 @@
 # Skipped (77) where a driver is present.
 set -u
 tune=$1 dir=$2
-if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+if [ -e /dev/nvidiactl ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
   echo "skipped: this machine has a CUDA driver"
   exit 77
 fi
