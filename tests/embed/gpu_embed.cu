@@ -139,8 +139,10 @@ template <typename T> static void check(Op op, const std::vector<T> &h, T *d, bo
       Ref<T> r = reference(op, h.data() + off, n), r2 = reference(op, h.data() + 3 - off, n2);
       T poison;
       std::memset(&poison, 0x7f, sizeof poison);
+      // n = 0: tgm writes the operator's identity (-inf for a float max); CUB
+      // writes numeric_limits::lowest(), so it is not compared there.
       bool ok = close_enough(op, r, got[0], n) && close_enough(op, r2, got[2], n2) &&
-                std::memcmp(&got[1], &poison, sizeof(T)) == 0 && close_enough(op, r, cub_got, n);
+                std::memcmp(&got[1], &poison, sizeof(T)) == 0 && (n == 0 || close_enough(op, r, cub_got, n));
       if (!ok && ++failures < 20)
         std::printf("FAIL %s %s n=%zu offset=%d: tgm %.9g (2nd stream %.9g), cub %.9g, ref %.9g\n",
                     op_names[op], tname<T>(), n, off, (double)got[0], (double)got[2],
@@ -236,7 +238,7 @@ template <typename T> static void bench(Op op, T *d, FILE *md) {
 }
 
 template <typename T> static void run(bool quick, const char *bench_path, bool big) {
-  size_t n = big ? ((size_t)1 << 31) + 16 : ((size_t)1 << 26) + 16;
+  size_t n = big ? ((size_t)1 << 31) + 16 : ((size_t)1 << 30) + 16; // the benchmark goes to 2^30
   std::vector<T> h(n);
   uint64_t state = 0x9e3779b97f4a7c15ull; // xorshift: 2^31 values in seconds
   for (auto &x : h) {
