@@ -117,6 +117,14 @@ Node *mk_decl(Arena *a, Loc loc, const char *name, Type *ty, Node *init) {
   return n;
 }
 
+Node *mk_param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual) {
+  Node *n = node_new(a, ND_PARAM, loc);
+  n->name = name;
+  n->ty = ty;
+  n->qual = qual;
+  return n;
+}
+
 Node *mk_sync(Arena *a, Loc loc, int scope) {
   Node *n = node_new(a, ND_SYNC, loc);
   n->ival = scope;

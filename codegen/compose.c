@@ -136,14 +136,6 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
   im->fn = fn;
 }
 
-static Node *param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual) {
-  Node *p = node_new(a, ND_PARAM, loc);
-  p->name = name;
-  p->ty = ty;
-  p->qual = qual;
-  return p;
-}
-
 /* The kernel skeleton every plan shares:
  *   template <unsigned BLOCK>
  *   __global__ void __launch_bounds__(BLOCK)
@@ -156,12 +148,12 @@ Node *kernel_new(Arena *a, Composition *c, const char *name, BlockKind b, Node *
   k->spelling = "template <unsigned BLOCK>\n__global__";
   k->qual = Q_KERNEL; /* printed with __launch_bounds__(BLOCK) */
   Type *uint = type_new(a, TY_UINT);
-  vec_push(a, &k->kids, param(a, loc, "in", ty_ptr(a, ty_elem(a), true), Q_RESTRICT));
-  vec_push(a, &k->kids, param(a, loc, "n", type_new(a, TY_SIZE), 0));
-  vec_push(a, &k->kids, param(a, loc, "out", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
-  vec_push(a, &k->kids, param(a, loc, "partials", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
-  vec_push(a, &k->kids, param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
-  vec_push(a, &k->kids, param(a, loc, "items", uint, 0));
+  vec_push(a, &k->kids, mk_param(a, loc, "in", ty_ptr(a, ty_elem(a), true), Q_RESTRICT));
+  vec_push(a, &k->kids, mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  vec_push(a, &k->kids, mk_param(a, loc, "out", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
+  vec_push(a, &k->kids, mk_param(a, loc, "partials", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
+  vec_push(a, &k->kids, mk_param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
+  vec_push(a, &k->kids, mk_param(a, loc, "items", uint, 0));
   k->body = mk_block(a, loc);
   *body = k->body;
   return k;

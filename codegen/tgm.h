@@ -222,6 +222,7 @@ Node *mk_expr(Arena *a, Node *e);
 Node *mk_if(Arena *a, Loc loc, Node *c, Node *then, Node *els);
 Node *mk_block(Arena *a, Loc loc);
 Node *mk_decl(Arena *a, Loc loc, const char *name, Type *ty, Node *init);
+Node *mk_param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual);
 Node *mk_sync(Arena *a, Loc loc, int scope);
 Node *mk_comment(Arena *a, Loc loc, const char *text);
 Node *mk_return(Arena *a, Loc loc, Node *v);

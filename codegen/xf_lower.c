@@ -97,14 +97,6 @@ static bool leftover(Node *n, void *ctx) {
   return true;
 }
 
-static Node *new_param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual) {
-  Node *p = node_new(a, ND_PARAM, loc);
-  p->name = name;
-  p->ty = ty;
-  p->qual = qual;
-  return p;
-}
-
 Node *lower_codelet(Ctx *ctx, const Codelet *cd, bool block, const char *fname, const char **why,
                     Loc *why_loc) {
   Arena *a = ctx->arena;
@@ -116,15 +108,15 @@ Node *lower_codelet(Ctx *ctx, const Codelet *cd, bool block, const char *fname, 
   f->ty = ty_elem(a);
   if (block) {
     f->spelling = "template <unsigned BLOCK>\n__device__ __forceinline__";
-    lw.value = new_param(a, lw.array->loc, arena_printf(a, "%s_value", lw.array->name),
+    lw.value = mk_param(a, lw.array->loc, arena_printf(a, "%s_value", lw.array->name),
                          ty_elem(a), 0);
     vec_push(a, &f->kids, lw.value);
   } else {
     f->spelling = "__device__ __forceinline__";
-    lw.ptr = new_param(a, lw.array->loc, lw.array->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT);
-    lw.size = new_param(a, lw.array->loc, arena_printf(a, "%s_size", lw.array->name),
+    lw.ptr = mk_param(a, lw.array->loc, lw.array->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT);
+    lw.size = mk_param(a, lw.array->loc, arena_printf(a, "%s_size", lw.array->name),
                         type_new(a, TY_SIZE), 0);
-    lw.stride = new_param(a, lw.array->loc, arena_printf(a, "%s_stride", lw.array->name),
+    lw.stride = mk_param(a, lw.array->loc, arena_printf(a, "%s_stride", lw.array->name),
                           type_new(a, TY_SIZE), 0);
     vec_push(a, &f->kids, lw.ptr);
     vec_push(a, &f->kids, lw.size);
