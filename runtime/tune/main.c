@@ -36,7 +36,7 @@ typedef struct {
   const char *manifest, *type, *op, *db, *report, *mode, *cache;
   int lo, hi;
   double budget;
-  int deterministic, hot, verify_only, all_knobs_default, quiet;
+  int deterministic, hot, verify_only, all_knobs_default, quiet, hip;
   unsigned long long verify_sizes[32];
   int n_verify_sizes;
   char command[2048];
@@ -190,8 +190,9 @@ static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
 static int compile_all(ctx *c) {
   double t0 = now();
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", c->m.dir, c->m.cuda_source ? c->m.cuda_source : "");
-  char *src = c->m.cuda_source ? tgm__read_file(path, NULL) : NULL;
+  const char *file = c->o->hip ? c->m.hip_source : c->m.cuda_source;
+  snprintf(path, sizeof path, "%s/%s", c->m.dir, file ? file : "");
+  char *src = file ? tgm__read_file(path, NULL) : NULL;
   if (!src) {
     fprintf(stderr, "tgm-tune: cannot read the CUDA source %s\n", path);
     return EXIT_USAGE;
@@ -200,7 +201,8 @@ static int compile_all(ctx *c) {
   int vids[MAXV], nv = 0;
   for (int i = 0; i < c->m.n_v && nv < MAXV; i++) {
     tune_variant *v = &c->m.v[i];
-    if (!v->cuda || v->min_sm > sm || (c->o->deterministic && !v->deterministic))
+    int dialect = c->o->hip ? v->hip : v->cuda && v->min_sm <= sm;
+    if (!dialect || (c->o->deterministic && !v->deterministic))
       continue;
     vids[nv++] = i;
   }
@@ -239,7 +241,7 @@ static int compile_all(ctx *c) {
       }
     }
     jobs[j].source = src;
-    jobs[j].source_name = c->m.cuda_source;
+    jobs[j].source_name = file;
     jobs[j].names = (const char *const *)names[j];
     jobs[j].n_names = nn;
   }
@@ -811,8 +813,10 @@ static void usage(FILE *f) {
           "  --verify-only     verify, print the excluded settings, time nothing\n"
           "  --verify-sizes L  comma-separated sizes for verification\n"
           "  --default-knobs   verify only each variant's default knobs\n"
+          "  --backend B       cuda (default: NVRTC + driver API) | hip (hiprtc + HIP, no CUB column)\n"
           "  --quiet           no progress\n"
-          "exit status: 0 ok, 1 tuning failed, 2 usage, 3 no CUDA driver/device/NVRTC, 4 database\n");
+          "exit status: 0 ok, 1 tuning failed, 2 usage, 3 no GPU driver/device/run-time compiler,\n"
+          "4 database\n");
 }
 
 static int parse_pow(const char *s, int *out) {
@@ -844,7 +848,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"hot", no_argument, 0, 'H'},             {"cache", required_argument, 0, 'c'},
       {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
       {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
-      {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+      {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -895,6 +899,13 @@ static int parse_args(int argc, char **argv, options *o) {
     }
     case 'K': o->all_knobs_default = 1; break;
     case 'q': o->quiet = 1; break;
+    case 'B':
+      if (strcmp(optarg, "cuda") && strcmp(optarg, "hip")) {
+        fprintf(stderr, "tgm-tune: --backend is cuda or hip\n");
+        return EXIT_USAGE;
+      }
+      o->hip = !strcmp(optarg, "hip");
+      break;
     case 'h': usage(stdout); exit(0);
     default: usage(stderr); return EXIT_USAGE;
     }
@@ -967,7 +978,7 @@ int main(int argc, char **argv) {
   c->op = !strcmp(op_name, "sum") ? OP_SUM : !strcmp(op_name, "max") ? OP_MAX : OP_MIN;
 
   // the device
-  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &c->b);
+  tgm_status s = tgm_backend_open(o.hip ? TGM_BACKEND_HIP : TGM_BACKEND_CUDA, 0, NULL, &c->b);
   if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_NO_GPU;
@@ -1082,7 +1093,7 @@ int main(int argc, char **argv) {
           tgm_copy_to_device(c->b, c->pool + off, host, c->pool_bytes - off < chunk ? c->pool_bytes - off : chunk));
     free(host);
   }
-  void *cublib = load_cub();
+  void *cublib = o.hip ? NULL : load_cub(); // hipCUB: not yet
   if (cublib) {
     c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
                       size_t *, void *))dlsym(cublib, "tgm_cub_reduce");
