@@ -950,11 +950,14 @@ static void *load_cub(void) {
 
 // ------------------------------------------------------------------- main
 int main(int argc, char **argv) {
-  options o = {0};
+  static options o; // c->o points here
   int rc = parse_args(argc, argv, &o);
   if (rc)
     return rc;
-  ctx *c = calloc(1, sizeof *c);
+  // what the tuner allocates lives until exit, reachable from here (no
+  // teardown on the many ways out; leak checkers see it as reachable)
+  static ctx *the_ctx;
+  ctx *c = the_ctx = calloc(1, sizeof *c);
   c->o = &o;
   c->graph = !strcmp(o.mode, "graph");
   if (tune_manifest_read(o.manifest, &c->m) != TGM_OK) {
@@ -988,7 +991,7 @@ int main(int argc, char **argv) {
   c->info = tgm_backend_info(c->b);
 
   // the database (before any work: a bad file stops us here)
-  tune_db *db = NULL;
+  static tune_db *db;
   tune_key key = {0};
   if (!o.verify_only) {
     s = tune_db_open(o.db, &db);
@@ -1109,7 +1112,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tgm-tune: no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB): no CUB column\n");
 
   // per-variant search state
-  vstate *vs = calloc((size_t)c->m.n_v, sizeof *vs);
+  static vstate *vs;
+  vs = calloc((size_t)c->m.n_v, sizeof *vs);
   for (int i = 0; i < c->n_sets; i++) {
     int v = c->sets[i].v;
     if (!vs[v].has_set)
@@ -1121,7 +1125,8 @@ int main(int argc, char **argv) {
       vs[v].best = tune_default(&c->m.v[v], v);
 
   int total = o.hi - o.lo + 1;
-  tune_result *rows = calloc((size_t)total, sizeof *rows);
+  static tune_result *rows;
+  rows = calloc((size_t)total, sizeof *rows);
   double t0 = now();
   int resumed = 0;
   for (int l = o.lo; l <= o.hi; l++) {

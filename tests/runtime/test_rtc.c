@@ -78,6 +78,16 @@ int main(int argc, char **argv) {
     bytes += res[j].image_size;
     tgm_compile_result_free(&res[j]);
   }
+  for (int j = 0; j < nj; j++) {
+    for (int x = 0; x < jobs[j].n_names; x++)
+      free(names[j][x]);
+    free(names[j]);
+  }
+  free(names);
+  free(jobs);
+  free(res);
+  free(src);
+  tune_manifest_free(&m);
   printf("%s %s: %d variants in %d jobs, %d failed, %zu bytes of code, %.1f s\n",
          tgm_backend_info(b)->compiler, argv[2], total, nj, bad, bytes,
          (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
