@@ -1108,7 +1108,33 @@ int main(int argc, char **argv) {
       c->cub = NULL;
     }
   }
-  if (!c->cub && !o.quiet)
+  if (c->cub) {
+    // CUB is checked like a variant: 65537 random elements, poisoned output
+    unsigned long long n = 65537;
+    void *host = malloc((size_t)n * c->elem);
+    char want[8], got[8];
+    fill_host(c, host, n);
+    reference(c, host, n, want);
+    tgm_devptr din;
+    TRY("allocating the CUB check", tgm_malloc(c->b, (size_t)n * c->elem, &din));
+    TRY("copying the CUB check", tgm_copy_to_device(c->b, din, host, (size_t)n * c->elem));
+    TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, c->elem, c->s));
+    size_t bytes = c->cub_temp_bytes;
+    int e = c->cub(o.type, o.op, (const void *)(uintptr_t)din, n, (void *)(uintptr_t)c->out,
+                   (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
+    TRY("running CUB", tgm_stream_sync(c->b, c->s));
+    TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->elem));
+    tgm_free(c->b, din);
+    free(host);
+    if (e != 0 || !same(c, got, want)) {
+      char g[64], w[64];
+      value_str(c, got, g, sizeof g);
+      value_str(c, want, w, sizeof w);
+      fprintf(stderr, "tgm-tune: CUB gave %s for %s, want %s (error %d): no CUB column\n", g,
+              "65537 elements", w, e);
+      c->cub = NULL;
+    }
+  } else if (!o.quiet)
     fprintf(stderr, "tgm-tune: no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB): no CUB column\n");
 
   // per-variant search state
