@@ -215,7 +215,39 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
   }
 }
 
-/* One file for one type: parse, check, then dump, list or generate. */
+/* --embed: one header with the chosen variants (from a database or one
+ * named variant) and the CUB-like entry point. */
+static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog, Outputs *outs) {
+  Arena *arena = ctx->arena;
+  PtrVec comps = {0};
+  compose(ctx, prog, opt->dialect, &comps);
+  Composition *c = comps.len ? comps.items[0] : NULL;
+  if (!c || comps.len > 1) {
+    diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
+    return;
+  }
+  PtrVec choices = {0};
+  const char *how;
+  if (opt->variant) {
+    EmbedChoice *ch = arena_alloc(arena, sizeof *ch);
+    if (embed_choose_variant(ctx, c, opt->variant, ch) != 0)
+      return;
+    vec_push(arena, &choices, ch);
+    how = arena_printf(arena, "by hand (--variant=%s, untuned knobs)", opt->variant);
+  } else {
+    if (embed_choose_db(ctx, c, opt->embed_db, source_hash(arena, prog->file->text), opt->device,
+                        opt->mode, &choices) != 0)
+      return;
+    how = arena_printf(arena, "by tgm-tune (%s)", opt->embed_db);
+  }
+  const char *slash = strrchr(opt->outdir, '/');
+  Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+  char err[512];
+  if (gen_embed(out, arena, c, path, &choices, how, err, sizeof err) != 0)
+    diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+}
+
+/* One file for one type: parse, check, then dump, list, embed or generate. */
 static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType elem, Outputs *outs,
                     Buf *stdout_buf) {
   Arena *arena = ctx->arena;
@@ -238,32 +270,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
   }
 
   if (opt->embed) {
-    PtrVec comps = {0};
-    compose(ctx, prog, opt->dialect, &comps);
-    Composition *c = comps.len ? comps.items[0] : NULL;
-    if (!c || comps.len > 1) {
-      diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
-      return;
-    }
-    PtrVec choices = {0};
-    const char *how;
-    if (opt->variant) {
-      EmbedChoice *ch = arena_alloc(arena, sizeof *ch);
-      if (embed_choose_variant(ctx, c, opt->variant, ch) != 0)
-        return;
-      vec_push(arena, &choices, ch);
-      how = arena_printf(arena, "by hand (--variant=%s, untuned knobs)", opt->variant);
-    } else {
-      if (embed_choose_db(ctx, c, opt->embed_db, source_hash(arena, prog->file->text), opt->device,
-                          opt->mode, &choices) != 0)
-        return;
-      how = arena_printf(arena, "by tgm-tune (%s)", opt->embed_db);
-    }
-    const char *slash = strrchr(opt->outdir, '/');
-    Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
-    char err[512];
-    if (gen_embed(out, arena, c, path, &choices, how, err, sizeof err) != 0)
-      diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+    run_embed(ctx, opt, path, prog, outs);
     return;
   }
 
