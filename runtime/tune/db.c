@@ -23,6 +23,8 @@ struct tune_db {
   json_t *root;
 };
 
+static tgm_status save(tune_db *db);
+
 tgm_status tune_db_open(const char *path, tune_db **out) {
   *out = NULL;
   size_t len;
@@ -67,6 +69,13 @@ tgm_status tune_db_open(const char *path, tune_db **out) {
   tune_db *db = calloc(1, sizeof *db);
   db->path = strdup(path);
   db->root = root;
+  if (!text) { // a new file: write it now, so an unwritable path fails before any work
+    tgm_status s = save(db);
+    if (s != TGM_OK) {
+      tune_db_close(db);
+      return s;
+    }
+  }
   *out = db;
   return TGM_OK;
 }

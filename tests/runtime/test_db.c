@@ -167,8 +167,9 @@ int main(void) {
   CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_FOREIGN);
   write_text(bad, "{\"tgm_db\": 2, \"entries\": []}");
   CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_FOREIGN);
-  // a folder where the file should be
+  // a folder where the file should be; a folder that does not exist
   CHECK(tune_db_open(dir, &db) != TGM_OK);
+  CHECK_EQ_INT(tune_db_open("/nonexistent/dir/db.json", &db), TGM_ERR_IO);
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
