@@ -1,0 +1,112 @@
+// reduce.h — tgm_reduce: one call that reduces a device array with the
+// kernel the tuner chose for this GPU, compiled at run time by libtgm.
+//
+//   tgm_ctx *ctx;
+//   if (tgm_ctx_create(&ctx, NULL) != TGM_OK) { puts(tgm_last_error()); ... }
+//   tgm_reduce(ctx, TGM_OP_SUM, TGM_TYPE_I32, d_in, n, d_out, stream); // d_out[0] = sum
+//   ...
+//   tgm_ctx_destroy(ctx);
+//
+// On the first call for an (op, type) the context reads the manifest
+// DATA_DIR/OP_TYPE.json (tgm-gen's output: OP_TYPE.cu beside it), looks the
+// GPU up in the tuning database (tgm-tune's file: device name, type, op,
+// mode "stream", the manifest's source hash) and, for the size bucket of n,
+// compiles the winning variant with NVRTC (and its pass-2 / tgm_init
+// kernels; libtgm's disk cache makes later runs fast). With no database, or
+// no entry for this GPU and these codelets, it uses the default: DSL.VS.SV,
+// block 256, 1 item per thread, at most 4 blocks per SM (see reduce.c).
+//
+// Semantics: d_out[0] = op over d_in[0..n); n = 0 writes the operator's
+// identity (0, the lowest or the highest value); n beyond 2^32 works. d_in
+// and d_out must be device pointers aligned to the element size (else
+// TGM_ERR_INVALID); vector loads cover only the 16-byte aligned body. The
+// call enqueues on `stream` (a CUstream / cudaStream_t; NULL: the default
+// stream) and does not wait for the GPU, except when the context's temp
+// storage must grow (it then waits for `stream` before freeing the old
+// buffer).
+//
+// A context is NOT thread-safe and is for one stream at a time: its temp
+// storage (the partials and the last-block counter, which starts at zero and
+// which every kernel leaves at zero) is shared by all its calls. Use one
+// context per stream (or per thread). Use it on a thread where the device's
+// primary context is current (the thread that created it, or any thread
+// that uses the CUDA runtime on that device).
+//
+// Every function returns a tgm_status; tgm_last_error() holds the detail.
+// Nothing here prints or exits.
+#ifndef TGM_REDUCE_H
+#define TGM_REDUCE_H
+
+#include "tgm/tgm.h"
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tgm_ctx tgm_ctx;
+
+typedef enum { TGM_OP_SUM, TGM_OP_MAX, TGM_OP_MIN } tgm_op;
+
+// The manifests shipped in generated/ cover i32 and f32; the other types
+// work when DATA_DIR holds their manifest and source
+// (tgm-gen --type=u32,i64,f64 -o DATA_DIR codelets/sum.tgm).
+typedef enum { TGM_TYPE_I32, TGM_TYPE_F32, TGM_TYPE_U32, TGM_TYPE_I64, TGM_TYPE_F64 } tgm_type;
+
+// Zero-initialise, then set what you need; NULL options = all defaults.
+typedef struct {
+  // Folder with OP_TYPE.json + OP_TYPE.cu. NULL: $TGM_DATA_DIR, else the
+  // first that exists of: EXE_DIR/../share/tgm/generated, the configured
+  // install prefix's share/tgm/generated, the source tree's generated/.
+  const char *data_dir;
+  // tgm-tune's database. NULL: $TGM_DB, else
+  // $XDG_CACHE_HOME/tgm/tgm-tune.db.json, else ~/.cache/tgm/tgm-tune.db.json.
+  // A missing file means "no database" (defaults); "" means no database.
+  // A corrupt or foreign file is an error (TGM_ERR_DB_CORRUPT / _FOREIGN).
+  const char *db_path;
+  // Compiled-kernel cache. NULL: libtgm's default ($TGM_CACHE_DIR, else
+  // $XDG_CACHE_HOME/tgm, else ~/.cache/tgm); "": no cache.
+  const char *cache_dir;
+  int device;        // CUDA device index (default 0)
+  int deterministic; // nonzero: only variants that give the same bits on
+                     // every run (database entries tuned --deterministic,
+                     // else the default, which is deterministic)
+} tgm_ctx_options;
+
+// Opens the database (if any) and the CUDA device. Errors: TGM_ERR_INVALID
+// (out NULL, data_dir not a folder), TGM_ERR_DB_CORRUPT, TGM_ERR_DB_FOREIGN,
+// TGM_ERR_IO, TGM_ERR_NO_DRIVER (no libcuda.so.1), TGM_ERR_NO_DEVICE,
+// TGM_ERR_NO_COMPILER (no NVRTC). *out is NULL on failure.
+tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt);
+// Frees the temp storage and unloads the kernels (no wait for the GPU: the
+// caller must know that no call of this context is still running).
+void tgm_ctx_destroy(tgm_ctx *ctx);
+
+// d_out[0] = op over d_in[0..n) of `type`, enqueued on `stream`. Errors:
+// TGM_ERR_INVALID (NULL or misaligned pointer, unknown op or type),
+// TGM_ERR_NOT_FOUND (no manifest for op/type in the data dir),
+// TGM_ERR_MANIFEST, TGM_ERR_IO, TGM_ERR_COMPILE, TGM_ERR_DEVICE,
+// TGM_ERR_MEMORY. A failure to load an (op, type) is not remembered: the
+// next call tries again.
+tgm_status tgm_reduce(tgm_ctx *ctx, tgm_op op, tgm_type type, const void *d_in, size_t n,
+                      void *d_out, void *stream);
+
+// Compiles now, in parallel, every kernel (op, type) may use (each size
+// bucket's winner and the default), so that no later tgm_reduce compiles.
+tgm_status tgm_reduce_prepare(tgm_ctx *ctx, tgm_op op, tgm_type type);
+
+// What tgm_reduce would run for n (compiles nothing; reads the manifest).
+typedef struct {
+  char variant[64];     // "DSL.VS.SV"
+  unsigned block, items;
+  unsigned grid_cap_per_sm; // 0: the variant's grid is not capped
+  int tuned;            // 1: the database's winner for n, 0: the default
+  char why[768];        // where the choice comes from, or why the default
+} tgm_reduce_choice;
+tgm_status tgm_reduce_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t n,
+                              tgm_reduce_choice *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

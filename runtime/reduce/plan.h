@@ -1,0 +1,60 @@
+// plan.h — tgm_reduce's internal header: the choice of kernel per size
+// bucket from the manifest and the tuning database (plan.c, no device
+// needed, so the unit tests call it directly) and the argument checks.
+#ifndef TGM_REDUCE_PLAN_H
+#define TGM_REDUCE_PLAN_H
+
+#include "tgm/reduce.h"
+#include "tune.h"
+#include <jansson.h>
+
+typedef struct {
+  int from, to;     // floor(log2 n) range
+  int v;            // variant index in the manifest
+  unsigned block, items, cap; // cap: grid_cap_per_sm, 0 when the variant has none
+  int tuned;        // 1: the database's winner; 0: the default
+  char why[768];
+} rd_bucket;
+
+typedef struct {
+  rd_bucket *b;     // sorted, disjoint; n == 0: the default for every n
+  int n;
+  rd_bucket def;    // the default (DSL.VS.SV b256 i1 c4, see plan.c)
+  char why[512];    // which entry was used, or why none
+} rd_plan;
+
+// What the database is matched against (tgm_device_info's fields).
+typedef struct {
+  const char *name;  // "NVIDIA H100 80GB HBM3"
+  int cc_major, cc_minor, sm_count, driver;
+  const char *compiler; // "nvrtc 13.0"
+  int deterministic; // only entries tuned --deterministic
+} rd_device;
+
+// "sum", "max", "min"; "i32", "f32", ...; NULL when out of range.
+const char *rd_op_name(int op);
+const char *rd_type_name(int type);
+size_t rd_type_size(int type); // 0 when out of range
+
+// Loads a tuning database. NULL path or "": *out = NULL, why says so. A
+// missing file: *out = NULL (not an error). A file that is not JSON:
+// TGM_ERR_DB_CORRUPT; not a tgm database: TGM_ERR_DB_FOREIGN (tgm_tune's
+// checks, tune_db_open).
+tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len);
+
+// Builds the plan of a manifest for a device. db may be NULL (db_why says
+// why). Fails (TGM_ERR_MANIFEST) only when the manifest has no variant the
+// device can run.
+tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, const char *db_why,
+                        const rd_device *d, rd_plan *out);
+void rd_plan_free(rd_plan *p);
+// The bucket for n (n = 0 counts as 1).
+const rd_bucket *rd_plan_pick(const rd_plan *p, unsigned long long n);
+int rd_log2(unsigned long long n); // floor(log2 n), 0 for n <= 1
+
+// tgm_reduce's argument checks (TGM_OK or TGM_ERR_INVALID with the detail).
+tgm_status rd_check_args(int op, int type, const void *d_in, size_t n, const void *d_out);
+
+tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,43 @@
+// check.h — assertion macros for the tgm_reduce tests.
+#ifndef TGM_REDUCE_CHECK_H
+#define TGM_REDUCE_CHECK_H
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      check_failures++;                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                     \
+  do {                                                                         \
+    long long a_ = (long long)(a), b_ = (long long)(b);                        \
+    if (a_ != b_) {                                                            \
+      fprintf(stderr, "%s:%d: %s == %lld, want %lld\n", __FILE__, __LINE__, #a, a_, b_); \
+      check_failures++;                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_STR(a, b)                                                        \
+  do {                                                                         \
+    const char *a_ = (a), *b_ = (b);                                           \
+    if (strcmp(a_, b_)) {                                                      \
+      fprintf(stderr, "%s:%d: %s == \"%s\", want \"%s\"\n", __FILE__, __LINE__, #a, a_, b_); \
+      check_failures++;                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_HAS(s, sub)                                                      \
+  do {                                                                         \
+    const char *s_ = (s), *sub_ = (sub);                                       \
+    if (!strstr(s_, sub_)) {                                                   \
+      fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, s_, sub_); \
+      check_failures++;                                                        \
+    }                                                                          \
+  } while (0)
+#endif

@@ -1,0 +1,323 @@
+// test_unit.c — tgm_reduce without a GPU: context creation (the documented
+// status where there is no driver; bad options and bad databases first),
+// argument checks, and the choice of kernel per size from the H100 tuning
+// database (bench/results/2026-11-22-h100/tgm-tune.db.json) and the
+// fallback to the default.
+//   test_reduce_unit GENERATED_DIR H100_DB
+#include "check.h"
+#include "plan.h"
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *gen, *h100db;
+static char tmpdir[] = "/tmp/tgm-reduce-unit-XXXXXX";
+
+static const rd_device H100 = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", 0};
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  fputs(text, f);
+  fclose(f);
+}
+
+// As libtgm decides: can libcuda.so.1 be loaded?
+static int have_driver(void) {
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h)
+    dlclose(h);
+  return h != NULL;
+}
+
+static void test_ctx_create(void) {
+  CHECK_EQ_INT(tgm_ctx_create(NULL, NULL), TGM_ERR_INVALID);
+  tgm_ctx *ctx = (tgm_ctx *)1;
+  tgm_ctx_options o = {0};
+  o.data_dir = "/nonexistent/tgm";
+  CHECK_EQ_INT(tgm_ctx_create(&ctx, &o), TGM_ERR_INVALID);
+  CHECK(ctx == NULL);
+  CHECK_HAS(tgm_last_error(), "/nonexistent/tgm");
+
+  // bad databases are reported before the device is opened
+  char path[256];
+  o = (tgm_ctx_options){0};
+  o.data_dir = gen;
+  snprintf(path, sizeof path, "%s/corrupt.json", tmpdir);
+  write_text(path, "{\"tgm_db\": 1, \"entries\": [");
+  o.db_path = path;
+  CHECK_EQ_INT(tgm_ctx_create(&ctx, &o), TGM_ERR_DB_CORRUPT);
+  CHECK_HAS(tgm_last_error(), "corrupt");
+  snprintf(path, sizeof path, "%s/foreign.json", tmpdir);
+  write_text(path, "{\"something\": \"else\"}\n");
+  CHECK_EQ_INT(tgm_ctx_create(&ctx, &o), TGM_ERR_DB_FOREIGN);
+  snprintf(path, sizeof path, "%s/newer.json", tmpdir);
+  write_text(path, "{\"tgm_db\": 2, \"entries\": []}\n");
+  CHECK_EQ_INT(tgm_ctx_create(&ctx, &o), TGM_ERR_DB_FOREIGN);
+  CHECK(ctx == NULL);
+
+  // a missing database is no error; without a driver: TGM_ERR_NO_DRIVER
+  snprintf(path, sizeof path, "%s/missing.json", tmpdir);
+  tgm_status s = tgm_ctx_create(&ctx, &o);
+  if (!have_driver()) {
+    CHECK_EQ_INT(s, TGM_ERR_NO_DRIVER);
+    CHECK(ctx == NULL);
+    CHECK_HAS(tgm_last_error(), "no CUDA driver");
+    printf("no driver: tgm_ctx_create -> %s (%s)\n", tgm_strerror(s), tgm_last_error());
+  } else {
+    CHECK(s == TGM_OK || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER);
+    printf("driver present: tgm_ctx_create -> %s\n", tgm_strerror(s));
+    tgm_ctx_destroy(ctx);
+  }
+  // the same through the environment (TGM_DB, TGM_DATA_DIR)
+  setenv("TGM_DB", tmpdir, 1); // a folder: not JSON
+  setenv("TGM_DATA_DIR", gen, 1);
+  s = tgm_ctx_create(&ctx, NULL);
+  CHECK(s == TGM_ERR_IO || s == TGM_ERR_DB_CORRUPT);
+  unsetenv("TGM_DB");
+  unsetenv("TGM_DATA_DIR");
+  tgm_ctx_destroy(NULL); // harmless
+}
+
+static void test_args(void) {
+  int dummy = 0;
+  CHECK_EQ_INT(tgm_reduce(NULL, TGM_OP_SUM, TGM_TYPE_I32, &dummy, 1, &dummy, NULL), TGM_ERR_INVALID);
+  CHECK_EQ_INT(tgm_reduce_prepare(NULL, TGM_OP_SUM, TGM_TYPE_I32), TGM_ERR_INVALID);
+  tgm_reduce_choice ch;
+  CHECK_EQ_INT(tgm_reduce_explain(NULL, TGM_OP_SUM, TGM_TYPE_I32, 1, &ch), TGM_ERR_INVALID);
+  const void *in = (const void *)0x10000, *out = (void *)0x20000;
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I32, in, 5, out), TGM_OK);
+  CHECK_EQ_INT(rd_check_args(3, TGM_TYPE_I32, in, 5, out), TGM_ERR_INVALID);
+  CHECK_HAS(tgm_last_error(), "unknown op");
+  CHECK_EQ_INT(rd_check_args(-1, TGM_TYPE_I32, in, 5, out), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_args(TGM_OP_MAX, 5, in, 5, out), TGM_ERR_INVALID);
+  CHECK_HAS(tgm_last_error(), "unknown type");
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_F32, in, 5, NULL), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_F32, NULL, 5, out), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_F32, NULL, 0, out), TGM_OK); // n = 0: no input
+  for (int off = 1; off < 4; off++) {
+    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_F32, (const char *)in + off, 5, out), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "not aligned to 4 bytes");
+    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_I32, in, 5, (char *)out + off), TGM_ERR_INVALID);
+  }
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 4, 5, out), TGM_ERR_INVALID);
+  CHECK_HAS(tgm_last_error(), "8 bytes");
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 8, 5, out), TGM_OK);
+  CHECK_EQ_INT(rd_log2(0), 0);
+  CHECK_EQ_INT(rd_log2(1), 0);
+  CHECK_EQ_INT(rd_log2(2), 1);
+  CHECK_EQ_INT(rd_log2(4097), 12);
+  CHECK_EQ_INT(rd_log2((1ull << 20) + 3), 20);
+  CHECK_EQ_INT(rd_log2(~0ull), 63);
+}
+
+static void read_manifest(int op, int type, tune_manifest *m) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_%s.json", gen, rd_op_name(op), rd_type_name(type));
+  if (tune_manifest_read(path, m) != TGM_OK) {
+    fprintf(stderr, "%s\n", tgm_last_error());
+    exit(1);
+  }
+}
+
+// What tgm_reduce would run: "ID bBLOCK iITEMS cCAP tTUNED".
+static const char *pick(const tune_manifest *m, const rd_plan *p, unsigned long long n) {
+  static char buf[128];
+  const rd_bucket *b = rd_plan_pick(p, n);
+  snprintf(buf, sizeof buf, "%s b%u i%u c%u t%d", m->v[b->v].id, b->block, b->items, b->cap,
+           b->tuned);
+  return buf;
+}
+
+static void test_h100_db(void) {
+  json_t *db;
+  char why[1024];
+  CHECK_EQ_INT(rd_db_load(h100db, &db, why, sizeof why), TGM_OK);
+  CHECK(db != NULL);
+  if (!db)
+    return;
+  // every stream bucket of every op and type, at its ends
+  int checked = 0;
+  for (int op = 0; op < 3; op++)
+    for (int type = 0; type < 2; type++) {
+      tune_manifest m;
+      read_manifest(op, type, &m);
+      rd_plan p;
+      CHECK_EQ_INT(rd_plan_make(&m, rd_op_name(op), db, why, &H100, &p), TGM_OK);
+      CHECK(p.n > 0);
+      CHECK_HAS(p.why, "NVIDIA H100 80GB HBM3");
+      size_t i;
+      json_t *e;
+      json_array_foreach(json_object_get(db, "entries"), i, e) {
+        json_t *k = json_object_get(e, "key");
+        if (strcmp(json_string_value(json_object_get(k, "op")), rd_op_name(op)) ||
+            strcmp(json_string_value(json_object_get(k, "type")), rd_type_name(type)) ||
+            strcmp(json_string_value(json_object_get(k, "mode")), "stream"))
+          continue;
+        size_t j;
+        json_t *b;
+        json_array_foreach(json_object_get(e, "buckets"), j, b) {
+          char want[128];
+          snprintf(want, sizeof want, "%s b%lld i%lld c%lld t1",
+                   json_string_value(json_object_get(b, "variant")),
+                   json_integer_value(json_object_get(b, "block")),
+                   json_integer_value(json_object_get(b, "items")),
+                   json_integer_value(json_object_get(b, "grid_cap_per_sm")));
+          int from = (int)json_integer_value(json_object_get(b, "from_log2n"));
+          int to = (int)json_integer_value(json_object_get(b, "to_log2n"));
+          CHECK_STR(pick(&m, &p, 1ull << from), want);
+          CHECK_STR(pick(&m, &p, (1ull << to) + (1ull << to) - 1), want);
+          checked++;
+        }
+      }
+      rd_plan_free(&p);
+      tune_manifest_free(&m);
+    }
+  printf("H100 database: %d buckets checked\n", checked);
+  CHECK(checked >= 60);
+
+  // sum i32 at the sizes the GPU test runs
+  tune_manifest m;
+  read_manifest(TGM_OP_SUM, TGM_TYPE_I32, &m);
+  rd_plan p;
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_STR(pick(&m, &p, 0), "B1.V.SV b256 i1 c0 t1");
+  CHECK_STR(pick(&m, &p, 1), "B1.V.SV b256 i1 c0 t1");
+  CHECK_STR(pick(&m, &p, 33), "B1.V.SV b256 i1 c0 t1");
+  CHECK_STR(pick(&m, &p, 4097), "B1.VR.SV b1024 i1 c0 t1");
+  CHECK_STR(pick(&m, &p, (1ull << 20) + 3), "DTL.VA1.ST b256 i4 c0 t1");
+  CHECK_STR(pick(&m, &p, 1ull << 22), "DSL.VR.SV b512 i4 c4 t1");
+  CHECK_STR(pick(&m, &p, 1ull << 26), "DTA.V.SV b256 i4 c0 t1");
+  CHECK_STR(pick(&m, &p, 1ull << 40), "DTA.V.SV b256 i4 c0 t1"); // above the last bucket
+  rd_plan_free(&p);
+
+  // another GPU: the default, and why
+  rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0};
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &a100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 0);
+  CHECK_STR(pick(&m, &p, 1ull << 26), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_STR(pick(&m, &p, 0), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_HAS(rd_plan_pick(&p, 1)->why, "no entry");
+  CHECK_HAS(rd_plan_pick(&p, 1)->why, "A100");
+  rd_plan_free(&p);
+
+  // deterministic asked: the database has no --deterministic entry
+  rd_device det = H100;
+  det.deterministic = 1;
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &det, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 0);
+  CHECK_STR(pick(&m, &p, 1000), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_HAS(p.why, "deterministic");
+  rd_plan_free(&p);
+
+  // other codelets (another source hash): the default, "run tgm-tune again"
+  free(m.source_hash);
+  m.source_hash = strdup("0123456789abcdef");
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 0);
+  CHECK_HAS(p.why, "another source");
+  CHECK_STR(pick(&m, &p, 1ull << 26), "DSL.VS.SV b256 i1 c4 t0");
+  rd_plan_free(&p);
+
+  // no database
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", NULL, "no tuning database (turned off)", &H100, &p), TGM_OK);
+  CHECK_STR(pick(&m, &p, 12345), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_HAS(rd_plan_pick(&p, 1)->why, "turned off");
+  rd_plan_free(&p);
+
+  // a GPU older than every variant's min_arch (sm_75)
+  rd_device old = {"Tesla V100", 7, 0, 80, 13000, "nvrtc 13.0", 0};
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", NULL, "none", &old, &p), TGM_ERR_MANIFEST);
+  CHECK_HAS(tgm_last_error(), "sm_70");
+  tune_manifest_free(&m);
+  json_decref(db);
+
+  // a missing file and "" are no database
+  char path[256];
+  snprintf(path, sizeof path, "%s/none.json", tmpdir);
+  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+  CHECK(db == NULL);
+  CHECK_HAS(why, "no tuning database at");
+  CHECK_EQ_INT(rd_db_load("", &db, why, sizeof why), TGM_OK);
+  CHECK(db == NULL);
+}
+
+static void test_bad_buckets(void) {
+  tune_manifest m;
+  read_manifest(TGM_OP_SUM, TGM_TYPE_I32, &m);
+  char path[256], text[4096], why[512];
+  snprintf(path, sizeof path, "%s/buckets.json", tmpdir);
+  const char *key = "{\"device\": \"NVIDIA H100 80GB HBM3\", \"cc\": \"9.0\", \"sm_count\": 132, "
+                    "\"driver\": 13000, \"compiler\": \"nvrtc 13.0\", \"type\": \"i32\", \"op\": "
+                    "\"sum\", \"mode\": \"stream\", \"source_hash\": \"%s\", \"deterministic\": "
+                    "false, \"hot_l2\": false}";
+  char k[1024];
+  snprintf(k, sizeof k, key, m.source_hash);
+  snprintf(text, sizeof text,
+           "{\"tgm_db\": 1, \"entries\": [{\"key\": %s, \"results\": [], \"buckets\": ["
+           "{\"from_log2n\": 10, \"to_log2n\": 12, \"variant\": \"B1.VR.SV\", \"block\": 1024, \"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 13, \"to_log2n\": 15, \"variant\": \"NOPE.V.SV\", \"block\": 256, \"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 16, \"to_log2n\": 20, \"variant\": \"DTL.VS.SV\", \"block\": 96, \"items\": 4, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 21, \"to_log2n\": 30, \"variant\": \"DSL.VS.SV\", \"block\": 512, \"items\": 4, \"grid_cap_per_sm\": 8}"
+           "]}]}\n",
+           k);
+  write_text(path, text);
+  json_t *db;
+  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+  rd_plan p;
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 4);
+  CHECK_HAS(p.why, "some buckets unusable");
+  CHECK_STR(pick(&m, &p, 100), "B1.VR.SV b1024 i1 c0 t1");
+  CHECK_STR(pick(&m, &p, 1 << 14), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_HAS(rd_plan_pick(&p, 1 << 14)->why, "NOPE.V.SV is not in the manifest");
+  CHECK_STR(pick(&m, &p, 1 << 17), "DSL.VS.SV b256 i1 c4 t0");
+  CHECK_HAS(rd_plan_pick(&p, 1 << 17)->why, "not one of its settings");
+  CHECK_STR(pick(&m, &p, 1u << 25), "DSL.VS.SV b512 i4 c8 t1");
+  rd_plan_free(&p);
+  json_decref(db);
+
+  // overlapping buckets: the entry is not used
+  snprintf(text, sizeof text,
+           "{\"tgm_db\": 1, \"entries\": [{\"key\": %s, \"results\": [], \"buckets\": ["
+           "{\"from_log2n\": 10, \"to_log2n\": 20, \"variant\": \"B1.VR.SV\", \"block\": 1024, \"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 15, \"to_log2n\": 30, \"variant\": \"DTL.VS.SV\", \"block\": 256, \"items\": 4, \"grid_cap_per_sm\": 0}"
+           "]}]}\n",
+           k);
+  write_text(path, text);
+  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 0);
+  CHECK_HAS(p.why, "overlap");
+  CHECK_STR(pick(&m, &p, 1 << 17), "DSL.VS.SV b256 i1 c4 t0");
+  rd_plan_free(&p);
+  json_decref(db);
+  tune_manifest_free(&m);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: test_reduce_unit GENERATED_DIR H100_DB\n");
+    return 2;
+  }
+  gen = argv[1];
+  h100db = argv[2];
+  if (!mkdtemp(tmpdir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  test_ctx_create();
+  test_args();
+  test_h100_db();
+  test_bad_buckets();
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", tmpdir);
+  if (!check_failures)
+    printf("ok\n");
+  return check_failures ? 1 : 0;
+}
