@@ -157,6 +157,15 @@ static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   unsigned g0 = main_grid(c, k, in, n);
   tgm_devptr partials = v->partials ? c->temp : 0;
   tgm_devptr counter = v->counter ? c->temp + partials_bytes(g0, c->elem) : 0;
+  // A caller whose temp storage comes uninitialised (CUB-like, as the
+  // embedded header's entry point) must clear the last-block counter on
+  // every call; it is timed here as part of the variant, so the embedded
+  // call runs what was measured.
+  if (n && v->counter) {
+    tgm_status s = tgm_memset(c->b, counter, 0, 16, c->s);
+    if (s != TGM_OK)
+      return s;
+  }
   for (int i = 0; i < nl; i++) {
     const tune_launch *l = &ls[i];
     unsigned block = l->block_one ? 1 : k.block;
