@@ -116,17 +116,6 @@ static int in_list(const unsigned *a, int n, unsigned x) {
   return 0;
 }
 
-static unsigned nearest(const unsigned *a, int n, unsigned want) {
-  unsigned best = a[0];
-  for (int i = 1; i < n; i++) {
-    unsigned d = a[i] > want ? a[i] - want : want - a[i];
-    unsigned db = best > want ? best - want : want - best;
-    if (d < db)
-      best = a[i];
-  }
-  return best;
-}
-
 static int make_default(const tune_manifest *m, const rd_device *d, rd_bucket *b) {
   memset(b, 0, sizeof *b);
   b->from = 0;
@@ -135,9 +124,9 @@ static int make_default(const tune_manifest *m, const rd_device *d, rd_bucket *b
   if (v >= 0 && runnable(&m->v[v], d)) {
     const tune_variant *x = &m->v[v];
     b->v = v;
-    b->block = nearest(x->blocks, x->n_blocks, RD_DEFAULT_BLOCK);
-    b->items = nearest(x->items, x->n_items, RD_DEFAULT_ITEMS);
-    b->cap = x->n_caps ? nearest(x->caps, x->n_caps, RD_DEFAULT_CAP) : 0;
+    b->block = tune_nearest(x->blocks, x->n_blocks, RD_DEFAULT_BLOCK);
+    b->items = tune_nearest(x->items, x->n_items, RD_DEFAULT_ITEMS);
+    b->cap = x->n_caps ? tune_nearest(x->caps, x->n_caps, RD_DEFAULT_CAP) : 0;
     snprintf(b->why, sizeof b->why, "the default (%s)", RD_DEFAULT_VARIANT);
     return 1;
   }

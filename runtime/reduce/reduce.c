@@ -259,16 +259,7 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
     int nn = 0;
     for (int l = 0; l < v->n_pos + v->n_zero; l++) {
       const tune_launch *ln = l < v->n_pos ? &v->pos[l] : &v->zero[l - v->n_pos];
-      char *e = tune_name_expr(ln->name_expr, blocks[j]);
-      int found = -1;
-      for (int x = 0; x < nn; x++)
-        if (!strcmp(names[j][x], e))
-          found = x;
-      if (found < 0) {
-        names[j][nn] = e;
-        found = nn++;
-      } else
-        free(e);
+      int found = tune_intern_name(names[j], &nn, tune_name_expr(ln->name_expr, blocks[j]));
       idx[j][l < v->n_pos ? l : 4 + l - v->n_pos] = found;
     }
     jobs[j].source = src;

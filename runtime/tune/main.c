@@ -231,16 +231,7 @@ static int compile_all(ctx *c) {
           tune_launch *ls = pass ? v->zero : v->pos;
           int nl = pass ? v->n_zero : v->n_pos;
           for (int l = 0; l < nl; l++) {
-            char *e = tune_name_expr(ls[l].name_expr, v->blocks[b]);
-            int found = -1;
-            for (int x = 0; x < nn; x++)
-              if (!strcmp(names[j][x], e))
-                found = x;
-            if (found < 0) {
-              names[j][nn] = e;
-              found = nn++;
-            } else
-              free(e);
+            int found = tune_intern_name(names[j], &nn, tune_name_expr(ls[l].name_expr, v->blocks[b]));
             if (pass)
               r->zname[l] = found;
             else

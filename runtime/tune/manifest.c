@@ -190,6 +190,17 @@ void tune_manifest_free(tune_manifest *m) {
   memset(m, 0, sizeof *m);
 }
 
+int tune_intern_name(char **names, int *n, char *expr) {
+  for (int x = 0; x < *n; x++) {
+    if (!strcmp(names[x], expr)) {
+      free(expr);
+      return x;
+    }
+  }
+  names[*n] = expr;
+  return (*n)++;
+}
+
 char *tune_name_expr(const char *pattern, unsigned block) {
   const char *at = strstr(pattern, "BLOCK");
   size_t len = strlen(pattern) + 16;

@@ -16,7 +16,7 @@ int tune_settings(const tune_variant *v, int vi, tune_knobs *out, int cap_out) {
   return n;
 }
 
-static unsigned nearest(const unsigned *a, int n, unsigned want) {
+unsigned tune_nearest(const unsigned *a, int n, unsigned want) {
   unsigned best = a[0];
   for (int i = 1; i < n; i++) {
     unsigned d = a[i] > want ? a[i] - want : want - a[i];
@@ -28,8 +28,8 @@ static unsigned nearest(const unsigned *a, int n, unsigned want) {
 }
 
 tune_knobs tune_default(const tune_variant *v, int vi) {
-  return (tune_knobs){vi, nearest(v->blocks, v->n_blocks, 256), nearest(v->items, v->n_items, 4),
-                      v->n_caps ? nearest(v->caps, v->n_caps, 4) : 0};
+  return (tune_knobs){vi, tune_nearest(v->blocks, v->n_blocks, 256), tune_nearest(v->items, v->n_items, 4),
+                      v->n_caps ? tune_nearest(v->caps, v->n_caps, 4) : 0};
 }
 
 static int index_of(const unsigned *a, int n, unsigned x) {

@@ -49,6 +49,9 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m);
 void tune_manifest_free(tune_manifest *m);
 // "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string.
 char *tune_name_expr(const char *pattern, unsigned block);
+// Adds expr (malloc'd) to a compile job's names unless it is there already
+// (then frees it); returns its index.
+int tune_intern_name(char **names, int *n, char *expr);
 
 // ---------------------------------------------------------------- search.c
 typedef struct {
@@ -60,6 +63,8 @@ typedef struct {
 int tune_settings(const tune_variant *v, int vi, tune_knobs *out, int cap_out);
 // The default setting of a variant: block 256, items 4, cap 4 (nearest).
 tune_knobs tune_default(const tune_variant *v, int vi);
+// The value of a[0..n) nearest to want.
+unsigned tune_nearest(const unsigned *a, int n, unsigned want);
 // The settings one step away from k in one knob (at most 6).
 int tune_neighbours(const tune_variant *v, tune_knobs k, tune_knobs out[6]);
 // Total order for ties: fewer launches, deterministic, manifest order, then
