@@ -20,7 +20,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -989,6 +991,17 @@ int main(int argc, char **argv) {
   if (s != TGM_OK)
     return gpu_fail("opening the GPU", s);
   c->info = tgm_backend_info(c->b);
+
+  // the report folder, made now: a path that cannot be one stops us before any work
+  if (o.report && mkdir(o.report, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "tgm-tune: --report %s: %s\n", o.report, strerror(errno));
+    return EXIT_USAGE;
+  }
+  struct stat rst;
+  if (o.report && (stat(o.report, &rst) != 0 || !S_ISDIR(rst.st_mode))) {
+    fprintf(stderr, "tgm-tune: --report %s: not a folder\n", o.report);
+    return EXIT_USAGE;
+  }
 
   // the database (before any work: a bad file stops us here)
   static tune_db *db;
