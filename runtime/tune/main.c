@@ -532,6 +532,16 @@ static tgm_status enq_cub(ctx *c, const void *arg, tgm_devptr in, unsigned long 
   return TGM_OK;
 }
 
+// One reduction between two events: its time in milliseconds.
+static tgm_status time_once(ctx *c, enq_fn f, const void *arg, unsigned long long n, float *ms) {
+  tgm_status s;
+  tgm_event_record(c->b, c->ev[0], c->s);
+  if ((s = f(c, arg, c->pool, n)) != TGM_OK)
+    return s;
+  tgm_event_record(c->b, c->ev[1], c->s);
+  return tgm_event_elapsed(c->b, c->ev[0], c->ev[1], ms);
+}
+
 // Times one reduction of n elements (see README: timing protocol). Returns
 // the per-reduction statistics in microseconds; st->n == 0 when skipped
 // because one run took longer than `give_up` microseconds.
@@ -542,11 +552,7 @@ static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long 
   tgm_status s;
   // warm-up, timed too: a run far slower than the leader is not sampled
   float ms;
-  tgm_event_record(c->b, c->ev[0], c->s);
-  if ((s = f(c, arg, c->pool, n)) != TGM_OK)
-    return s;
-  tgm_event_record(c->b, c->ev[1], c->s);
-  if ((s = tgm_event_elapsed(c->b, c->ev[0], c->ev[1], &ms)) != TGM_OK)
+  if ((s = time_once(c, f, arg, n, &ms)) != TGM_OK)
     return s;
   if (give_up > 0 && ms * 1000.0 > 4 * give_up) // 4x: the warm-up may load the module
     return TGM_OK;
@@ -555,11 +561,7 @@ static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long 
   int flush = !c->o->hot && bytes < 2 * c->info->l2_bytes;
   if (flush && (s = flush_l2(c)) != TGM_OK)
     return s;
-  tgm_event_record(c->b, c->ev[0], c->s);
-  if ((s = f(c, arg, c->pool, n)) != TGM_OK)
-    return s;
-  tgm_event_record(c->b, c->ev[1], c->s);
-  if ((s = tgm_event_elapsed(c->b, c->ev[0], c->ev[1], &ms)) != TGM_OK)
+  if ((s = time_once(c, f, arg, n, &ms)) != TGM_OK)
     return s;
   double t1 = ms * 1000.0;
   c->measured++;
