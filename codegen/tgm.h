@@ -266,10 +266,45 @@ struct Codelet {
   Node *accum;        /* the accumulator declaration */
 };
 
+/* What a spectrum means, derived by sema from its scalar codelet:
+ *   result = epilogue(fold(op, identity, map(transform, inputs)))
+ * Every variant applies the transform once per input element, combines
+ * partial results only with op, and runs the epilogue once. */
+typedef struct {
+  const char *name;  /* the user's parameter name: x */
+  Loc loc;
+} SpecInput;
+
+typedef struct {
+  const char *name;  /* threshold */
+  const char *ctype; /* its C type as printed: T, float, unsigned */
+  Type *ty;
+  Loc loc;
+} SpecParam;
+
+typedef struct {
+  const char *name;   /* the spectrum: sum */
+  Op op;              /* the combining operator */
+  PtrVec inputs;      /* SpecInput *: the Array<1,T> parameters, >= 1, one length */
+  PtrVec params;      /* SpecParam *: scalar parameters, passed through */
+  Type *acc_ty;       /* the accumulator's type (TY_ELEM: T) */
+  const char *acc_ctype;    /* A, as C: int, unsigned long long, float */
+  bool acc_float;
+  Type *result_ty;    /* the codelet's return type */
+  const char *result_ctype; /* R, as C */
+  Node *transform;    /* the value combined per element, in[i] for a plain fold */
+  const char *transform_text; /* as printed, for the manifest: in[i] * in[i] */
+  Node *epilogue;     /* the returned expression of the accumulator, or NULL */
+  const char *epilogue_text;  /* NULL, or e.g. acc / len */
+  bool epilogue_uses_n;
+} Spectrum;
+
 typedef struct {
   SrcFile *file;
   ElemType elem;
   PtrVec codelets; /* Codelet * in file order */
+  PtrVec spectra;  /* Spectrum *, one per spectrum name, filled by sema */
+  PtrVec helpers;  /* Node * (ND_FUNC): the user's own device helper functions */
 } Program;
 
 typedef struct {
@@ -350,6 +385,7 @@ typedef struct {
 
 typedef struct {
   Program *prog;
+  const Spectrum *spec; /* what it means (sema) */
   const char *name; /* the spectrum */
   Op op;
   ElemType elem;
