@@ -82,9 +82,9 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
       im->why = "no warp-reduce instruction on AMD GPUs";
       return;
     }
-    if (!redux_ok(c->elem, c->op)) {
+    if (!redux_ok(c->acc_elem, c->op)) {
       im->why = arena_printf(a, "no warp-reduce instruction for %s with '%s'",
-                             elem_info(c->elem)->name, op_name(c->op));
+                             elem_info(c->acc_elem)->name, op_name(c->op));
       return;
     }
     break;
@@ -114,7 +114,7 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
   const char *why;
   Loc loc;
   const char *fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix);
-  Node *fn = lower_codelet(ctx, cd, true, fname, &why, &loc);
+  Node *fn = lower_codelet(ctx, c->spec, cd, LOWER_BLOCK, fname, &why, &loc);
   if (!fn) {
     im->why = arena_printf(a, "codelet '%s' at line %d %s", cd->id, loc.line, why);
     return;
@@ -136,36 +136,23 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
   im->fn = fn;
 }
 
-/* The kernel skeleton every plan shares:
- *   template <unsigned BLOCK>
- *   __global__ void __launch_bounds__(BLOCK)
- *   NAME(const T *in, tgm_size n, T *out, T *partials, unsigned *counter, unsigned items) */
-Node *kernel_new(Arena *a, Composition *c, const char *name, BlockKind b, Node **body) {
-  Loc loc = c->block[b].cd ? c->block[b].cd->loc : (Loc){0};
-  Node *k = node_new(a, ND_FUNC, loc);
-  k->name = name;
-  k->ty = type_new(a, TY_VOID);
-  k->spelling = "template <unsigned BLOCK>\n__global__";
-  k->qual = Q_KERNEL; /* printed with __launch_bounds__(BLOCK) */
-  Type *uint = type_new(a, TY_UINT);
-  vec_push(a, &k->kids, mk_param(a, loc, "in", ty_ptr(a, ty_elem(a), true), Q_RESTRICT));
-  vec_push(a, &k->kids, mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
-  vec_push(a, &k->kids, mk_param(a, loc, "out", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
-  vec_push(a, &k->kids, mk_param(a, loc, "partials", ty_ptr(a, ty_elem(a), false), Q_RESTRICT));
-  vec_push(a, &k->kids, mk_param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
-  vec_push(a, &k->kids, mk_param(a, loc, "items", uint, 0));
-  k->body = mk_block(a, loc);
-  *body = k->body;
-  return k;
-}
-
-/* tgm_values_DT_SS<BLOCK>(in, n, items, block index, block count): this
- * thread's value, reduced by the thread-level codelet over its part. */
-Node *values_call(Arena *a, const char *grid_part, ThreadKind t, Node *in, Node *n, Node *items,
-                  Node *bidx, Node *gdim) {
-  Loc loc = in->loc;
-  return mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_part, thread_code(t)),
-                 5, in, n, items, bidx, gdim);
+/* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
+ * [params]): this thread's value, reduced by the thread-level codelet over
+ * its part. */
+static Node *values_call(Arena *a, const char *grid_part, ThreadKind t, const Kernel *k, Node *bidx,
+                         Node *gdim) {
+  Loc loc = k->fn->loc;
+  Node *call = mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_part, thread_code(t)), 0);
+  call->ty = type_new(a, TY_ACC);
+  for (int i = 0; i < k->inputs.len; i++)
+    vec_push(a, &call->kids, kernel_use(a, k->inputs.items[i]));
+  vec_push(a, &call->kids, kernel_use(a, k->n));
+  vec_push(a, &call->kids, kernel_use(a, k->items));
+  vec_push(a, &call->kids, bidx);
+  vec_push(a, &call->kids, gdim);
+  for (int i = 0; i < k->params.len; i++)
+    vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
+  return call;
 }
 
 /* value = sum_coop_shfl<BLOCK>(value); */
@@ -175,12 +162,6 @@ Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value) {
   return mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
                               mk_call(a, loc, arena_printf(a, "%s<BLOCK>", im->fn->name), 1,
                                       mk_var(a, loc, value))));
-}
-
-/* A use of the kernel's i-th parameter: in, n, out, partials, counter, items */
-Node *kvar(Arena *a, Node *kernel, int i) {
-  Node *p = kernel->kids.items[i];
-  return mk_var(a, p->loc, p);
 }
 
 static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, ThreadKind t) {
@@ -199,9 +180,15 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   else if (!c->thread_fn)
     why = "the spectrum has no scalar codelet for the thread";
   else if (t == T_SV && !c->thread_vec_fn)
-    why = "the scalar codelet cannot use vector loads";
+    why = c->thread_vec_why;
   else if (!c->block[b].fn)
     why = c->block[b].why;
+  else if ((g == G_DTA || g == G_DSA) && c->spec->epilogue)
+    why = arena_printf(a, "global atomics leave no block that makes the final value, where the "
+                          "epilogue '%s' must run once", c->spec->epilogue_text);
+  else if ((g == G_DTA || g == G_DSA) && c->spec->acc_ty->kind != c->spec->result_ty->kind)
+    why = arena_printf(a, "global atomics combine into out, whose type %s is not the "
+                          "accumulator's %s", c->spec->result_ctype, c->spec->acc_ctype);
   if (why) {
     LeftOut *lo = arena_alloc(a, sizeof *lo);
     lo->id = id;
@@ -216,7 +203,7 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   p->g = g;
   p->b = b;
   p->t = t;
-  bool float_assoc = elem_info(c->elem)->is_float && (c->op == OP_ADD || c->op == OP_MUL);
+  bool float_assoc = elem_info(c->acc_elem)->is_float && (c->op == OP_ADD || c->op == OP_MUL);
   bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
   p->deterministic = !(float_assoc && atomics);
   p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
@@ -224,12 +211,11 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   p->grid_rule = g == G_B1 ? "one" : tiled_grid ? (vec ? "tiles_vec" : "tiles")
                                                 : (vec ? "strided_vec" : "strided");
 
-  Node *body;
-  p->kernel = kernel_new(a, c, p->cname, b, &body);
+  p->kernel = kernel_main(a, c, p->cname, b);
+  Node *body = p->kernel->fn->body;
   Loc loc = c->block[b].cd->loc;
-  Node *value = mk_decl(a, loc, "value", ty_elem(a),
-                        values_call(a, tiled_grid ? "DT" : "DS", t, kvar(a, p->kernel, 0),
-                                    kvar(a, p->kernel, 1), kvar(a, p->kernel, 5),
+  Node *value = mk_decl(a, loc, "value", type_new(a, TY_ACC),
+                        values_call(a, tiled_grid ? "DT" : "DS", t, p->kernel,
                                     mk_gpu(a, loc, "bid"), mk_gpu(a, loc, "gdim")));
   block_add(a, body, mk_comment(a, loc, arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
                                                       c->scalar->id,
@@ -242,24 +228,19 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   switch (g) {
   case G_DT:
   case G_DS:
-    xf_twopass(a, c, p, body);
+    xf_twopass(a, c, p, body, value);
     break;
   case G_DTA:
   case G_DSA:
-    xf_gatomic(a, c, p, body);
+    xf_gatomic(a, c, p, body, value);
     break;
   case G_DTL:
   case G_DSL:
-    xf_lastblock(a, c, p, body);
+    xf_lastblock(a, c, p, body, value);
     break;
   case G_B1:
     block_add(a, body, mk_comment(a, loc, "grid: a single block writes the result"));
-    block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
-                             mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                                  mk_index(a, loc, kvar(a, p->kernel, 2),
-                                                           mk_int(a, loc, 0)),
-                                                  mk_var(a, loc, value))),
-                             NULL));
+    block_add(a, body, kernel_write_result(a, p->kernel, value));
     p->launches = 1;
     break;
   default:
@@ -268,46 +249,111 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   vec_push(a, &c->plans, p);
 }
 
-static Composition *compose_spectrum(Ctx *ctx, Program *prog, const char *name, Op op,
+/* The accumulator's type as an element type: what its identities and
+ * atomics are spelled for. */
+static ElemType acc_elem(const Spectrum *s, ElemType elem) {
+  switch (s->acc_ty->kind) {
+  case TY_INT: return ET_I32;
+  case TY_UINT: case TY_BOOL: return ET_U32;
+  case TY_LONG: case TY_ULONG: return ET_I64;
+  case TY_FLOAT: return ET_F32;
+  case TY_DOUBLE: return ET_F64;
+  default: return elem;
+  }
+}
+
+/* A codelet no plan uses is reported, with the reason. */
+static void report_unused(Ctx *ctx, Composition *c) {
+  for (int b = 0; b < B_COUNT; b++) {
+    BlockImpl *im = &c->block[b];
+    if (im->fn || !im->cd)
+      continue;
+    bool used = false;
+    for (int o = 0; o < B_COUNT; o++)
+      used |= c->block[o].cd == im->cd && c->block[o].fn;
+    bool said = false;
+    for (int o = 0; o < b; o++)
+      said |= c->block[o].cd == im->cd;
+    if (!used && !said)
+      diag_warning(ctx->diag, im->cd->loc, "codelet '%s' is used by no variant: %s", im->cd->id,
+                   im->why);
+  }
+}
+
+/* No variant at all: an error that says why at each level. */
+void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    Composition *c = by[d];
+    if (c->plans.len > 0 || !c->thread_fn)
+      continue;
+    diag_error(ctx->diag, c->spec->scalar->loc, "spectrum '%s' has no %s variant for %s", c->name,
+               d == DIALECT_CUDA ? "CUDA" : "HIP", elem_info(c->elem)->name);
+    if (!c->tiled && !c->strided)
+      diag_note(ctx->diag, c->spec->scalar->loc,
+                "grid level: no tiled or strided compound codelet (figure 1(b)) splits the input "
+                "over blocks and threads");
+    bool any_block = false;
+    for (int b = 0; b < B_COUNT; b++)
+      any_block |= c->block[b].fn != NULL;
+    for (int b = 0; b < B_COUNT && !any_block; b++) {
+      bool dup = false;
+      for (int o = 0; o < b; o++)
+        dup |= strcmp(c->block[o].why, c->block[b].why) == 0;
+      if (!dup)
+        diag_note(ctx->diag, c->block[b].cd ? c->block[b].cd->loc : c->spec->scalar->loc,
+                  "block level %s: %s", block_code((BlockKind)b), c->block[b].why);
+    }
+    return; /* one dialect's reasons say it */
+  }
+}
+
+static Composition *compose_spectrum(Ctx *ctx, Program *prog, const Spectrum *spec,
                                      DialectKind dialect) {
   Arena *a = ctx->arena;
+  const char *name = spec->name;
   Composition *c = arena_alloc(a, sizeof *c);
   c->prog = prog;
+  c->spec = spec;
   c->name = name;
-  c->op = op;
+  c->op = spec->op;
   c->elem = prog->elem;
+  c->acc_elem = acc_elem(spec, prog->elem);
   c->dialect = dialect;
-  c->scalar = first_of(prog, name, CK_SCALAR, PART_NONE, -1);
+  c->scalar = (Codelet *)spec->scalar;
   c->tiled = first_of(prog, name, CK_COMPOUND, PART_TILED, -1);
   c->strided = first_of(prog, name, CK_COMPOUND, PART_STRIDED, -1);
-  if (c->scalar) {
-    const char *why;
-    Loc loc;
-    c->thread_fn = lower_codelet(ctx, c->scalar, false, arena_printf(a, "%s_%s", name, c->scalar->id),
-                                 &why, &loc);
-    if (c->thread_fn)
-      c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
-                                   arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
+  const char *why = NULL;
+  Loc loc;
+  c->thread_fn = lower_codelet(ctx, spec, c->scalar, LOWER_THREAD,
+                               arena_printf(a, "%s_%s", name, c->scalar->id), &why, &loc);
+  if (!c->thread_fn)
+    diag_error(ctx->diag, loc, "the scalar codelet cannot run on one thread: it %s", why);
+  c->reference_fn = lower_codelet(ctx, spec, c->scalar, LOWER_REFERENCE,
+                                  arena_printf(a, "%s_reference", name), &why, &loc);
+  c->epilogue_fn = xf_epilogue(a, spec);
+  if (spec->inputs.len > 1)
+    c->thread_vec_why = arena_printf(a, "vector loads need one alignment for every input, and "
+                                        "spectrum '%s' has %d inputs", name, spec->inputs.len);
+  else if (c->thread_fn) {
+    c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
+                                 arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
+    if (!c->thread_vec_fn)
+      c->thread_vec_why = arena_printf(a, "the scalar codelet cannot use vector loads: at line %d "
+                                          "it %s", loc.line, why);
   }
   for (int b = 0; b < B_COUNT; b++)
     build_block(ctx, c, (BlockKind)b);
-  for (int g = 0; g < G_COUNT; g++)
-    for (int b = 0; b < B_COUNT; b++)
-      for (int t = 0; t < T_COUNT; t++)
-        build_plan(ctx, c, (GridKind)g, (BlockKind)b, (ThreadKind)t);
+  if (c->thread_fn)
+    for (int g = 0; g < G_COUNT; g++)
+      for (int b = 0; b < B_COUNT; b++)
+        for (int t = 0; t < T_COUNT; t++)
+          build_plan(ctx, c, (GridKind)g, (BlockKind)b, (ThreadKind)t);
+  if (dialect == DIALECT_CUDA && c->plans.len > 0)
+    report_unused(ctx, c);
   return c;
 }
 
 void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out) {
-  for (int i = 0; i < prog->codelets.len; i++) {
-    Codelet *cd = prog->codelets.items[i];
-    bool seen = false;
-    for (int j = 0; j < out->len; j++) {
-      Composition *c = out->items[j];
-      if (c->prog == prog && strcmp(c->name, cd->name) == 0)
-        seen = true;
-    }
-    if (!seen)
-      vec_push(ctx->arena, out, compose_spectrum(ctx, prog, cd->name, cd->op, dialect));
-  }
+  for (int i = 0; i < prog->spectra.len; i++)
+    vec_push(ctx->arena, out, compose_spectrum(ctx, prog, prog->spectra.items[i], dialect));
 }

@@ -172,7 +172,33 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_set(d, "chosen_how", how);
-  tpl_set(d, "sig_t", c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype);
+  const char *sig_t = c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype;
+  tpl_set(d, "sig_t", sig_t);
+  { /* the inputs and parameters, in the caller's types (T is not in scope there) */
+    const Spectrum *s = c->spec;
+    Buf decls = {0}, args = {0}, pdecls = {0}, pargs = {0};
+    for (int i = 0; i < s->inputs.len; i++) {
+      const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
+      buf_printf(&decls, "%sconst %s *d_%s", i ? ", " : "", sig_t, nm);
+      buf_printf(&args, "%sd_%s", i ? ", " : "", nm);
+    }
+    for (int i = 0; i < s->params.len; i++) {
+      const SpecParam *p = s->params.items[i];
+      buf_printf(&pdecls, ", %s %s", p->ty->kind == TY_ELEM ? sig_t : p->ctype, p->name);
+      buf_printf(&pargs, ", %s", p->name);
+    }
+    tpl_set(d, "embed_in_decls", arena_strdup(a, decls.data));
+    tpl_set(d, "embed_in_args", arena_strdup(a, args.data));
+    tpl_setf(d, "embed_first_in", "d_%s", ((const SpecInput *)s->inputs.items[0])->name);
+    tpl_set(d, "embed_param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
+    tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
+    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t : s->result_ctype);
+    tpl_set(d, "meaning", gen_meaning(a, c));
+    buf_free(&decls);
+    buf_free(&args);
+    buf_free(&pdecls);
+    buf_free(&pargs);
+  }
   tpl_set(d, "err_t", cuda ? "cudaError_t" : "hipError_t");
   tpl_set(d, "stream_t", cuda ? "cudaStream_t" : "hipStream_t");
   tpl_set(d, "success", cuda ? "cudaSuccess" : "hipSuccess");

@@ -133,6 +133,78 @@ const char *plan_summary(Arena *a, const Plan *p) {
                       p->partials ? ", partials in temp" : "", p->counter ? " + counter" : "");
 }
 
+/* What the spectrum computes, in a line: out[0] = sqrt(acc), where acc = the + of in[i] * in[i] ... */
+const char *gen_meaning(Arena *a, const Composition *c) {
+  const Spectrum *s = c->spec;
+  const char *first = ((const SpecInput *)s->inputs.items[0])->name;
+  const char *fold = arena_printf(a, "the %s of %s over 0 <= i < n (%s.Size()), from %s",
+                                  op_name(s->op), s->transform_text, first,
+                                  identity_text(s->op, c->acc_elem));
+  if (!s->epilogue)
+    return arena_printf(a, "out[0] = %s", fold);
+  return arena_printf(a, "out[0] = %s, where %s = %s", s->epilogue_text, s->acc->name, fold);
+}
+
+const char *gen_identity_text(const Composition *c) {
+  return identity_text(c->op, c->acc_elem);
+}
+
+const char *gen_param_decls(Arena *a, const Composition *c) {
+  Buf b = {0};
+  for (int i = 0; i < c->spec->params.len; i++) {
+    const SpecParam *p = c->spec->params.items[i];
+    buf_printf(&b, ", %s %s", p->ctype, p->name);
+  }
+  const char *s = b.data ? arena_strdup(a, b.data) : "";
+  buf_free(&b);
+  return s;
+}
+
+const char *gen_kernel_args(Arena *a, const Composition *c) {
+  Buf b = {0};
+  for (int i = 0; i < c->spec->inputs.len; i++)
+    buf_printf(&b, "const T *%s, ", ((const SpecInput *)c->spec->inputs.items[i])->name);
+  buf_printf(&b, "tgm_size n, R *out, A *partials, unsigned *counter, unsigned items%s",
+             gen_param_decls(a, c));
+  const char *s = arena_strdup(a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* The holes that spell the inputs and parameters: `const T *__restrict__ x, ...` */
+static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
+  const Spectrum *s = c->spec;
+  Buf decls = {0}, host = {0}, args = {0}, checks = {0}, pdecls = {0}, pargs = {0};
+  tpl_list(d, "inputs");
+  for (int i = 0; i < s->inputs.len; i++) {
+    const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
+    buf_printf(&decls, "%sconst T *__restrict__ %s", i ? ", " : "", nm);
+    buf_printf(&host, "%sconst T *%s", i ? ", " : "", nm);
+    buf_printf(&args, "%s%s", i ? ", " : "", nm);
+    buf_printf(&checks, "%s(n > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm, nm);
+    tpl_set(tpl_item(d, "inputs"), "name", nm);
+  }
+  for (int i = 0; i < s->params.len; i++) {
+    const SpecParam *p = s->params.items[i];
+    buf_printf(&pdecls, ", %s %s", p->ctype, p->name);
+    buf_printf(&pargs, ", %s", p->name);
+  }
+  tpl_set(d, "in_decls", arena_strdup(a, decls.data));
+  tpl_set(d, "host_in_decls", arena_strdup(a, host.data));
+  tpl_set(d, "in_args", arena_strdup(a, args.data));
+  tpl_set(d, "in_checks", arena_strdup(a, checks.data));
+  tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
+  tpl_set(d, "param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
+  tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
+  tpl_set(d, "kernel_args", gen_kernel_args(a, c));
+  buf_free(&decls);
+  buf_free(&host);
+  buf_free(&args);
+  buf_free(&checks);
+  buf_free(&pdecls);
+  buf_free(&pargs);
+}
+
 static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialect *dl,
                         const char *source) {
   const ElemInfo *ei = elem_info(c->elem);
@@ -150,6 +222,10 @@ static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialec
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_setf(d, "manifest", "%s.json", gen_base_name(a, c));
   tpl_set(d, "ext", dl->ext);
+  tpl_set(d, "acc_ctype", c->spec->acc_ctype);
+  tpl_set(d, "result_ctype", c->spec->result_ctype);
+  tpl_set(d, "meaning", gen_meaning(a, c));
+  fill_signature(d, a, c);
 }
 
 static bool wanted(const PtrVec *only, const Plan *p) {
@@ -166,20 +242,31 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   const Dialect *dl = dialect_get(c->dialect);
   TplDict *d = tpl_dict(a, NULL);
   fill_common(d, a, c, dl, source);
-  const ElemText *et = &elem_text[c->elem];
-  tpl_set(d, "vtype", et->vtype);
+  tpl_set(d, "vtype", elem_text[c->elem].vtype);
   tpl_setf(d, "vw", "%d", 16 / elem_info(c->elem)->bytes);
-  tpl_set(d, "lowest", et->lowest);
-  tpl_set(d, "highest", et->highest);
-  tpl_set(d, "identity", identity_text(c->op, c->elem));
+  const ElemText *at = &elem_text[c->acc_elem];
+  tpl_set(d, "lowest", at->lowest);
+  tpl_set(d, "highest", at->highest);
+  tpl_set(d, "identity", identity_text(c->op, c->acc_elem));
   tpl_set(d, "combine", combine_text(c->op));
   const char *how;
-  tpl_set(d, "atomic_body", atomic_body(a, c->op, c->elem, &how));
+  tpl_set(d, "atomic_body", atomic_body(a, c->op, c->acc_elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));
   tpl_set(d, "redux", c->block[B_VR].fn ? "1" : "");
   tpl_set(d, "redux_op", redux_name(c->op));
   tpl_set(d, "thread_fn", c->thread_fn ? printed(a, dl, c->thread_fn) : "");
+  tpl_set(d, "reference_fn", printed(a, dl, c->reference_fn));
+  tpl_set(d, "reference_name", c->reference_fn->name);
+  tpl_set(d, "epilogue_fn", printed(a, dl, c->epilogue_fn));
+  tpl_list(d, "helpers");
+  for (int i = 0; i < c->prog->helpers.len; i++) {
+    Node *h = node_clone(a, c->prog->helpers.items[i]);
+    h->kind = ND_FUNC;
+    h->spelling = "__device__ __forceinline__";
+    h->qual = 0;
+    tpl_set(tpl_item(d, "helpers"), "helper", printed(a, dl, h));
+  }
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
@@ -206,8 +293,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     TplDict *it = tpl_item(d, "plans");
     tpl_set(it, "id", p->id);
     tpl_set(it, "summary", plan_summary(a, p));
-    tpl_set(it, "kernel", printed(a, dl, p->kernel));
-    tpl_set(it, "pass2", p->pass2 ? printed(a, dl, p->pass2) : "");
+    tpl_set(it, "kernel", printed(a, dl, p->kernel->fn));
+    tpl_set(it, "pass2", p->pass2 ? printed(a, dl, p->pass2->fn) : "");
   }
   if (tpl_expand(out, "file.tpl", tpl_text("file.tpl"), d, err, errlen) != 0)
     return -1;

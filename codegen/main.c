@@ -188,6 +188,7 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
       emit_func(out, a, dl, c->thread_fn);
     if (c->thread_vec_fn)
       emit_func(out, a, dl, c->thread_vec_fn);
+    emit_func(out, a, dl, c->epilogue_fn);
     for (int b = 0; b < B_COUNT; b++) {
       if (c->block[b].fn)
         emit_func(out, a, dl, c->block[b].fn);
@@ -199,9 +200,9 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
       if (p->b != B_V || p->t != T_SS)
         continue;
       buf_printf(out, "// %s: %s\n", p->id, plan_summary(a, p));
-      emit_func(out, a, dl, p->kernel);
+      emit_func(out, a, dl, p->kernel->fn);
       if (p->pass2)
-        emit_func(out, a, dl, p->pass2);
+        emit_func(out, a, dl, p->pass2->fn);
     }
     buf_printf(out, "// %d variants, %d left out\n", c->plans.len, c->left_out.len);
     for (int i = 0; i < c->left_out.len; i++) { /* one line per distinct reason */
@@ -281,6 +282,9 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     Composition *by[DIALECT_COUNT] = {by_dialect[DIALECT_CUDA].items[i],
                                       by_dialect[DIALECT_HIP].items[i]};
     const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
+    compose_check_empty(ctx, by);
+    if (ctx->diag->nerrors)
+      return;
     if (opt->list) {
       gen_list(stdout_buf, arena, by);
       continue;

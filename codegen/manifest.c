@@ -34,7 +34,7 @@ static json_t *uint_array(const unsigned *v, size_t n) {
 }
 
 static json_t *launch(const char *ns, const char *kernel, bool templ, const char *grid,
-                      const char *block, const char *args[], size_t nargs) {
+                      const char *block, const char *const args[], size_t nargs) {
   json_t *l = json_object();
   json_object_set_new(l, "kernel", json_string(kernel));
   char name[256];
@@ -83,24 +83,31 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool 
   json_object_set_new(temp, "partials", json_boolean(p->partials));
   json_object_set_new(temp, "counter", json_boolean(p->counter));
   json_object_set_new(temp, "bytes", json_string(!p->partials ? "0"
-                                                 : p->counter ? "align16(grid * sizeof(T)) + 16"
-                                                              : "align16(grid * sizeof(T))"));
+                                                 : p->counter ? "align16(grid * sizeof(A)) + 16"
+                                                              : "align16(grid * sizeof(A))"));
   json_object_set_new(temp, "counter_starts_zero", json_boolean(p->counter));
   json_object_set_new(v, "temp", temp);
 
-  static const char *kargs[] = {"in", "n", "out", "partials", "counter", "items"};
-  static const char *p2args[] = {"partials", "grid", "out", "partials", "counter", "items"};
-  static const char *iargs[] = {"out"};
+  /* tgm_init(out, params...) */
+  const PtrVec *kr = &p->kernel->roles;
+  const char **iargs = arena_alloc(a, sizeof *iargs * (size_t)(1 + kr->len));
+  size_t ni = 0;
+  iargs[ni++] = "out";
+  for (int i = 0; i < kr->len; i++)
+    if (strncmp(kr->items[i], "param:", 6) == 0)
+      iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
   if (p->needs_init)
-    json_array_append_new(ls, launch(ns, "tgm_init", false, "one", "1", iargs, 1));
-  json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK", kargs, 6));
+    json_array_append_new(ls, launch(ns, "tgm_init", false, "one", "1", iargs, ni));
+  json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
+                                   (const char **)p->kernel->roles.items, (size_t)kr->len));
   if (p->pass2)
     json_array_append_new(ls, launch(ns, arena_printf(a, "%s_pass2", p->cname), true, "one",
-                                     "BLOCK", p2args, 6));
+                                     "BLOCK", (const char **)p->pass2->roles.items,
+                                     (size_t)p->pass2->roles.len));
   json_object_set_new(v, "launches_n_positive", ls);
   json_t *zero = json_array();
-  json_array_append_new(zero, launch(ns, "tgm_init", false, "one", "1", iargs, 1));
+  json_array_append_new(zero, launch(ns, "tgm_init", false, "one", "1", iargs, ni));
   json_object_set_new(v, "launches_n_zero", zero);
   return v;
 }
@@ -146,9 +153,33 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(files, "cuda", json_string(arena_printf(a, "%s.cu", base)));
   json_object_set_new(files, "hip", json_string(arena_printf(a, "%s.hip", base)));
   json_object_set_new(m, "sources", files);
+  /* what the spectrum means: epilogue(fold(op, identity, map(transform, inputs))) */
+  const Spectrum *sp = c->spec;
+  json_t *meaning = json_object();
+  json_t *ins = json_array(), *prm = json_array();
+  for (int i = 0; i < sp->inputs.len; i++)
+    json_array_append_new(ins, json_string(((const SpecInput *)sp->inputs.items[i])->name));
+  for (int i = 0; i < sp->params.len; i++) {
+    const SpecParam *p = sp->params.items[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "ctype", json_string(p->ctype));
+    json_array_append_new(prm, o);
+  }
+  json_object_set_new(meaning, "inputs", ins);
+  json_object_set_new(meaning, "params", prm);
+  json_object_set_new(meaning, "transform", json_string(sp->transform_text));
+  json_object_set_new(meaning, "op", json_string(op_name(sp->op)));
+  json_object_set_new(meaning, "identity", json_string(gen_identity_text(c)));
+  json_object_set_new(meaning, "accumulator", json_string(sp->acc_ctype));
+  json_object_set_new(meaning, "result", json_string(sp->result_ctype));
+  json_object_set_new(meaning, "epilogue", sp->epilogue_text ? json_string(sp->epilogue_text) : json_null());
+  json_object_set_new(meaning, "plain", json_boolean(spectrum_is_plain(sp)));
+  json_object_set_new(meaning, "text", json_string(gen_meaning(a, c)));
+  json_object_set_new(m, "meaning", meaning);
   json_object_set_new(m, "kernel_args",
-                      json_string("(const T *in, tgm_size n, T *out, T *partials, unsigned *counter, "
-                                  "unsigned items); tgm_init(T *out)"));
+                      json_string(arena_printf(a, "(%s); tgm_init(R *out%s)",
+                                               gen_kernel_args(a, c), gen_param_decls(a, c))));
   json_object_set_new(m, "launch_shapes",
                       json_string("one: 1 block; tiles: ceil(n / (block * items)); tiles_vec: the "
                                   "same over the 16-byte aligned body, in vectors, at least 1; "

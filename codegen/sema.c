@@ -27,6 +27,7 @@ typedef struct {
   PtrVec shared;  /* Node *: __shared declarations */
   PtrVec returns; /* Node *: return statements */
   PtrVec combines; /* Node *: the statements that combine, in order */
+  PtrVec loop_vars; /* Node *: declared in a for's init or stepped in its inc */
   bool failed;
 } Check;
 
@@ -42,8 +43,28 @@ static void error(Check *ck, Loc loc, const char *fmt, ...) {
   ck->failed = true;
 }
 
-static bool is_elem(const Type *t) {
-  return t && (t->kind == TY_ELEM || (t->kind == TY_CARRAY && t->base && t->base->kind == TY_ELEM));
+/* A value type: T, or the codelet's own return type (a count's unsigned),
+ * or a C array of one of them. */
+static bool is_value_type(const Check *ck, const Type *t) {
+  if (t && t->kind == TY_CARRAY)
+    t = t->base;
+  if (!t)
+    return false;
+  TypeKind ret = ck->cd->fn->ty->kind;
+  return t->kind == TY_ELEM || (t->kind == ret && ret != TY_VOID && ret != TY_OTHER);
+}
+
+static bool is_loop_var(const Check *ck, const Node *decl) {
+  for (int i = 0; i < ck->loop_vars.len; i++)
+    if (ck->loop_vars.items[i] == decl)
+      return true;
+  return false;
+}
+
+/* A value variable holds values being combined: a local or __shared of a
+ * value type that is not a loop's index. */
+static bool is_value(const Check *ck, const Node *decl) {
+  return decl && is_value_type(ck, decl->ty) && !is_loop_var(ck, decl);
 }
 
 /* The declaration an lvalue names: `x` or `x[i]`. */
@@ -88,7 +109,7 @@ static const char *const CAN_COMBINE =
 /* An assignment to a T-typed variable or element: what operator is it? */
 static void check_assign(Check *ck, Node *n) {
   Node *decl = lvalue_decl(n->lhs);
-  if (!decl || !is_elem(decl->ty))
+  if (!decl || !is_value(ck, decl))
     return;
   if (n->op != OP_NONE) {
     if (!is_combining(n->op)) {
@@ -135,9 +156,9 @@ static void check_decl(Check *ck, Node *n) {
   if (n->qual & Q_SHARED)
     vec_push(a, &ck->shared, n);
   if (n->atomic_op != OP_NONE) {
-    if (n->ty->kind != TY_ELEM)
-      error(ck, n->loc, "atomic accumulator '%s' must have the element type T, not '%s'", n->name,
-            type_str(a, n->ty));
+    if (!is_value_type(ck, n->ty) || n->ty->kind == TY_CARRAY)
+      error(ck, n->loc, "atomic accumulator '%s' must have the element type T or the codelet's "
+            "return type, not '%s'", n->name, type_str(a, n->ty));
     if (cd->atomic)
       error(ck, n->loc, "a codelet has at most one atomic accumulator; '%s' is the second",
             n->name);
@@ -154,6 +175,21 @@ static void check_decl(Check *ck, Node *n) {
       error(ck, n->loc, "a codelet declares one Map; '%s' is the second", n->name);
     cd->map = n;
   }
+}
+
+static bool find_loop_vars(Node *n, void *data) {
+  Check *ck = data;
+  if (n->kind != ND_FOR)
+    return true;
+  if (n->init && n->init->kind == ND_DECL)
+    vec_push(ck->ctx->arena, &ck->loop_vars, n->init);
+  if (n->init && n->init->kind == ND_EXPR && n->init->lhs && n->init->lhs->kind == ND_ASSIGN &&
+      lvalue_decl(n->init->lhs->lhs))
+    vec_push(ck->ctx->arena, &ck->loop_vars, lvalue_decl(n->init->lhs->lhs));
+  Node *inc = n->inc && n->inc->kind == ND_EXPR ? n->inc->lhs : n->inc;
+  if (inc && (inc->kind == ND_ASSIGN || inc->kind == ND_UNARY) && lvalue_decl(inc->lhs))
+    vec_push(ck->ctx->arena, &ck->loop_vars, lvalue_decl(inc->lhs));
+  return true;
 }
 
 static bool visit(Node *n, void *data) {
@@ -312,18 +348,29 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   Check ck = {.ctx = ctx, .cd = cd};
   Arena *a = ctx->arena;
   Node *fn = cd->fn;
-  cd->id = cd->tag ? cd->tag : arena_printf(a, "%s#%d", cd->name, cd->index);
+  cd->id = cd->tag; /* untagged: named after their kind, below */
 
-  if (fn->ty->kind != TY_ELEM)
-    error(&ck, cd->loc, "codelet '%s' must return the element type T, not '%s'", cd->name,
-          type_str(a, fn->ty));
+  if (!type_is_arith(fn->ty))
+    error(&ck, cd->loc, "codelet '%s' must return the element type T or an arithmetic type, not "
+          "'%s'", cd->name, type_str(a, fn->ty));
   Node *param = node_kid(fn, 0);
-  if (fn->kids.len != 1 || param->ty->kind != TY_ARRAY || param->ty->dims != 1 ||
-      !param->ty->base || param->ty->base->kind != TY_ELEM)
+  if (!param || param->ty->kind != TY_ARRAY)
     error(&ck, param ? param->loc : cd->loc,
-          "codelet '%s' takes one parameter, 'const Array<1,T> in' (T is the --type element)",
+          "codelet '%s' takes its input first: 'const Array<1,T> in' (T is the --type element)",
           cd->name);
+  for (int i = 0; i < fn->kids.len; i++) {
+    Node *p = fn->kids.items[i];
+    if (p->ty->kind == TY_ARRAY) {
+      if (p->ty->dims != 1 || !p->ty->base || p->ty->base->kind != TY_ELEM)
+        error(&ck, p->loc, "input '%s' must be 'const Array<1,T>', not '%s'", p->name,
+              type_str(a, p->ty));
+    } else if (!type_is_arith(p->ty)) {
+      error(&ck, p->loc, "parameter '%s' must be an input 'const Array<1,T>' or a scalar (T, int, "
+            "unsigned, long long, float, double), not '%s'", p->name, type_str(a, p->ty));
+    }
+  }
 
+  node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, visit, &ck);
 
   if (!always_returns(fn->body))
@@ -361,6 +408,31 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
       error(&ck, ((Node *)cd->tunables.items[i])->loc,
             "only compound codelets have tunables; '%s' is unused here",
             ((Node *)cd->tunables.items[i])->name);
+  }
+  if (cd->accum)
+    cd->accum->qual |= Q_ACCUM;
+}
+
+/* An untagged codelet is named after its kind: scalar, coop, atomic,
+ * tiled, strided; a second of a kind in its spectrum gets _2, ... */
+static void name_untagged(Ctx *ctx, Program *prog) {
+  for (int i = 0; i < prog->codelets.len; i++) {
+    Codelet *c = prog->codelets.items[i];
+    if (c->id)
+      continue;
+    const char *base = c->kind == CK_SCALAR ? "scalar" : c->kind == CK_COOP ? "coop"
+                       : c->kind == CK_ATOMIC ? "atomic" : part_kind_name(c->part);
+    for (int k = 1; !c->id; k++) {
+      const char *id = k == 1 ? base : arena_printf(ctx->arena, "%s_%d", base, k);
+      bool taken = false;
+      for (int j = 0; j < prog->codelets.len && !taken; j++) {
+        Codelet *d = prog->codelets.items[j];
+        taken = d != c && strcmp(d->name, c->name) == 0 && d->id && strcmp(d->id, id) == 0;
+        taken |= d != c && strcmp(d->name, c->name) == 0 && d->tag && strcmp(d->tag, id) == 0;
+      }
+      if (!taken)
+        c->id = id;
+    }
   }
 }
 
@@ -411,4 +483,8 @@ void sema_check(Ctx *ctx, Program *prog) {
     check_codelet(ctx, prog->codelets.items[i]);
   if (ctx->diag->nerrors == 0)
     check_spectra(ctx, prog);
+  if (ctx->diag->nerrors == 0)
+    name_untagged(ctx, prog);
+  if (ctx->diag->nerrors == 0)
+    spectrum_derive(ctx, prog);
 }

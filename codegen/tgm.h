@@ -114,6 +114,8 @@ typedef enum {
   TY_FLOAT,
   TY_DOUBLE,
   TY_ELEM,      /* T, the element type */
+  TY_ACC,       /* A, the accumulator type (lowered code) */
+  TY_RES,       /* R, the result type (lowered code) */
   TY_ARRAY,     /* Array<1,T>: base = element type */
   TY_CARRAY,    /* a C array (shared memory): base = element type */
   TY_VECTOR,
@@ -139,6 +141,7 @@ struct Type {
 Type *type_new(Arena *a, TypeKind kind);
 const char *type_str(Arena *a, const Type *t); /* e.g. "const Array<1,T>" */
 bool type_is_integer(const Type *t);
+bool type_is_arith(const Type *t); /* T, bool, int, unsigned, long long, float, double */
 bool type_is_unsigned(const Type *t);
 
 /* ------------------------------------------------------------------ ast.c */
@@ -158,7 +161,8 @@ typedef enum {
 } Op;
 
 /* Qualifiers of a declaration. */
-enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16 };
+enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
+       Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */ };
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
 
@@ -282,8 +286,10 @@ typedef struct {
   Loc loc;
 } SpecParam;
 
-typedef struct {
+typedef struct Spectrum {
   const char *name;   /* the spectrum: sum */
+  const struct Codelet *scalar; /* the codelet it is read from */
+  Node *acc;          /* the scalar codelet's accumulator declaration */
   Op op;              /* the combining operator */
   PtrVec inputs;      /* SpecInput *: the Array<1,T> parameters, >= 1, one length */
   PtrVec params;      /* SpecParam *: scalar parameters, passed through */
@@ -324,13 +330,31 @@ extern const char tgm_prelude_text[];
 
 void sema_check(Ctx *ctx, Program *prog);
 
+/* ------------------------------------------------------------ spectrum.c */
+
+/* Derives each spectrum's meaning (Spectrum) from its scalar codelet into
+ * prog->spectra; what does not fit is a located error. */
+void spectrum_derive(Ctx *ctx, Program *prog);
+const Spectrum *spectrum_find(const Program *prog, const char *name);
+/* A plain fold: one input, in[i] as it is, no parameters, no epilogue, the
+ * accumulator and result of the element type (what tgm-tune handles). */
+bool spectrum_is_plain(const Spectrum *s);
+/* Does e match the spectrum's transform, with every input read at an index
+ * for which `at_index(index, ctx)` holds? (fn: the function e lives in,
+ * whose parameters are the spectrum's in the same order) */
+bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
+                              bool (*at_index)(const Node *index, void *ctx), void *ctx);
+
 /* ------------------------------------------------------------ xf_lower.c */
 
-/* Lowers a codelet to a device function: for one thread (block = false) or
- * for the threads of a block (block = true). Returns NULL and the reason
- * when the codelet cannot serve at that level. */
-Node *lower_codelet(Ctx *ctx, const Codelet *cd, bool block, const char *fname, const char **why,
-                    Loc *why_loc);
+/* Lowers a codelet to a device function: the scalar codelet for one thread
+ * (LOWER_THREAD: returns the accumulator), the same as written, epilogue
+ * included (LOWER_REFERENCE), or a cooperative codelet for the threads of a
+ * block (LOWER_BLOCK). Returns NULL and the reason when the codelet cannot
+ * serve at that level. */
+typedef enum { LOWER_THREAD, LOWER_REFERENCE, LOWER_BLOCK } LowerLevel;
+Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLevel level,
+                    const char *fname, const char **why, Loc *why_loc);
 
 /* ------------------------------------------- block-level transformations */
 
@@ -339,6 +363,9 @@ int xf_shuffle(Arena *a, Node *fn);           /* xf_shuffle.c: tree loops -> shu
 int xf_redux(Arena *a, Node *fn, Op op);      /* xf_redux.c: shuffle trees -> redux */
 /* xf_barrier.c: returns NULL, or why no barriers make fn safe */
 const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc);
+
+/* xf_epilogue.c: R tgm_epilogue(A acc, tgm_size n, params...) */
+Node *xf_epilogue(Arena *a, const Spectrum *s);
 
 /* xf_vector.c: the scalar codelet over 16-byte vectors of `width` elements */
 Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
@@ -363,6 +390,15 @@ typedef struct {
   Codelet *cd;
 } BlockImpl;
 
+/* A kernel's signature by role (kernel.c). */
+typedef struct {
+  Node *fn;         /* ND_FUNC */
+  PtrVec inputs;    /* Node * (ND_PARAM): const T *x, ... (main kernel) */
+  Node *n, *out, *partials, *counter, *items, *count; /* NULL where absent */
+  PtrVec params;    /* Node * (ND_PARAM): the spectrum's scalar parameters */
+  PtrVec roles;     /* const char *: each parameter's role, in order (manifest) */
+} Kernel;
+
 typedef struct {
   const char *id;    /* DTA.VA2S.SS */
   const char *cname; /* sum_DTA_VA2S_SS: the kernel's name */
@@ -372,10 +408,10 @@ typedef struct {
   int launches;       /* kernel launches for n > 0, the initialisation included */
   bool needs_init;    /* the output is set to the identity before (global atomics) */
   bool deterministic; /* the same bits every run, also for floating point */
-  bool partials, counter; /* temp storage: one T per block; a completion counter */
+  bool partials, counter; /* temp storage: one A per block; a completion counter */
   const char *min_arch;  /* CUDA: sm_75, or sm_80 for VR */
   const char *grid_rule; /* tiles, tiles_vec, strided, strided_vec, one */
-  Node *kernel, *pass2;  /* ND_FUNC; pass2 may be NULL */
+  Kernel *kernel, *pass2; /* pass2 may be NULL */
 } Plan;
 
 typedef struct {
@@ -393,24 +429,33 @@ typedef struct {
   Codelet *scalar, *tiled, *strided;
   BlockImpl block[B_COUNT];
   Node *thread_fn, *thread_vec_fn;
+  const char *thread_vec_why; /* why there is no thread_vec_fn */
+  Node *reference_fn, *epilogue_fn; /* the verification reference; tgm_epilogue */
+  ElemType acc_elem; /* the accumulator's type as an element type (atomics, identities) */
   PtrVec plans;    /* Plan * */
   PtrVec left_out; /* LeftOut * */
 } Composition;
 
 /* Every legal plan of each spectrum in prog, for one dialect. */
 void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out);
+/* A spectrum with no variant in a dialect is an error, with why at each level. */
+void compose_check_empty(Ctx *ctx, Composition *const by_dialect[DIALECT_COUNT]);
 
-/* Grid-level transformations: each finishes a kernel's body (and may make
- * a second kernel). */
-void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_twopass.c */
-void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body);   /* xf_gatomic.c */
-void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body); /* xf_lastblock.c */
-/* shared by them: `T value = values(...); value = block(value);` */
-Node *kernel_new(Arena *a, Composition *c, const char *name, BlockKind b, Node **body);
+/* kernel.c: the kernels' signatures by role */
+Kernel *kernel_main(Arena *a, Composition *c, const char *name, BlockKind b);
+Kernel *kernel_pass2(Arena *a, Composition *c, const char *name, BlockKind b);
+Node *kernel_use(Arena *a, const Node *param);
+Node *kernel_result(Arena *a, const Kernel *k, Node *value); /* tgm_epilogue(value, n, ...) */
+Node *kernel_write_result(Arena *a, const Kernel *k, Node *value); /* thread 0: out[0] = ... */
+
+/* Grid-level transformations: each finishes a kernel's body, where `value`
+ * (a declaration) holds the block's result in thread 0, and may make a
+ * second kernel. */
+void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body, Node *value);   /* xf_twopass.c */
+void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body, Node *value);   /* xf_gatomic.c */
+void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value); /* xf_lastblock.c */
+/* `value = sum_coop<BLOCK>(value);` */
 Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value_decl);
-Node *values_call(Arena *a, const char *grid_part, ThreadKind t, Node *in, Node *n, Node *items,
-                  Node *bidx, Node *gdim);
-Node *kvar(Arena *a, Node *kernel, int i); /* in, n, out, partials, counter, items */
 
 /* ---------------------------------------------------------------- emit.c */
 
@@ -458,6 +503,10 @@ const char *plan_summary(Arena *a, const Plan *p);
 int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
                char *err, size_t errlen);
 const char *gen_grid_enum(const char *rule); /* tiles -> TGM_TILES */
+const char *gen_meaning(Arena *a, const Composition *c); /* out[0] = ... in a line */
+const char *gen_identity_text(const Composition *c);      /* 0, tgm_lowest(), ... */
+const char *gen_kernel_args(Arena *a, const Composition *c); /* const T *in, tgm_size n, ... */
+const char *gen_param_decls(Arena *a, const Composition *c); /* ", float threshold" or "" */
 
 /* --------------------------------------------------------------- embed.c */
 

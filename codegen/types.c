@@ -40,6 +40,11 @@ bool type_is_integer(const Type *t) {
   }
 }
 
+bool type_is_arith(const Type *t) {
+  return t && (type_is_integer(t) || t->kind == TY_FLOAT || t->kind == TY_DOUBLE ||
+               t->kind == TY_ELEM || t->kind == TY_ACC || t->kind == TY_RES);
+}
+
 bool type_is_unsigned(const Type *t) {
   return t->kind == TY_UINT || t->kind == TY_ULONG;
 }
@@ -55,6 +60,8 @@ static const char *base_str(Arena *a, const Type *t) {
   case TY_FLOAT: return "float";
   case TY_DOUBLE: return "double";
   case TY_ELEM: return "T";
+  case TY_ACC: return "A";
+  case TY_RES: return "R";
   case TY_ARRAY: return arena_printf(a, "Array<%d,%s>", t->dims, type_str(a, t->base));
   case TY_CARRAY: return arena_printf(a, "%s[]", type_str(a, t->base));
   case TY_VECTOR: return "Vector";

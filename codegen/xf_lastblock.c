@@ -8,13 +8,12 @@
  * deterministic. It reads the partials through volatile loads
  * (tgm_partials_value): other blocks wrote them during this kernel, so the
  * non-coherent read-only path a `const __restrict__` pointer allows would
- * be wrong. */
+ * be wrong. It applies the epilogue as it writes out[0]. */
 #include "tgm.h"
 
-void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body) {
-  Node *k = p->kernel;
-  Loc loc = k->loc;
-  Node *value = body->kids.items[1];
+void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
+  Kernel *k = p->kernel;
+  Loc loc = k->fn->loc;
   Node *last = mk_decl(a, loc, "is_last", type_new(a, TY_BOOL), NULL);
   last->qual = Q_SHARED;
   Node *tid0 = mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0));
@@ -23,11 +22,11 @@ void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body) {
   block_add(a, body, last);
   Node *first = mk_block(a, loc);
   block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                           mk_index(a, loc, kvar(a, k, 3), mk_gpu(a, loc, "bid")),
+                                           mk_index(a, loc, kernel_use(a, k->partials), mk_gpu(a, loc, "bid")),
                                            mk_var(a, loc, value))));
   block_add(a, first, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
   Node *limit = mk_binary(a, loc, OP_SUB, mk_gpu(a, loc, "gdim"), mk_int(a, loc, 1));
-  Node *ticket = mk_call(a, loc, "atomicInc", 2, kvar(a, k, 4), limit);
+  Node *ticket = mk_call(a, loc, "atomicInc", 2, kernel_use(a, k->counter), limit);
   block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, last),
                                            mk_binary(a, loc, OP_EQ, ticket, node_clone(a, limit)))));
   block_add(a, body, mk_if(a, loc, tid0, first, NULL));
@@ -36,13 +35,10 @@ void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body) {
   Node *fin = mk_block(a, loc);
   block_add(a, fin, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
   block_add(a, fin, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
-                                         mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kvar(a, k, 3),
+                                         mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kernel_use(a, k->partials),
                                                  mk_gpu(a, loc, "gdim")))));
   block_add(a, fin, block_call(a, c, p->b, value));
-  block_add(a, fin, mk_if(a, loc, node_clone(a, tid0),
-                          mk_expr(a, mk_assign(a, loc, OP_NONE, mk_index(a, loc, kvar(a, k, 2), mk_int(a, loc, 0)),
-                                               mk_var(a, loc, value))),
-                          NULL));
+  block_add(a, fin, kernel_write_result(a, k, value));
   block_add(a, body, mk_if(a, loc, mk_var(a, loc, last), fin, NULL));
   p->partials = true;
   p->counter = true;

@@ -1,15 +1,21 @@
 /* xf_lower.c -- lowering: a codelet becomes a device function for the level
  * of the GPU hierarchy that runs it.
  *
- * Thread level (a scalar codelet, run by one thread over its part):
- *   T sum_scalar(const T *in, tgm_size in_size, tgm_size in_stride)
- *   in.Size() -> in_size, in.Stride() -> in_stride, in[i] -> in[i];
- *   unsigned/int locals widen to 64 bits, so any n works.
+ * Thread level (the scalar codelet, run by one thread over its part):
+ *   A sum_scalar(const T *in, [const T *y, ...] tgm_size in_size, tgm_size in_stride, [params])
+ *   x.Size() -> in_size, x.Stride() -> in_stride for every input, x[i] -> x[i];
+ *   the return gives the accumulator (the epilogue runs once, elsewhere);
+ *   unsigned/int locals other than the accumulator widen to 64 bits, so any
+ *   n works.
+ * Reference (the scalar codelet as the user wrote it, epilogue included):
+ *   R sum_reference(...the same parameters...), run over the whole input.
  *
  * Block level (a cooperative codelet, run by the BLOCK threads of a block,
- * each holding one value; the result is thread 0's):
- *   template <unsigned BLOCK> T sum_coop(T in_value)
- *   in.Size() -> BLOCK, in[ThreadId()] -> in_value,
+ * each holding one accumulated value; the result is thread 0's):
+ *   template <unsigned BLOCK> A sum_coop(A in_value)
+ *   in.Size() -> BLOCK, the spectrum's transform of x[ThreadId()] (e.g.
+ *   in[ThreadId()] * in[ThreadId()]) -> in_value: the thread's value is
+ *   already transformed and folded,
  *   Vector: ThreadId() -> tid, LaneId() -> lane, VectorId() -> warp,
  *           Size(), MaxValue() -> the warp width (a Vector is a warp).
  * A codelet that uses its Array or Vector otherwise cannot be lowered: the
@@ -20,16 +26,31 @@
 
 typedef struct {
   Arena *a;
-  Node *array;  /* the codelet's Array parameter */
-  Node *ptr, *size, *stride; /* thread level: the new parameters */
+  const Spectrum *spec;
+  const Codelet *cd;
+  Node *fn;     /* the codelet's copy */
+  Node *size, *stride; /* thread level: the new parameters */
   Node *value;  /* block level: the thread's value */
+  Node *acc;    /* thread level: the accumulator (copy) */
+  PtrVec inputs; /* Node *: the Array parameters (copies) */
+  LowerLevel level;
   bool block;
   const char *why; /* the first reason lowering failed */
   Loc why_loc;
 } Lower;
 
 static bool is_array(Lower *lw, const Node *n) {
-  return n && n->kind == ND_VAR && n->decl == lw->array;
+  if (!n || n->kind != ND_VAR || !n->decl)
+    return false;
+  for (int i = 0; i < lw->inputs.len; i++)
+    if (lw->inputs.items[i] == n->decl)
+      return true;
+  return false;
+}
+
+static bool is_param(const Node *n) {
+  return n && n->kind == ND_VAR && n->decl && n->decl->kind == ND_PARAM && n->decl->ty &&
+         n->decl->ty->kind != TY_ARRAY && n->decl->ty->kind != TY_PTR;
 }
 
 static void fail(Lower *lw, Loc loc, const char *why) {
@@ -61,24 +82,33 @@ static Node *lower_node(Node *n, void *ctx) {
     fail(lw, n->loc, "uses a method tgm cannot lower");
     return n;
   case ND_INDEX:
-    if (is_array(lw, n->lhs)) {
-      if (!lw->block) {
-        n->lhs = mk_var(a, n->lhs->loc, lw->ptr);
-        return n;
-      }
-      if (n->rhs && n->rhs->kind == ND_GPU && strcmp(n->rhs->name, "tid") == 0)
-        return mk_var(a, n->loc, lw->value);
-      fail(lw, n->loc, "a block-level codelet may read only in[ThreadId()]");
-    }
+    if (is_array(lw, n->lhs) && lw->block)
+      fail(lw, n->loc, lw->spec->transform_text
+                           ? arena_printf(a, "reads its input other than through the spectrum's "
+                                             "transform '%s' at ThreadId()",
+                                          lw->spec->transform_text)
+                           : "a block-level codelet may read only in[ThreadId()]");
+    return n;
+  case ND_VAR:
+    if (n == lw->value || n->decl == lw->value)
+      return n;
+    if (lw->block && is_param(n))
+      fail(lw, n->loc, arena_printf(a, "uses parameter '%s' outside the spectrum's transform",
+                                    n->name));
+    return n;
+  case ND_RETURN:
+    if (lw->level == LOWER_THREAD && lw->acc && !(n->lhs && n->lhs->kind == ND_VAR &&
+                                                  n->lhs->decl == lw->acc))
+      n->lhs = mk_var(a, n->loc, lw->acc); /* the epilogue runs once, where the result is made */
     return n;
   case ND_DECL:
     if (n->ty->kind == TY_VECTOR)
       return NULL; /* the Vector is the block itself */
     if (n->ty->kind == TY_MAP || n->ty->kind == TY_SEQUENCE)
       fail(lw, n->loc, "a compound codelet is not lowered to a device function");
-    if (!lw->block && n->ty->kind == TY_UINT)
+    if (!lw->block && !(n->qual & Q_ACCUM) && n->ty->kind == TY_UINT)
       n->ty = type_new(a, TY_SIZE);
-    else if (!lw->block && n->ty->kind == TY_INT)
+    else if (!lw->block && !(n->qual & Q_ACCUM) && n->ty->kind == TY_INT)
       n->ty = type_new(a, TY_LONG);
     return n;
   default:
@@ -86,10 +116,12 @@ static Node *lower_node(Node *n, void *ctx) {
   }
 }
 
-/* After rewriting, any reference left to the Array or the Vector is a use
- * tgm cannot lower. */
+/* After rewriting, any reference left to an Array other than as x[...] at
+ * the thread level, or to the Vector, is a use tgm cannot lower. */
 static bool leftover(Node *n, void *ctx) {
   Lower *lw = ctx;
+  if (n->kind == ND_INDEX && !lw->block && is_array(lw, n->lhs))
+    return false; /* x[i]: the pointer parameter of the same name */
   if (n->kind == ND_VAR && is_array(lw, n))
     fail(lw, n->loc, "uses its Array other than through Size(), Stride() and []");
   if (n->kind == ND_VAR && n->decl && n->decl->ty->kind == TY_VECTOR)
@@ -97,30 +129,70 @@ static bool leftover(Node *n, void *ctx) {
   return true;
 }
 
-Node *lower_codelet(Ctx *ctx, const Codelet *cd, bool block, const char *fname, const char **why,
-                    Loc *why_loc) {
+static bool at_thread_id(const Node *index, void *ctx) {
+  (void)ctx;
+  return index && index->kind == ND_METHOD && index->lhs && index->lhs->ty &&
+         index->lhs->ty->kind == TY_VECTOR && strcmp(index->name, "ThreadId") == 0;
+}
+
+/* Block level: the transform of the thread's element is the thread's value. */
+static Node *take_transform(Node *n, void *ctx) {
+  Lower *lw = ctx;
+  if (n->kind != ND_VAR && n->kind != ND_INT && n->kind != ND_FLOAT &&
+      spectrum_match_transform(lw->spec, lw->fn, n, at_thread_id, NULL))
+    return mk_var(lw->a, n->loc, lw->value);
+  return n;
+}
+
+static bool find_acc(Node *n, void *ctx) {
+  if (n->kind == ND_DECL && (n->qual & Q_ACCUM))
+    *(Node **)ctx = n;
+  return true;
+}
+
+Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLevel level,
+                    const char *fname, const char **why, Loc *why_loc) {
   Arena *a = ctx->arena;
   Node *fn = node_clone(a, cd->fn);
-  Lower lw = {.a = a, .array = node_kid(fn, 0), .block = block};
+  bool block = level == LOWER_BLOCK;
+  Lower lw = {.a = a, .spec = spec, .cd = cd, .fn = fn, .level = level, .block = block};
+  Node *first = node_kid(fn, 0);
   Loc loc = cd->loc;
+  for (int i = 0; i < fn->kids.len; i++)
+    if (((Node *)fn->kids.items[i])->ty->kind == TY_ARRAY)
+      vec_push(a, &lw.inputs, fn->kids.items[i]);
   Node *f = node_new(a, ND_FUNC, loc);
   f->name = fname;
-  f->ty = ty_elem(a);
   if (block) {
+    f->ty = type_new(a, TY_ACC);
     f->spelling = "template <unsigned BLOCK>\n__device__ __forceinline__";
-    lw.value = mk_param(a, lw.array->loc, arena_printf(a, "%s_value", lw.array->name),
-                         ty_elem(a), 0);
+    lw.value = mk_param(a, first->loc, arena_printf(a, "%s_value", first->name),
+                        type_new(a, TY_ACC), 0);
     vec_push(a, &f->kids, lw.value);
+    fn->body = node_rewrite(fn->body, take_transform, &lw);
   } else {
+    f->ty = type_new(a, level == LOWER_THREAD ? TY_ACC : TY_RES);
     f->spelling = "__device__ __forceinline__";
-    lw.ptr = mk_param(a, lw.array->loc, lw.array->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT);
-    lw.size = mk_param(a, lw.array->loc, arena_printf(a, "%s_size", lw.array->name),
-                        type_new(a, TY_SIZE), 0);
-    lw.stride = mk_param(a, lw.array->loc, arena_printf(a, "%s_stride", lw.array->name),
-                          type_new(a, TY_SIZE), 0);
-    vec_push(a, &f->kids, lw.ptr);
+    node_walk(fn->body, find_acc, &lw.acc);
+    for (int i = 0; i < fn->kids.len; i++) {
+      Node *p = fn->kids.items[i];
+      if (p->ty->kind != TY_ARRAY)
+        continue;
+      p->ty = ty_ptr(a, ty_elem(a), true); /* x[i] now indexes the pointer */
+      p->qual |= Q_RESTRICT;
+      vec_push(a, &f->kids, p);
+    }
+    lw.size = mk_param(a, first->loc, arena_printf(a, "%s_size", first->name),
+                       type_new(a, TY_SIZE), 0);
+    lw.stride = mk_param(a, first->loc, arena_printf(a, "%s_stride", first->name),
+                         type_new(a, TY_SIZE), 0);
     vec_push(a, &f->kids, lw.size);
     vec_push(a, &f->kids, lw.stride);
+    for (int i = 0; i < fn->kids.len; i++) {
+      Node *p = fn->kids.items[i];
+      if (p->ty->kind != TY_PTR)
+        vec_push(a, &f->kids, p);
+    }
   }
   f->body = node_rewrite(fn->body, lower_node, &lw);
   node_walk(f->body, leftover, &lw);

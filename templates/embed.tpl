@@ -3,10 +3,12 @@
 // {{fname}}: a CUB-like reduction with the variants chosen {{chosen_how}}.
 //
 //   size_t bytes = 0;
-//   {{fname}}(nullptr, &bytes, d_in, d_out, n, stream);    // temp size only
-//   {{fname}}(d_temp, &bytes, d_in, d_out, n, stream);     // reduce: d_out[0]
+//   {{fname}}(nullptr, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);    // temp size only
+//   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);     // reduce: d_out[0]
 //
-// n = 0 writes the identity; n beyond 2^32 works; d_in and d_out need only
+// {{meaning}}
+//
+// n = 0 writes the identity's result; n beyond 2^32 works; inputs and d_out need only
 // be aligned for their element type (vector loads cover the aligned body).
 // Temp storage is the caller's (the last-block counter is cleared in it on
 // every call), so several streams may run at once. No host synchronisation;
@@ -14,8 +16,8 @@
 #if !defined({{rtc}})
 #include <stdint.h>
 
-inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, const {{sig_t}} *d_in, {{sig_t}} *d_out,
-                           size_t n, {{stream_t}} stream) {
+inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
+                           size_t n{{embed_param_decls}}, {{stream_t}} stream) {
   namespace ns = {{namespace}};
   if (!temp_bytes)
     return {{err_invalid}};
@@ -42,12 +44,12 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, const {{sig_t}} *d_
       return {{err_invalid}};
 {{?counter}}
     // the last-block counter sits after the partials; it must start at zero
-    size_t counter_at = ns::tgm_partials_bytes(ns::tgm_grid(ns::{{grid_enum}}, d_in, n, {{block}}, {{items}}, grid_cap * {{cap}}));
+    size_t counter_at = ns::tgm_partials_bytes(ns::tgm_grid(ns::{{grid_enum}}, {{embed_first_in}}, n, {{block}}, {{items}}, grid_cap * {{cap}}));
     {{err_t}} e = {{memset_async}}(static_cast<char *>(d_temp) + counter_at, 0, sizeof(unsigned), stream);
     if (e != {{success}})
       return e;
 {{/counter}}
-    return ns::launch_{{cname}}<{{block}}>(d_in, n, d_out, d_temp, *temp_bytes, {{items}}, grid_cap * {{cap}}, stream);
+    return ns::launch_{{cname}}<{{block}}>({{embed_in_args}}, n, d_out, d_temp, *temp_bytes, {{items}}, grid_cap * {{cap}}{{param_args}}, stream);
   }
 {{/choices}}
   return {{err_invalid}};

@@ -1,6 +1,6 @@
 
 // -------------------------------------------------------------- host launchers
-// launch_<kernel><BLOCK>(in, n, out, temp, temp_bytes, items, grid_cap, stream)
+// launch_<kernel><BLOCK>({{in_args}}, n, out, temp, temp_bytes, items, grid_cap{{param_args}}, stream)
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
@@ -8,8 +8,8 @@
 #if !defined({{rtc}})
 namespace {{namespace}} {
 
-inline bool tgm_misaligned(const void *p) {
-  return (unsigned long long)p % sizeof(T) != 0;
+inline bool tgm_misaligned(const void *p, size_t align) {
+  return (unsigned long long)p % align != 0;
 }
 
 inline tgm_size tgm_ceil_div(tgm_size a, tgm_size b) {
@@ -35,7 +35,7 @@ inline unsigned tgm_grid(tgm_rule rule, const T *in, tgm_size n, unsigned block,
 }
 
 inline size_t tgm_partials_bytes(unsigned grid) {
-  return ((size_t)grid * sizeof(T) + 15) / 16 * 16;
+  return ((size_t)grid * sizeof(A) + 15) / 16 * 16;
 }
 
 {{#launchers}}
@@ -47,32 +47,32 @@ size_t temp_bytes_{{cname}}(tgm_size n, unsigned items, unsigned grid_cap) {
 
 // {{id}}
 template <unsigned BLOCK>
-{{err_t}} launch_{{cname}}(const T *in, tgm_size n, T *out, void *temp, size_t temp_bytes, unsigned items,
-                           unsigned grid_cap, {{stream_t}} stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in) || tgm_misaligned(out) || items == 0 || grid_cap == 0)
+{{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap{{param_decls}}, {{stream_t}} stream) {
+  if (!out || {{in_checks}} || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
     return {{err_invalid}};
   if (n == 0) {
-    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out{{param_args}});
     return {{get_last_error}}();
   }
-  unsigned grid = tgm_grid({{grid_enum}}, in, n, BLOCK, items, grid_cap);
-  T *partials = nullptr;
+  unsigned grid = tgm_grid({{grid_enum}}, {{first_in}}, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
   unsigned *counter = nullptr;
 {{?partials}}
   if (!temp || temp_bytes < tgm_partials_bytes(grid){{?counter}} + 16{{/counter}})
     return {{err_invalid}};
-  partials = static_cast<T *>(temp);
+  partials = static_cast<A *>(temp);
 {{/partials}}
 {{?counter}}
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
 {{/counter}}
   (void)temp, (void)temp_bytes;
 {{?needs_init}}
-  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out{{param_args}});
 {{/needs_init}}
-  TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, {{in_args}}, n, out, partials, counter, items{{param_args}});
 {{?pass2}}
-  TGM_LAUNCH({{cname}}_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, partials, counter, items);
+  TGM_LAUNCH({{cname}}_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n{{param_args}});
 {{/pass2}}
   return {{get_last_error}}();
 }

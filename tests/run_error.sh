@@ -14,7 +14,14 @@ if [[ $case_file == *.sh ]]; then bash "$case_file" >"$work/$name"; else cp "$ca
 args=$(sed -n '1s|^// ARGS: ||p' "$work/$name")
 cd "$work"
 # shellcheck disable=SC2086
-"$gen" $args --dump=sema -o out "$name" >stdout 2>stderr
+# --dump=sema, or with `// ARGS: --no-dump` the whole generation (errors
+# found while composing variants)
+case " $args " in
+*" --no-dump "*) dump="" ;;
+*) dump="--dump=sema" ;;
+esac
+args=${args/--no-dump/}
+"$gen" $args $dump -o out "$name" >stdout 2>stderr
 rc=$?
 [ "${TGM_BLESS:-}" = 1 ] && cp stderr "$expected"
 fail() { echo "FAIL $name: $*"; echo "--- stderr:"; cat stderr; exit 1; }

@@ -1,0 +1,97 @@
+/* kernel.c -- the kernels' signatures, by role.
+ *
+ * Every plan's kernel is
+ *   template <unsigned BLOCK>
+ *   __global__ void __launch_bounds__(BLOCK)
+ *   NAME(const T *x, [const T *y, ...] tgm_size n, R *out, A *partials, unsigned *counter,
+ *        unsigned items, [params...])
+ * and a two-pass plan's second kernel
+ *   NAME_pass2(const A *partials, tgm_size count, R *out, tgm_size n, [params...])
+ * The roles are named here once; transformations ask for a role, never for
+ * a position, and the manifest's launch arguments are the role names
+ * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
+#include "tgm.h"
+
+static Node *add(Arena *a, Kernel *k, const char *role, Node *param) {
+  vec_push(a, &k->fn->kids, param);
+  vec_push(a, &k->roles, (void *)role);
+  return param;
+}
+
+static Kernel *kernel_begin(Arena *a, Composition *c, const char *name, BlockKind b) {
+  Loc loc = c->block[b].cd ? c->block[b].cd->loc : c->spec->scalar->loc;
+  Kernel *k = arena_alloc(a, sizeof *k);
+  Node *fn = node_new(a, ND_FUNC, loc);
+  fn->name = name;
+  fn->ty = type_new(a, TY_VOID);
+  fn->spelling = "template <unsigned BLOCK>\n__global__";
+  fn->qual = Q_KERNEL; /* printed with __launch_bounds__(BLOCK) */
+  fn->body = mk_block(a, loc);
+  k->fn = fn;
+  return k;
+}
+
+static void add_params(Arena *a, Composition *c, Kernel *k) {
+  Loc loc = k->fn->loc;
+  for (int i = 0; i < c->spec->params.len; i++) {
+    const SpecParam *sp = c->spec->params.items[i];
+    vec_push(a, &k->params, add(a, k, arena_printf(a, "param:%s", sp->name),
+                                mk_param(a, loc, sp->name, sp->ty, 0)));
+  }
+}
+
+Kernel *kernel_main(Arena *a, Composition *c, const char *name, BlockKind b) {
+  Kernel *k = kernel_begin(a, c, name, b);
+  Loc loc = k->fn->loc;
+  const PtrVec *ins = &c->spec->inputs;
+  for (int i = 0; i < ins->len; i++) {
+    const SpecInput *in = ins->items[i];
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    vec_push(a, &k->inputs,
+             add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
+  }
+  Type *uint = type_new(a, TY_UINT);
+  k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  k->out = add(a, k, "out", mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->partials = add(a, k, "partials",
+                    mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), false), Q_RESTRICT));
+  k->counter = add(a, k, "counter", mk_param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
+  k->items = add(a, k, "items", mk_param(a, loc, "items", uint, 0));
+  add_params(a, c, k);
+  return k;
+}
+
+Kernel *kernel_pass2(Arena *a, Composition *c, const char *name, BlockKind b) {
+  Kernel *k = kernel_begin(a, c, name, b);
+  Loc loc = k->fn->loc;
+  k->partials = add(a, k, "partials",
+                    mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), true), Q_RESTRICT));
+  k->count = add(a, k, "grid", mk_param(a, loc, "count", type_new(a, TY_SIZE), 0));
+  k->out = add(a, k, "out", mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  add_params(a, c, k);
+  return k;
+}
+
+Node *kernel_use(Arena *a, const Node *param) {
+  return mk_var(a, param->loc, (Node *)param);
+}
+
+/* `tgm_epilogue(value, n, params...)`: the result from the accumulated value. */
+Node *kernel_result(Arena *a, const Kernel *k, Node *value) {
+  Loc loc = value->loc;
+  Node *call = mk_call(a, loc, "tgm_epilogue", 2, mk_var(a, loc, value), kernel_use(a, k->n));
+  for (int i = 0; i < k->params.len; i++)
+    vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
+  return call;
+}
+
+/* if (threadIdx.x == 0) out[0] = tgm_epilogue(value, n, ...); */
+Node *kernel_write_result(Arena *a, const Kernel *k, Node *value) {
+  Loc loc = value->loc;
+  return mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
+               mk_expr(a, mk_assign(a, loc, OP_NONE,
+                                    mk_index(a, loc, kernel_use(a, k->out), mk_int(a, loc, 0)),
+                                    kernel_result(a, k, value))),
+               NULL);
+}

@@ -1,0 +1,659 @@
+/* spectrum.c -- what a spectrum means, read from its scalar codelet.
+ *
+ * Every spectrum is  epilogue(fold(op, identity, map(transform, inputs))).
+ * Its scalar codelet (figure 1(a)) says all three, in this form:
+ *
+ *   R name(const Array<1,T> x, [const Array<1,T> y, ...] [P param, ...]) {
+ *     [declarations: unsigned len = x.Size(); A acc = <identity>; ...]
+ *     for (unsigned i = 0; i < x.Size(); i += x.Stride()) {
+ *       [T v = <expression of x[i], y[i], params>;]   temporaries
+ *       acc op= <transform>;          or acc = max(acc, e), acc = acc op e,
+ *                                     if (c) acc op= e; [else acc op= e2;]
+ *     }
+ *     return <epilogue of acc>;       acc, acc / len, sqrt(acc), ...
+ *   }
+ *
+ * The transform reads each input only at the loop's index, and parameters
+ * and constants; the epilogue reads the accumulator, x.Size() (the whole
+ * input's length), parameters and constants. What does not fit is a
+ * located error that says what was found and which form fits.
+ *
+ * The other codelets of the spectrum take the same parameters. Each
+ * spectrum has at most one codelet of each kind (scalar, cooperative,
+ * shared-atomic with and without a tree, tiled, strided): a second one
+ * would never be used, so it is an error rather than silently ignored. */
+#include "tgm.h"
+
+#include <string.h>
+
+static const char *const SCALAR_FORM =
+    "for (unsigned i = 0; i < in.Size(); i += in.Stride()) { acc op= f(in[i]); }";
+
+typedef struct {
+  Ctx *ctx;
+  const Codelet *cd;
+  Spectrum *s;
+  Node *index;   /* the loop's index declaration */
+  Node *acc;     /* the accumulator's declaration */
+  PtrVec temps;  /* Node *: declarations inside the loop body */
+  PtrVec locals; /* Node *: declarations before the loop */
+  ElemType elem;
+  bool failed;
+} Derive;
+
+static void fail(Derive *dv, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail(Derive *dv, Loc loc, const char *fmt, ...) {
+  if (dv->failed)
+    return; /* the first reason is the one to read */
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  diag_report(dv->ctx->diag, "error", loc, msg);
+  dv->failed = true;
+}
+
+static bool contains(const PtrVec *v, const void *x) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == x)
+      return true;
+  return false;
+}
+
+static bool is_input_var(const Node *n) {
+  return n && n->kind == ND_VAR && n->decl && n->decl->kind == ND_PARAM && n->decl->ty &&
+         n->decl->ty->kind == TY_ARRAY;
+}
+
+static bool is_param_var(const Node *n) {
+  return n && n->kind == ND_VAR && n->decl && n->decl->kind == ND_PARAM && n->decl->ty &&
+         n->decl->ty->kind != TY_ARRAY;
+}
+
+static bool is_var_of(const Node *n, const Node *decl) {
+  return n && n->kind == ND_VAR && decl && n->decl == decl;
+}
+
+static bool is_input_method(const Node *n, const char *method) {
+  return n && n->kind == ND_METHOD && is_input_var(n->lhs) && strcmp(n->name, method) == 0;
+}
+
+static Node *strip_expr(Node *n) {
+  return n && n->kind == ND_EXPR ? n->lhs : n;
+}
+
+/* A local declared before the loop whose value is the input's length:
+ * `unsigned len = in.Size();` */
+static bool is_length(const Derive *dv, const Node *n) {
+  if (is_input_method(n, "Size"))
+    return true;
+  return n && n->kind == ND_VAR && contains(&dv->locals, n->decl) && n->decl->init &&
+         is_input_method(n->decl->init, "Size");
+}
+
+/* Is the declaration assigned anywhere below n? */
+typedef struct {
+  const Node *decl;
+  const Node *where;
+} Assigned;
+
+static bool find_assign(Node *n, void *ctx) {
+  Assigned *as = ctx;
+  if (as->where)
+    return false;
+  if ((n->kind == ND_ASSIGN || (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC ||
+                                                          n->op == OP_POSTINC || n->op == OP_POSTDEC))) &&
+      n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
+    as->where = n;
+  return true;
+}
+
+static const Node *assigned_in(Node *n, const Node *decl) {
+  Assigned as = {decl, NULL};
+  if (n)
+    node_walk(n, find_assign, &as);
+  return as.where;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static void check_loop(Derive *dv, Node *loop) {
+  Node *init = loop->init;
+  if (init && init->kind == ND_DECL) {
+    dv->index = init;
+  } else if (strip_expr(init) && strip_expr(init)->kind == ND_ASSIGN &&
+             strip_expr(init)->op == OP_NONE && strip_expr(init)->lhs->kind == ND_VAR) {
+    dv->index = strip_expr(init)->lhs->decl;
+    init = strip_expr(init);
+  } else {
+    fail(dv, loop->loc, "the loop must start its index at 0: %s", SCALAR_FORM);
+    return;
+  }
+  Node *start = init->kind == ND_DECL ? init->init : init->rhs;
+  if (!start || start->kind != ND_INT || start->ival != 0) {
+    fail(dv, start ? start->loc : init->loc, "the loop's index '%s' must start at 0: %s",
+         dv->index->name, SCALAR_FORM);
+    return;
+  }
+  Node *cond = loop->cond;
+  if (!cond || cond->kind != ND_BINARY || cond->op != OP_LT || !is_var_of(cond->lhs, dv->index) ||
+      !is_length(dv, cond->rhs)) {
+    fail(dv, cond ? cond->loc : loop->loc, "the loop must run while %s < in.Size(): %s",
+         dv->index->name, SCALAR_FORM);
+    return;
+  }
+  Node *inc = strip_expr(loop->inc);
+  bool strided = inc && inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index) &&
+                 ((inc->op == OP_ADD && is_input_method(inc->rhs, "Stride")) ||
+                  (inc->op == OP_NONE && inc->rhs->kind == ND_BINARY && inc->rhs->op == OP_ADD &&
+                   ((is_var_of(inc->rhs->lhs, dv->index) && is_input_method(inc->rhs->rhs, "Stride")) ||
+                    (is_var_of(inc->rhs->rhs, dv->index) && is_input_method(inc->rhs->lhs, "Stride")))));
+  if (strided)
+    return;
+  bool steps = inc && ((inc->kind == ND_UNARY && is_var_of(inc->lhs, dv->index)) ||
+                       (inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index)));
+  if (steps)
+    fail(dv, inc->loc,
+         "the loop steps '%s' by other than in.Stride(); tgm runs the scalar codelet over strided "
+         "parts, where a step of 1 reads other parts' elements: write '%s += in.Stride()'",
+         dv->index->name, dv->index->name);
+  else
+    fail(dv, inc ? inc->loc : loop->loc,
+         "the loop never advances '%s', so it would not end: write '%s += in.Stride()'",
+         dv->index->name, dv->index->name);
+}
+
+/* ------------------------------------------------------- the transform */
+
+typedef struct {
+  Derive *dv;
+  const char *what; /* "transform" or "return" */
+} Uses;
+
+/* What a transform may read: inputs at the index, parameters, temporaries,
+ * constants, calls. */
+static bool check_transform_use(Node *n, void *ctx) {
+  Uses *u = ctx;
+  Derive *dv = u->dv;
+  if (dv->failed)
+    return false;
+  switch (n->kind) {
+  case ND_INDEX:
+    if (is_input_var(n->lhs)) {
+      if (!is_var_of(n->rhs, dv->index))
+        fail(dv, n->rhs->loc,
+             "reads '%s' at another index than the loop's '%s'; the transform reads each input "
+             "at the loop's index only",
+             n->lhs->name, dv->index->name);
+      return false;
+    }
+    return true;
+  case ND_METHOD:
+    fail(dv, n->loc, "the value combined per element cannot use %s(): it differs between the "
+                     "parts tgm splits the input into",
+         n->name);
+    return false;
+  case ND_VAR:
+    if (!n->decl || is_param_var(n) || contains(&dv->temps, n->decl))
+      return true; /* a function name, a parameter, a temporary */
+    if (n->decl == dv->acc)
+      fail(dv, n->loc, "the value combined into '%s' depends on '%s' itself, so it is not a fold",
+           dv->acc->name, dv->acc->name);
+    else if (n->decl == dv->index)
+      fail(dv, n->loc, "the value combined per element uses the index '%s', which counts within "
+                       "each part tgm splits the input into, not over the whole input",
+           dv->index->name);
+    else if (is_input_var(n))
+      fail(dv, n->loc, "uses input '%s' other than as %s[%s]", n->name, n->name, dv->index->name);
+    else
+      fail(dv, n->loc, "the value combined per element uses '%s', a local that differs between "
+                       "the parts tgm splits the input into; use a parameter or a constant",
+           n->name);
+    return false;
+  default:
+    return true;
+  }
+}
+
+/* Replaces temporaries by their initialisers (the transform is one
+ * expression of the loaded elements). */
+static Node *inline_temps(Node *n, void *ctx) {
+  Derive *dv = ctx;
+  if (n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl))
+    return node_clone(dv->ctx->arena, n->decl->init);
+  return n;
+}
+
+/* The value one combining statement adds: `acc op= e`, `acc = max(acc, e)`,
+ * `acc = acc op e`. NULL when s is not one. */
+static Node *combined_value(Derive *dv, Node *s) {
+  Node *as = strip_expr(s);
+  if (s && s->kind == ND_BLOCK && s->kids.len == 1)
+    return combined_value(dv, s->kids.items[0]);
+  if (!as || as->kind != ND_ASSIGN || !is_var_of(as->lhs, dv->acc))
+    return NULL;
+  if (as->op != OP_NONE)
+    return as->op == dv->s->op ? as->rhs : NULL;
+  Node *r = as->rhs;
+  if (r->kind == ND_CALL && r->kids.len == 2 && (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0))
+    return is_var_of(r->kids.items[0], dv->acc) ? r->kids.items[1]
+           : is_var_of(r->kids.items[1], dv->acc) ? r->kids.items[0] : NULL;
+  if (r->kind == ND_BINARY)
+    return is_var_of(r->lhs, dv->acc) ? r->rhs : is_var_of(r->rhs, dv->acc) ? r->lhs : NULL;
+  return NULL;
+}
+
+static const char *const BODY_FORM =
+    "the loop's body combines one value per element into the accumulator: 'acc op= f(in[i]);', "
+    "'acc = max(acc, f(in[i]));' or 'if (c) acc op= f(in[i]);', after temporaries "
+    "'T v = g(in[i]);'";
+
+/* The value statement s adds per element, or NULL (an error was reported). */
+static Node *statement_value(Derive *dv, Node *s) {
+  Arena *a = dv->ctx->arena;
+  if (s->kind == ND_IF) {
+    Node *t = combined_value(dv, s->then);
+    Node *e = s->els ? combined_value(dv, s->els) : mk_identity(a, s->loc, dv->s->op);
+    if (!t || !e) {
+      fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
+      return NULL;
+    }
+    Uses u = {dv, "transform"};
+    node_walk(s->cond, check_transform_use, &u);
+    return mk_cond(a, s->loc, s->cond, t, e);
+  }
+  Node *v = combined_value(dv, s);
+  if (!v)
+    fail(dv, s->loc, "%s", BODY_FORM);
+  return v;
+}
+
+static void derive_transform(Derive *dv, Node *loop) {
+  Arena *a = dv->ctx->arena;
+  Node *body = loop->body;
+  PtrVec stmts = {0};
+  if (body && body->kind == ND_BLOCK)
+    stmts = body->kids;
+  else if (body)
+    vec_push(a, &stmts, body);
+  Node *transform = NULL;
+  for (int i = 0; i < stmts.len && !dv->failed; i++) {
+    Node *s = stmts.items[i];
+    if (s->kind == ND_NULL)
+      continue;
+    if (s->kind == ND_DECL && s->init && !(s->qual & (Q_SHARED | Q_TUNABLE)) && !s->dim) {
+      Uses u = {dv, "transform"};
+      node_walk(s->init, check_transform_use, &u);
+      if (assigned_in(body, s))
+        fail(dv, assigned_in(body, s)->loc, "temporary '%s' is assigned in the loop; a transform "
+                                            "is one expression of the elements",
+             s->name);
+      vec_push(a, &dv->temps, s);
+      continue;
+    }
+    Node *v = statement_value(dv, s);
+    if (!v)
+      return;
+    Uses u = {dv, "transform"};
+    node_walk(v, check_transform_use, &u);
+    transform = transform ? mk_combine(a, s->loc, dv->s->op, transform, v) : v;
+  }
+  if (dv->failed)
+    return;
+  if (!transform) {
+    fail(dv, loop->loc, "the loop combines nothing into '%s': %s", dv->acc->name, BODY_FORM);
+    return;
+  }
+  if (assigned_in(body, dv->index)) {
+    fail(dv, assigned_in(body, dv->index)->loc, "the loop's body changes the index '%s'",
+         dv->index->name);
+    return;
+  }
+  dv->s->transform = node_rewrite(node_clone(a, transform), inline_temps, dv);
+}
+
+/* -------------------------------------------------------- the epilogue */
+
+static bool check_epilogue_use(Node *n, void *ctx) {
+  Derive *dv = ctx;
+  if (dv->failed)
+    return false;
+  if (n->kind == ND_METHOD) {
+    if (!is_input_method(n, "Size"))
+      fail(dv, n->loc, "the return may use in.Size() but not %s()", n->name);
+    return false;
+  }
+  if (n->kind == ND_INDEX && is_input_var(n->lhs)) {
+    fail(dv, n->loc, "the return reads the input; only the loop may");
+    return false;
+  }
+  if (n->kind != ND_VAR || !n->decl || n->decl == dv->acc || is_param_var(n))
+    return true;
+  bool pure_local = contains(&dv->locals, n->decl) && n->decl->init && !assigned_in(dv->cd->fn->body, n->decl);
+  if (pure_local) {
+    node_walk(n->decl->init, check_epilogue_use, dv); /* what it stands for */
+    return true;
+  }
+  fail(dv, n->loc,
+       "the return may use only the accumulator '%s', in.Size(), parameters, constants and "
+       "locals set once from them; '%s' is none of these",
+       dv->acc->name, n->name);
+  return false;
+}
+
+static Node *inline_locals(Node *n, void *ctx) {
+  Derive *dv = ctx;
+  if (n->kind == ND_VAR && n->decl && n->decl != dv->acc && contains(&dv->locals, n->decl))
+    return node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_locals, dv);
+  return n;
+}
+
+static bool uses_decl(Node *n, void *ctx) {
+  Node **d = ctx;
+  if (n->kind == ND_VAR && n->decl == *d)
+    *d = NULL;
+  return *d != NULL;
+}
+
+static bool uses_size(Node *n, void *ctx) {
+  if (is_input_method(n, "Size"))
+    *(bool *)ctx = true;
+  return true;
+}
+
+static void derive_epilogue(Derive *dv, Node *ret) {
+  Node *e = ret->lhs;
+  if (!e) {
+    fail(dv, ret->loc, "the scalar codelet must return its accumulator");
+    return;
+  }
+  Node *probe = dv->acc;
+  node_walk(e, uses_decl, &probe);
+  if (probe) {
+    fail(dv, e->loc, "the return does not use the accumulator '%s'", dv->acc->name);
+    return;
+  }
+  node_walk(e, check_epilogue_use, dv);
+  if (dv->failed || is_var_of(e, dv->acc))
+    return;
+  Node *epi = node_rewrite(node_clone(dv->ctx->arena, e), inline_locals, dv);
+  dv->s->epilogue = epi;
+  node_walk(epi, uses_size, &dv->s->epilogue_uses_n);
+}
+
+/* ------------------------------------------------------------- derive */
+
+/* The accumulator: the value variable combined into in the loop. */
+static Node *find_acc(const Codelet *cd) {
+  return cd->accum;
+}
+
+static void derive(Derive *dv) {
+  Ctx *ctx = dv->ctx;
+  Arena *a = ctx->arena;
+  const Codelet *cd = dv->cd;
+  Spectrum *s = dv->s;
+  Node *fn = cd->fn;
+  Node *loop = NULL, *ret = NULL;
+  dv->acc = find_acc(cd);
+  for (int i = 0; i < fn->body->kids.len && !dv->failed; i++) {
+    Node *st = fn->body->kids.items[i];
+    if (ret) {
+      fail(dv, st->loc, "nothing may follow the scalar codelet's return");
+      break;
+    }
+    switch (st->kind) {
+    case ND_DECL:
+      if (loop && st != dv->acc) {
+        fail(dv, st->loc, "declare '%s' before the loop (a scalar codelet is declarations, one "
+                          "loop over its input, and a return)",
+             st->name);
+        break;
+      }
+      vec_push(a, &dv->locals, st);
+      break;
+    case ND_FOR:
+      if (loop)
+        fail(dv, st->loc, "a scalar codelet has one loop over its input; this is a second (first "
+                          "at line %d)",
+             loop->loc.line);
+      loop = st;
+      break;
+    case ND_RETURN:
+      ret = st;
+      break;
+    case ND_NULL:
+      break;
+    default:
+      fail(dv, st->loc, "a scalar codelet is declarations, one loop over its input, and a return: "
+                        "%s",
+           SCALAR_FORM);
+      break;
+    }
+  }
+  if (dv->failed)
+    return;
+  if (!loop) {
+    fail(dv, cd->loc, "scalar codelet '%s' has no loop over its input: %s", cd->id, SCALAR_FORM);
+    return;
+  }
+  if (!dv->acc || !contains(&dv->locals, dv->acc)) {
+    fail(dv, loop->loc, "cannot find the accumulator: declare it before the loop, from the "
+                        "identity ('T acc = 0;'), and combine into it in the loop");
+    return;
+  }
+  if (!ret) {
+    fail(dv, cd->loc, "scalar codelet '%s' must end with a return of its accumulator", cd->id);
+    return;
+  }
+  check_loop(dv, loop);
+  if (!dv->failed)
+    derive_transform(dv, loop);
+  if (!dv->failed)
+    derive_epilogue(dv, ret);
+  if (dv->failed)
+    return;
+  s->acc = dv->acc;
+  s->acc_ty = dv->acc->ty;
+  s->acc_ctype = type_str(a, dv->acc->ty);
+  s->acc_float = dv->acc->ty->kind == TY_FLOAT || dv->acc->ty->kind == TY_DOUBLE ||
+                 (dv->acc->ty->kind == TY_ELEM && elem_info(dv->elem)->is_float);
+  s->result_ty = fn->ty;
+  s->result_ctype = type_str(a, fn->ty);
+  s->transform_text = emit_expr(a, dialect_get(DIALECT_CUDA), s->transform);
+  s->epilogue_text = s->epilogue ? emit_expr(a, dialect_get(DIALECT_CUDA), s->epilogue) : NULL;
+}
+
+static bool same_type(const Type *x, const Type *y) {
+  if (!x || !y)
+    return x == y;
+  return x->kind == y->kind && (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
+}
+
+/* The codelets of a spectrum take the same parameters and return the same type. */
+static void check_signature(Ctx *ctx, const Codelet *ref, const Codelet *c) {
+  Arena *a = ctx->arena;
+  bool same = same_type(ref->fn->ty, c->fn->ty) && ref->fn->kids.len == c->fn->kids.len;
+  for (int i = 0; same && i < ref->fn->kids.len; i++)
+    same = same_type(((Node *)ref->fn->kids.items[i])->ty, ((Node *)c->fn->kids.items[i])->ty);
+  if (same)
+    return;
+  Buf b = {0}, r = {0};
+  for (int i = 0; i < c->fn->kids.len; i++)
+    buf_printf(&b, "%s%s", i ? ", " : "", type_str(a, ((Node *)c->fn->kids.items[i])->ty));
+  for (int i = 0; i < ref->fn->kids.len; i++)
+    buf_printf(&r, "%s%s", i ? ", " : "", type_str(a, ((Node *)ref->fn->kids.items[i])->ty));
+  diag_error(ctx->diag, c->loc, "codelet '%s' is '%s %s(%s)', but spectrum '%s' is '%s %s(%s)'",
+             c->id, type_str(a, c->fn->ty), c->name, b.data ? b.data : "", c->name,
+             type_str(a, ref->fn->ty), ref->name, r.data ? r.data : "");
+  diag_note(ctx->diag, ref->loc, "the scalar codelet '%s' is here", ref->id);
+  buf_free(&b);
+  buf_free(&r);
+}
+
+static bool has_loop(Node *n, void *ctx) {
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO)
+    *(bool *)ctx = true;
+  return true;
+}
+
+/* One codelet per role: a second is never used, so it is an error. */
+static int role_of(const Codelet *c) {
+  bool loop = false;
+  node_walk(c->fn->body, has_loop, &loop);
+  switch (c->kind) {
+  case CK_SCALAR: return 0;
+  case CK_COOP: return 1;
+  case CK_ATOMIC: return loop ? 3 : 2;
+  default: return c->part == PART_TILED ? 4 : 5;
+  }
+}
+
+static const char *const role_names[] = {
+    "scalar codelet", "cooperative codelet", "shared-atomic codelet without a tree loop",
+    "shared-atomic codelet with a tree loop", "tiled compound codelet", "strided compound codelet"};
+
+void spectrum_derive(Ctx *ctx, Program *prog) {
+  Arena *a = ctx->arena;
+  for (int i = 0; i < prog->codelets.len; i++) {
+    Codelet *first = prog->codelets.items[i];
+    if (spectrum_find(prog, first->name))
+      continue;
+    Spectrum *s = arena_alloc(a, sizeof *s);
+    s->name = first->name;
+    s->op = first->op;
+    vec_push(a, &prog->spectra, s);
+
+    const Codelet *by_role[6] = {0};
+    for (int j = i; j < prog->codelets.len; j++) {
+      Codelet *c = prog->codelets.items[j];
+      if (strcmp(c->name, s->name) != 0)
+        continue;
+      int r = role_of(c);
+      if (by_role[r]) {
+        diag_error(ctx->diag, c->loc,
+                   "spectrum '%s' has a second %s, '%s'; tgm uses one per spectrum, so this one "
+                   "would never run",
+                   s->name, role_names[r], c->id);
+        diag_note(ctx->diag, by_role[r]->loc, "the first, '%s', is here", by_role[r]->id);
+        continue;
+      }
+      by_role[r] = c;
+    }
+    const Codelet *scalar = by_role[0];
+    if (!scalar) {
+      diag_error(ctx->diag, first->loc,
+                 "spectrum '%s' has no scalar codelet; tgm needs one (figure 1(a)): it says what "
+                 "the spectrum computes and reduces each thread's elements: %s",
+                 s->name, SCALAR_FORM);
+      continue;
+    }
+    for (int j = i; j < prog->codelets.len; j++) {
+      Codelet *c = prog->codelets.items[j];
+      if (c != scalar && strcmp(c->name, s->name) == 0)
+        check_signature(ctx, scalar, c);
+    }
+    for (int k = 0; k < scalar->fn->kids.len; k++) {
+      Node *p = scalar->fn->kids.items[k];
+      if (p->ty->kind == TY_ARRAY) {
+        SpecInput *in = arena_alloc(a, sizeof *in);
+        in->name = p->name;
+        in->loc = p->loc;
+        vec_push(a, &s->inputs, in);
+      } else {
+        SpecParam *pm = arena_alloc(a, sizeof *pm);
+        pm->name = p->name;
+        pm->ty = p->ty;
+        pm->ctype = type_str(a, p->ty);
+        pm->loc = p->loc;
+        vec_push(a, &s->params, pm);
+      }
+    }
+    Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
+    derive(&dv);
+    s->scalar = scalar;
+  }
+}
+
+const Spectrum *spectrum_find(const Program *prog, const char *name) {
+  for (int i = 0; i < prog->spectra.len; i++) {
+    const Spectrum *s = prog->spectra.items[i];
+    if (strcmp(s->name, name) == 0)
+      return s;
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------ matching the transform */
+
+typedef struct {
+  const Node *scalar, *fn; /* the functions whose parameters p's and e's inputs are */
+  bool (*at_index)(const Node *index, void *ctx);
+  void *ctx;
+} Match;
+
+static int param_pos(const Node *fn, const Node *decl) {
+  for (int i = 0; i < fn->kids.len; i++)
+    if (fn->kids.items[i] == decl)
+      return i;
+  return -1;
+}
+
+static bool match(const Match *m, const Node *p, const Node *e) {
+  if (!p || !e)
+    return p == e;
+  if (p->kind == ND_INDEX && is_input_var(p->lhs))
+    return e->kind == ND_INDEX && is_input_var(e->lhs) &&
+           param_pos(m->fn, e->lhs->decl) == param_pos(m->scalar, p->lhs->decl) &&
+           m->at_index(e->rhs, m->ctx);
+  if (p->kind == ND_VAR && p->decl && p->decl->kind == ND_PARAM)
+    return e->kind == ND_VAR && e->decl && param_pos(m->fn, e->decl) == param_pos(m->scalar, p->decl);
+  if (p->kind != e->kind || p->op != e->op || p->kids.len != e->kids.len)
+    return false;
+  switch (p->kind) {
+  case ND_INT:
+  case ND_BOOL:
+    return p->ival == e->ival;
+  case ND_FLOAT:
+    return p->fval == e->fval;
+  case ND_VAR:
+  case ND_CALL:
+    if (!p->name || !e->name || strcmp(p->name, e->name) != 0)
+      return false;
+    break;
+  case ND_CAST:
+    if (!same_type(p->ty, e->ty))
+      return false;
+    break;
+  case ND_METHOD:
+  case ND_INDEX:
+  case ND_BINARY:
+  case ND_UNARY:
+  case ND_COND:
+    break;
+  default:
+    return false;
+  }
+  for (int i = 0; i < p->kids.len; i++)
+    if (!match(m, p->kids.items[i], e->kids.items[i]))
+      return false;
+  return match(m, p->lhs, e->lhs) && match(m, p->rhs, e->rhs) && match(m, p->cond, e->cond) &&
+         match(m, p->then, e->then) && match(m, p->els, e->els);
+}
+
+bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
+                              bool (*at_index)(const Node *index, void *ctx), void *ctx) {
+  if (!s->transform || !s->scalar)
+    return false;
+  Match m = {s->scalar->fn, fn, at_index, ctx};
+  return match(&m, s->transform, e);
+}
+
+bool spectrum_is_plain(const Spectrum *s) {
+  const Node *t = s->transform;
+  return s->inputs.len == 1 && s->params.len == 0 && !s->epilogue && s->acc_ty &&
+         s->acc_ty->kind == TY_ELEM && s->result_ty->kind == TY_ELEM && t &&
+         t->kind == ND_INDEX && is_input_var(t->lhs);
+}
