@@ -55,8 +55,11 @@ Partition<E> partition(const Array<D, E> &in, unsigned parts, const Sequence &st
 
 struct Map {
   // The function type (not a template parameter) picks the spectrum out of
-  // an overload set: `Map map(max, ...)` beside the helper max(a, b).
-  template <typename E> Map(T (*fn)(const Array<1, T>), Partition<E> parts);
+  // an overload set: `Map map(max, ...)` beside the helper max(a, b). The
+  // spectrum may take more inputs and parameters: `return dot(mx, my);`,
+  // `return count(map, threshold);`.
+  template <typename R, typename... P, typename E>
+  Map(R (*fn)(const Array<1, T>, P...), Partition<E> parts);
   template <int D, typename E> operator Array<D, E>() const;
 };
 

@@ -28,6 +28,7 @@ typedef struct {
   PtrVec returns; /* Node *: return statements */
   PtrVec combines; /* Node *: the statements that combine, in order */
   PtrVec loop_vars; /* Node *: declared in a for's init or stepped in its inc */
+  PtrVec maps;      /* Node *: the Map declarations, one per input */
   bool failed;
 } Check;
 
@@ -171,9 +172,9 @@ static void check_decl(Check *ck, Node *n) {
     cd->vector = n;
   }
   if (n->ty->kind == TY_MAP) {
-    if (cd->map)
-      error(ck, n->loc, "a codelet declares one Map; '%s' is the second", n->name);
-    cd->map = n;
+    if (!cd->map)
+      cd->map = n;
+    vec_push(a, &ck->maps, n);
   }
 }
 
@@ -229,57 +230,106 @@ static bool always_returns(const Node *s) {
   }
 }
 
-/* Compound codelets: Map(spectrum, partition(in, p, start, inc, end)),
- * returned through the spectrum. */
-static void check_map(Check *ck) {
+/* One Map of a compound codelet: Map(spectrum, partition(x, p, start, inc,
+ * end)) over input `input`. Returns its partition kind. */
+static PartKind check_one_map(Check *ck, Node *map, Node *input) {
   Codelet *cd = ck->cd;
-  Node *map = cd->map;
   Node *fn = node_kid(map, 0), *part = node_kid(map, 1);
   if (!fn || !part || map->kids.len != 2) {
     error(ck, map->loc, "Map takes the spectrum and a partition: Map %s(%s, partition(...))",
           map->name, cd->name);
-    return;
+    return PART_NONE;
   }
   if (fn->kind != ND_VAR || fn->decl || strcmp(fn->name, cd->name) != 0) {
     error(ck, fn->loc, "Map over '%s', which is not the spectrum '%s'",
           fn->kind == ND_VAR ? fn->name : "an expression", cd->name);
-    return;
+    return PART_NONE;
   }
   if (part->kind != ND_CALL || strcmp(part->name, "partition") != 0 || part->kids.len != 5) {
     error(ck, part->loc, "Map's second argument must be partition(in, p, start, inc, end)");
-    return;
+    return PART_NONE;
+  }
+  Node *x = part->kids.items[0];
+  if (input && (x->kind != ND_VAR || x->decl != input)) {
+    error(ck, x->loc, "Map '%s' must partition input '%s' (one Map per input, in order)",
+          map->name, input->name);
+    return PART_NONE;
   }
   Node *p = part->kids.items[1];
   if (p->kind != ND_VAR || !p->decl || !(p->decl->qual & Q_TUNABLE)) {
     error(ck, p->loc, "the number of parts must be a __tunable unsigned");
-    return;
+    return PART_NONE;
   }
   for (int i = 2; i < 5; i++) {
     Node *s = part->kids.items[i];
     if (s->kind != ND_VAR || !s->decl || s->decl->kind != ND_DECL) {
       error(ck, s->loc, "partition's start, inc and end must be Sequence variables");
-      return;
+      return PART_NONE;
     }
   }
   Node *inc = ((Node *)part->kids.items[3])->decl;
   Node *step = inc->kids.len == 1 ? inc->kids.items[0] : NULL;
   if (step && step->kind == ND_INT && step->ival == 1)
-    cd->part = PART_TILED;
-  else if (step && step->kind == ND_VAR && step->decl == p->decl)
-    cd->part = PART_STRIDED;
-  else
-    error(ck, inc->loc,
-          "cannot tell a tiled from a strided partition: Sequence '%s' must be (1) for tiles "
-          "or (%s) for strides",
-          inc->name, p->name);
+    return PART_TILED;
+  if (step && step->kind == ND_VAR && step->decl == p->decl)
+    return PART_STRIDED;
+  error(ck, inc->loc,
+        "cannot tell a tiled from a strided partition: Sequence '%s' must be (1) for tiles "
+        "or (%s) for strides",
+        inc->name, p->name);
+  return PART_NONE;
+}
 
+/* Compound codelets: one Map per input, Map(spectrum, partition(x, p,
+ * start, inc, end)), returned through the spectrum with the codelet's
+ * parameters: return sum(map); return dot(mx, my); return count(map, t); */
+static void check_map(Check *ck) {
+  Codelet *cd = ck->cd;
+  Arena *a = ck->ctx->arena;
+  PtrVec inputs = {0}, params = {0};
+  for (int i = 0; i < cd->fn->kids.len; i++) {
+    Node *p = cd->fn->kids.items[i];
+    vec_push(a, p->ty->kind == TY_ARRAY ? &inputs : &params, p);
+  }
+  if (ck->maps.len != inputs.len) {
+    error(ck, ((Node *)ck->maps.items[ck->maps.len > inputs.len ? inputs.len : 0])->loc,
+          "a compound codelet has one Map per input: %d Map%s for %d input%s", ck->maps.len,
+          ck->maps.len == 1 ? "" : "s", inputs.len, inputs.len == 1 ? "" : "s");
+    return;
+  }
+  for (int i = 0; i < ck->maps.len; i++) {
+    PartKind k = check_one_map(ck, ck->maps.items[i], inputs.items[i]);
+    if (k == PART_NONE)
+      return;
+    if (i > 0 && k != cd->part) {
+      error(ck, ((Node *)ck->maps.items[i])->loc, "the Maps of a compound codelet split every "
+                                                  "input the same way, tiled or strided");
+      return;
+    }
+    cd->part = k;
+  }
+  Buf want = {0};
+  buf_printf(&want, "%s(", cd->name);
+  for (int i = 0; i < ck->maps.len; i++)
+    buf_printf(&want, "%s%s", i ? ", " : "", ((Node *)ck->maps.items[i])->name);
+  for (int i = 0; i < params.len; i++)
+    buf_printf(&want, ", %s", ((Node *)params.items[i])->name);
+  buf_puts(&want, ")");
   for (int i = 0; i < ck->returns.len; i++) {
     Node *r = ((Node *)ck->returns.items[i])->lhs;
-    Node *arg = r && r->kind == ND_CALL && r->kids.len == 1 ? r->kids.items[0] : NULL;
-    if (!arg || strcmp(r->name, cd->name) != 0 || arg->kind != ND_VAR || arg->decl != map)
+    bool ok = r && r->kind == ND_CALL && strcmp(r->name, cd->name) == 0 &&
+              r->kids.len == ck->maps.len + params.len;
+    for (int k = 0; ok && k < r->kids.len; k++) {
+      Node *arg = r->kids.items[k];
+      Node *want_decl = k < ck->maps.len ? ck->maps.items[k] : params.items[k - ck->maps.len];
+      ok = arg->kind == ND_VAR && arg->decl == want_decl;
+    }
+    if (!ok)
       error(ck, r ? r->loc : ((Node *)ck->returns.items[i])->loc,
-            "a compound codelet returns %s(%s), the spectrum over its Map", cd->name, map->name);
+            "a compound codelet returns %s, the spectrum over its Map%s", want.data,
+            ck->maps.len == 1 ? "" : "s");
   }
+  buf_free(&want);
 }
 
 /* The identity an accumulator must start from. */

@@ -5,7 +5,8 @@
  * 16-byte vector of T (int4, float4, double2, ...) and size and stride
  * count vectors. Each statement that reads in[i] becomes
  *   { V v = in[i]; S[v.x]; S[v.y]; S[v.z]; S[v.w]; }
- * one copy of the statement per component, in order. A statement that reads
+ * one copy of the statement per component, in order (an `if` whose
+ * condition reads in[i] is one statement). A statement that reads
  * in[] at two different indices cannot be split that way: the transform
  * fails with a reason and the vector variants are left out. The aligned
  * body is the caller's business (head and tail stay scalar). */
@@ -87,10 +88,15 @@ static Node *split(Vec *vc, Node *s) {
     s->body = split(vc, s->body);
     return s;
   }
-  case ND_IF:
+  case ND_IF: {
+    Reads cond = {.in = vc->in};
+    node_walk(s->cond, find_reads, &cond);
+    if (cond.first)
+      break; /* `if (in[i] > t) acc += 1;` is copied whole, once per component */
     s->then = split(vc, s->then);
     s->els = split(vc, s->els);
     return s;
+  }
   default:
     break;
   }
