@@ -137,6 +137,15 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: missing source_hash/spectrum/type/op/namespace", path);
     goto out;
   }
+  json_t *meaning = json_object_get(root, "meaning");
+  if (meaning && !json_is_true(json_object_get(meaning, "plain"))) {
+    const char *text = json_string_value(json_object_get(meaning, "text"));
+    s = tgm__fail(TGM_ERR_MANIFEST,
+                  "%s: spectrum '%s' is not a plain fold of its input (%s); the tuner and the "
+                  "run-time path handle plain folds only, so far",
+                  path, m->spectrum, text ? text : "a transform, parameters or an epilogue");
+    goto out;
+  }
   json_t *vs = json_object_get(root, "variants");
   if (!json_is_array(vs) || json_array_size(vs) == 0) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: no variants", path);
