@@ -61,17 +61,31 @@ static void print_caret(Diag *d, Loc loc) {
 }
 
 void diag_report(Diag *d, const char *severity, Loc loc, const char *msg) {
+  bool note = strcmp(severity, "note") == 0;
   char *key = arena_printf(d->arena, "%s:%d:%d:%s:%s", loc.file ? loc.file : "",
                            loc.line, loc.col, severity, msg);
   for (int i = 0; i < d->seen.len; i++)
-    if (strcmp(d->seen.items[i], key) == 0)
+    if (strcmp(d->seen.items[i], key) == 0) {
+      if (!note) /* a repeated error hides its repeated notes too */
+        d->hiding = true;
       return;
+    }
   vec_push(d->arena, &d->seen, key);
+  if (note && d->hiding)
+    return;
+  d->hiding = false;
 
-  if (strcmp(severity, "error") == 0)
+  if (strcmp(severity, "error") == 0) {
     d->nerrors++;
-  else if (strcmp(severity, "warning") == 0)
+    if (d->limit > 0 && d->shown >= d->limit) {
+      d->suppressed++;
+      d->hiding = true;
+      return;
+    }
+    d->shown++;
+  } else if (strcmp(severity, "warning") == 0) {
     d->nwarnings++;
+  }
   if (loc.file && loc.line > 0)
     fprintf(d->out, "%s:%d:%d: %s: %s\n", loc.file, loc.line, loc.col, severity, msg);
   else if (loc.file)
@@ -79,6 +93,37 @@ void diag_report(Diag *d, const char *severity, Loc loc, const char *msg) {
   else
     fprintf(d->out, "tgm-gen: %s: %s\n", severity, msg);
   print_caret(d, loc);
+}
+
+void diag_limit_begin(Diag *d, int max) {
+  d->limit = max;
+  d->shown = d->suppressed = 0;
+  d->hiding = false;
+}
+
+void diag_limit_end(Diag *d, const char *file) {
+  int n = d->suppressed;
+  d->limit = d->shown = d->suppressed = 0;
+  d->hiding = false;
+  if (n > 0)
+    fprintf(d->out, "%s: note: %d more error%s in this file not shown\n",
+            file, n, n == 1 ? "" : "s");
+}
+
+void diag_origin(Diag *d, const char *stem, Loc loc) {
+  Origin *o = arena_alloc(d->arena, sizeof *o);
+  o->stem = arena_strdup(d->arena, stem);
+  o->loc = loc;
+  vec_push(d->arena, &d->origins, o);
+}
+
+const Origin *diag_find_origin(const Diag *d, const char *stem, const char *file) {
+  for (int i = d->origins.len - 1; i >= 0; i--) {
+    const Origin *o = d->origins.items[i];
+    if (strcmp(o->stem, stem) == 0 && o->loc.file && file && strcmp(o->loc.file, file) == 0)
+      return o;
+  }
+  return NULL;
 }
 
 static void report_v(Diag *d, const char *severity, Loc loc, const char *fmt, va_list ap) {
@@ -174,5 +219,6 @@ SrcFile *diag_read_file(Diag *d, const char *path) {
     return NULL;
   }
   diag_add_file(d, f);
+  d->current = f;
   return f;
 }

@@ -171,7 +171,7 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   const ElemInfo *ei = elem_info(c->elem);
   tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
-  tpl_set(d, "chosen_how", how);
+  tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
   const char *sig_t = c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype;
   tpl_set(d, "sig_t", sig_t);
   { /* the inputs and parameters, in the caller's types (T is not in scope there) */

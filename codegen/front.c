@@ -22,6 +22,7 @@
 /* ------------------------------------------------------- finding codelets */
 
 typedef struct {
+  size_t decl_start; /* just past the previous top-level declaration */
   size_t start;      /* offset of __codelet */
   size_t body_start; /* offset of the body's '{', or SIZE_MAX */
   size_t body_end;   /* offset just past the matching '}' */
@@ -66,6 +67,7 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
   int depth = 0;
   Span *cur = NULL; /* the codelet whose body we are looking for */
   bool line_start = true;
+  size_t decl_start = 0; /* just past the last top-level ';', '}' or # line */
   for (size_t i = 0; i < len;) {
     size_t j = skip_trivia(s, len, i);
     if (j != i) {
@@ -76,6 +78,8 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
     if (line_start && c == '#') { /* a preprocessor line, with continuations */
       while (i < len && s[i] != '\n')
         i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+      if (depth == 0)
+        decl_start = i;
       continue;
     }
     if (c == '\n')
@@ -89,15 +93,20 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
     } else if (c == '}') {
       if (depth > 0)
         depth--;
+      if (depth == 0)
+        decl_start = i + 1;
       if (depth == 0 && cur && cur->body_start != SIZE_MAX) {
         cur->body_end = i + 1;
         cur = NULL;
       }
-    } else if (c == ';' && depth == 0 && cur && cur->body_start == SIZE_MAX) {
-      cur = NULL; /* a declaration without a body */
+    } else if (c == ';' && depth == 0) {
+      decl_start = i + 1;
+      if (cur && cur->body_start == SIZE_MAX)
+        cur = NULL; /* a declaration without a body */
     } else if (depth == 0 && c == '_' && (i == 0 || !is_ident_char(s[i - 1])) &&
                strncmp(s + i, "__codelet", 9) == 0 && !is_ident_char(s[i + 9])) {
       cur = arena_alloc(a, sizeof *cur);
+      cur->decl_start = decl_start;
       cur->start = i;
       cur->body_start = SIZE_MAX;
       cur->body_end = SIZE_MAX;
@@ -110,8 +119,8 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
 }
 
 /* The text of parse k: codelet k whole, the other bodies blanked. */
-static char *text_for(Arena *a, const SrcFile *f, const PtrVec *spans, int k) {
-  char *t = arena_strndup(a, f->text, f->len);
+static char *text_for(Arena *a, const SrcFile *f, const char *base, const PtrVec *spans, int k) {
+  char *t = arena_strndup(a, base, f->len);
   for (int j = 0; j < spans->len; j++) {
     const Span *sp = spans->items[j];
     if (j == k || sp->body_start == SIZE_MAX)
@@ -121,6 +130,240 @@ static char *text_for(Arena *a, const SrcFile *f, const PtrVec *spans, int k) {
     for (size_t i = sp->body_start + 1; i < end; i++)
       if (t[i] != '\n')
         t[i] = ' ';
+  }
+  return t;
+}
+
+/* ------------------------------------------------ the text clang is given
+ *
+ * Two rewrites keep every byte offset, line and column of the user's file:
+ *   - `Vector vthread();` (the talk's notation; C++ reads a function
+ *     declaration) becomes `Vector vthread  ;`;
+ *   - a file whose codelets take `Array<1,int>` fixes the element type:
+ *     every `int` becomes `T  `, so the file reads as one written with T
+ *     (and parses with T = int). */
+
+typedef struct {
+  size_t start, end;
+} Tok;
+
+typedef struct {
+  Tok *items;
+  int len, cap;
+} Toks;
+
+/* The tokens of s for the light scans below: identifiers and numbers (runs
+ * of identifier characters) and single punctuation characters; comments,
+ * literals and preprocessor lines skipped. */
+static Toks lex_all(const char *s, size_t len) {
+  Toks ts = {0};
+  bool line_start = true;
+  for (size_t i = 0; i < len;) {
+    size_t j = skip_trivia(s, len, i);
+    if (j != i) {
+      if (s[i] == '"' || s[i] == '\'')
+        line_start = false;
+      i = j;
+      continue;
+    }
+    char c = s[i];
+    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f') {
+      if (c == '\n')
+        line_start = true;
+      i++;
+      continue;
+    }
+    if (line_start && c == '#') {
+      while (i < len && s[i] != '\n')
+        i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+      continue;
+    }
+    line_start = false;
+    Tok t = {i, i + 1};
+    if (is_ident_char(c))
+      while (t.end < len && is_ident_char(s[t.end]))
+        t.end++;
+    if (ts.len == ts.cap) {
+      ts.cap = ts.cap ? ts.cap * 2 : 256;
+      ts.items = realloc(ts.items, sizeof(Tok) * (size_t)ts.cap);
+      if (!ts.items)
+        abort();
+    }
+    ts.items[ts.len++] = t;
+    i = t.end;
+  }
+  return ts;
+}
+
+static bool tok_is(const char *s, Tok t, const char *word) {
+  size_t n = strlen(word);
+  return t.end - t.start == n && strncmp(s + t.start, word, n) == 0;
+}
+
+static bool is_type_keyword(const char *s, Tok t) {
+  static const char *const kw[] = {"unsigned", "signed", "int",  "long",
+                                   "short",    "char",   "float", "double"};
+  for (size_t i = 0; i < COUNT_OF(kw); i++)
+    if (tok_is(s, t, kw[i]))
+      return true;
+  return false;
+}
+
+enum { ELEM_UNSUPPORTED = -1 };
+
+/* The element type that a run of type keywords names (`unsigned int` is
+ * u32), or ELEM_UNSUPPORTED (long, short, char, unsigned long long, ...). */
+static int keyword_elem(const char *s, const Tok *run, int n) {
+  int longs = 0;
+  bool is_unsigned = false, other = false, is_float = false, is_double = false;
+  for (int i = 0; i < n; i++) {
+    if (tok_is(s, run[i], "long"))
+      longs++;
+    else if (tok_is(s, run[i], "unsigned"))
+      is_unsigned = true;
+    else if (tok_is(s, run[i], "float"))
+      is_float = true;
+    else if (tok_is(s, run[i], "double"))
+      is_double = true;
+    else if (!tok_is(s, run[i], "int") && !tok_is(s, run[i], "signed"))
+      other = true; /* short, char */
+  }
+  if (other)
+    return ELEM_UNSUPPORTED;
+  if (is_float || is_double)
+    return n == 1 ? (is_float ? ET_F32 : ET_F64) : ELEM_UNSUPPORTED;
+  if (longs == 0)
+    return is_unsigned ? ET_U32 : ET_I32;
+  if (longs == 2 && !is_unsigned)
+    return ET_I64;
+  return ELEM_UNSUPPORTED;
+}
+
+static Loc loc_of_offset(const SrcFile *f, size_t off) {
+  Loc loc = {f->path, 1, 1};
+  for (size_t i = 0; i < off && i < f->len; i++, loc.col++)
+    if (f->text[i] == '\n')
+      loc.line++, loc.col = 0;
+  return loc;
+}
+
+/* The end of a codelet's declaration: its body's '{'. */
+static size_t sig_end(const SrcFile *f, const Span *sp) {
+  return sp->body_start != SIZE_MAX ? sp->body_start
+         : sp->body_end != SIZE_MAX ? sp->body_end
+                                    : f->len;
+}
+
+/* An Array's element type written as C keywords in a codelet's signature. */
+typedef struct {
+  int elem;          /* ElemType, or ELEM_UNSUPPORTED */
+  size_t start, end; /* its spelling */
+} ElemUse;
+
+/* Finds the element type a file's codelets fix, if any: the keyword element
+ * types of their Array parameters (`T` and other names fix nothing). They
+ * must be tgm's types and agree; with an explicit --type, agree with it.
+ * Returns the type, -1 for none, or -2 after reporting an error. */
+static int fixed_elem(Ctx *ctx, const SrcFile *f, const PtrVec *spans, const Toks *ts,
+                      ElemType elem, bool elem_explicit) {
+  const char *s = f->text;
+  ElemUse first = {ELEM_UNSUPPORTED, 0, 0};
+  bool have = false;
+  int k = 0; /* the span of token i, or the next one */
+  for (int i = 0; i + 3 < ts->len; i++) {
+    const Tok *t = &ts->items[i];
+    while (k < spans->len && t->start >= sig_end(f, spans->items[k]))
+      k++;
+    if (k == spans->len)
+      break;
+    if (t->start < ((const Span *)spans->items[k])->decl_start)
+      continue;
+    {
+      if (!tok_is(s, t[0], "Array") || !tok_is(s, t[1], "<"))
+        continue;
+      int j = i + 2, depth = 1; /* to the ',' after the dimension */
+      while (j < ts->len && depth > 0 && !(depth == 1 && tok_is(s, ts->items[j], ","))) {
+        if (tok_is(s, ts->items[j], "<") || tok_is(s, ts->items[j], "("))
+          depth++;
+        else if (tok_is(s, ts->items[j], ">") || tok_is(s, ts->items[j], ")"))
+          depth--;
+        j++;
+      }
+      int e0 = ++j;
+      while (j < ts->len && (is_type_keyword(s, ts->items[j]) || tok_is(s, ts->items[j], "const")))
+        j++;
+      if (j == e0 || j >= ts->len || !tok_is(s, ts->items[j], ">"))
+        continue; /* T, another name, or not a simple Array<D, type> */
+      int kw0 = e0;
+      while (tok_is(s, ts->items[kw0], "const"))
+        kw0++;
+      if (kw0 == j)
+        continue;
+      ElemUse use = {keyword_elem(s, &ts->items[kw0], j - kw0), ts->items[e0].start,
+                     ts->items[j - 1].end};
+      int n = (int)(use.end - use.start);
+      Loc at = loc_of_offset(f, use.start);
+      if (use.elem == ELEM_UNSUPPORTED) {
+        diag_error(ctx->diag, at,
+                   "'%.*s' is not an element type of tgm: write T, or one of int (i32), "
+                   "unsigned (u32), long long (i64), float (f32), double (f64)",
+                   n, s + use.start);
+        return -2;
+      }
+      if (!have) {
+        first = use;
+        have = true;
+        if (elem_explicit && (ElemType)use.elem != elem) {
+          diag_error(ctx->diag, at, "codelet fixes the element type to %.*s (%s) but --type=%s", n,
+                     s + use.start, elem_info((ElemType)use.elem)->name, elem_info(elem)->name);
+          return -2;
+        }
+      } else if (use.elem != first.elem) {
+        int n0 = (int)(first.end - first.start);
+        diag_error(ctx->diag, at,
+                   "the codelets of one file must agree on the element type: %.*s (%s) here, "
+                   "%.*s (%s) before",
+                   n, s + use.start, elem_info((ElemType)use.elem)->name, n0, s + first.start,
+                   elem_info((ElemType)first.elem)->name);
+        diag_note(ctx->diag, loc_of_offset(f, first.start), "the element type is first fixed here");
+        return -2;
+      }
+    }
+  }
+  return have ? first.elem : -1;
+}
+
+/* The text every parse starts from: the user's, with the rewrites above. */
+static char *base_text(Arena *a, const SrcFile *f, const Toks *ts, int fixed) {
+  char *t = arena_strndup(a, f->text, f->len);
+  const char *s = f->text;
+  int depth = 0;
+  for (int i = 0; i < ts->len; i++) {
+    const Tok *k = &ts->items[i];
+    if (tok_is(s, *k, "{"))
+      depth++;
+    else if (tok_is(s, *k, "}"))
+      depth--;
+    /* Vector NAME ( ) ;  inside a body */
+    if (depth > 0 && i + 4 < ts->len && tok_is(s, k[0], "Vector") && is_ident_char(s[k[1].start]) &&
+        tok_is(s, k[2], "(") && tok_is(s, k[3], ")") && tok_is(s, k[4], ";")) {
+      t[k[2].start] = ' ';
+      t[k[3].start] = ' ';
+    }
+    /* a run of type keywords naming the fixed type, not a __tunable's */
+    if (fixed >= 0 && is_type_keyword(s, *k)) {
+      int j = i;
+      while (j < ts->len && is_type_keyword(s, ts->items[j]))
+        j++;
+      bool tunable = i > 0 && tok_is(s, ts->items[i - 1], "__tunable");
+      if (!tunable && keyword_elem(s, k, j - i) == fixed) {
+        t[k->start] = 'T';
+        for (size_t c = k->start + 1; c < ts->items[j - 1].end; c++)
+          if (t[c] != '\n')
+            t[c] = ' ';
+      }
+      i = j - 1;
+    }
   }
   return t;
 }
@@ -590,10 +833,18 @@ static Op atomic_op(const char *s) {
   return OP_NONE;
 }
 
-static Attrs read_attrs(Conv *cv, const Cursors *cs) {
+/* Only the attributes written in [lo, hi) count: clang merges attributes
+ * across redeclarations, so without this an untagged codelet would take
+ * the __coop or __tag of another codelet of its spectrum. */
+static Attrs read_attrs(Conv *cv, const Cursors *cs, size_t lo, size_t hi) {
   Attrs at = {0};
   for (int i = 0; i < cs->len; i++) {
     if (clang_getCursorKind(cs->items[i]) != CXCursor_AnnotateAttr)
+      continue;
+    unsigned off;
+    CXSourceLocation where = clang_getCursorLocation(cs->items[i]);
+    clang_getExpansionLocation(where, NULL, NULL, NULL, &off);
+    if (in_prelude(where) || off < lo || off >= hi)
       continue;
     const char *s = take_string(cv->arena, clang_getCursorSpelling(cs->items[i]));
     if (strcmp(s, "tgm.codelet") == 0)
@@ -622,7 +873,7 @@ static Node *conv_var(Conv *cv, CXCursor c) {
   CXType t = clang_getCursorType(c);
   n->ty = conv_type(cv, t);
   Cursors cs = children(c);
-  Attrs at = read_attrs(cv, &cs);
+  Attrs at = read_attrs(cv, &cs, 0, SIZE_MAX);
   if (at.shared)
     n->qual |= Q_SHARED;
   if (at.tunable)
@@ -812,10 +1063,60 @@ static Node *conv_stmt(Conv *cv, CXCursor c) {
   return n;
 }
 
-static Codelet *conv_codelet(Conv *cv, CXCursor fn, int index) {
+/* The parameters and body of a function definition, into n. */
+static void conv_params_body(Conv *cv, const Cursors *cs, Node *n) {
+  Arena *a = cv->arena;
+  for (int i = 0; i < cs->len; i++) {
+    enum CXCursorKind k = clang_getCursorKind(cs->items[i]);
+    if (k == CXCursor_ParmDecl) {
+      Node *p = node_new(a, ND_PARAM, loc_of(cv, cs->items[i]));
+      p->name = take_string(a, clang_getCursorSpelling(cs->items[i]));
+      p->ty = conv_type(cv, clang_getCursorType(cs->items[i]));
+      bind(cv, cs->items[i], p);
+      vec_push(a, &n->kids, p);
+    } else if (k == CXCursor_CompoundStmt) {
+      n->body = conv_block(cv, cs->items[i]);
+    }
+  }
+}
+
+static bool is_identifier(const char *s) {
+  if (!s[0] || (s[0] >= '0' && s[0] <= '9'))
+    return false;
+  for (; *s; s++)
+    if (!is_ident_char(*s))
+      return false;
+  return true;
+}
+
+/* Where the argument of the __tag(...) written at loc starts. */
+static Loc tag_arg_loc(Conv *cv, Loc loc) {
+  const SrcFile *f = cv->file;
+  size_t off = 0;
+  for (int line = 1; off < f->len && line < loc.line; off++)
+    if (f->text[off] == '\n')
+      line++;
+  off += (size_t)(loc.col > 0 ? loc.col - 1 : 0);
+  if (off + 5 > f->len || strncmp(f->text + off, "__tag", 5) != 0)
+    return loc;
+  size_t i = off + 5;
+  while (i < f->len && (f->text[i] == ' ' || f->text[i] == '\t'))
+    i++;
+  if (i >= f->len || f->text[i] != '(')
+    return loc;
+  for (i++; i < f->len && (f->text[i] == ' ' || f->text[i] == '\t'); i++)
+    ;
+  Loc r = loc;
+  r.col += (int)(i - off);
+  return r;
+}
+
+/* A codelet; only the attributes written in its own declaration, from
+ * sig_lo to its body, are its own. */
+static Codelet *conv_codelet(Conv *cv, CXCursor fn, int index, size_t sig_lo, size_t sig_hi) {
   Arena *a = cv->arena;
   Cursors cs = children(fn);
-  Attrs at = read_attrs(cv, &cs);
+  Attrs at = read_attrs(cv, &cs, sig_lo, sig_hi);
   Codelet *cd = arena_alloc(a, sizeof *cd);
   cd->name = take_string(a, clang_getCursorSpelling(fn));
   cd->loc = loc_of(cv, fn);
@@ -823,25 +1124,34 @@ static Codelet *conv_codelet(Conv *cv, CXCursor fn, int index) {
   cd->tag = at.tag;
   cd->tag_loc = at.tag_loc;
   cd->index = index;
+  if (at.tag && !is_identifier(at.tag)) {
+    diag_error(cv->ctx->diag, tag_arg_loc(cv, at.tag_loc),
+               at.tag[0] ? "tag '%s' is not an identifier: a tag names generated code, so it "
+                           "takes letters, digits and '_', and no digit first"
+                         : "empty tag%s: write __tag(name)",
+               at.tag);
+    cv->failed = true;
+  }
   Node *n = node_new(a, ND_CODELET, cd->loc);
   n->name = cd->name;
   n->cd = cd;
   n->ty = conv_type(cv, clang_getCursorResultType(fn));
   cd->fn = n;
-  for (int i = 0; i < cs.len; i++) {
-    enum CXCursorKind k = clang_getCursorKind(cs.items[i]);
-    if (k == CXCursor_ParmDecl) {
-      Node *p = node_new(a, ND_PARAM, loc_of(cv, cs.items[i]));
-      p->name = take_string(a, clang_getCursorSpelling(cs.items[i]));
-      p->ty = conv_type(cv, clang_getCursorType(cs.items[i]));
-      bind(cv, cs.items[i], p);
-      vec_push(a, &n->kids, p);
-    } else if (k == CXCursor_CompoundStmt) {
-      n->body = conv_block(cv, cs.items[i]);
-    }
-  }
+  conv_params_body(cv, &cs, n);
   free(cs.items);
   return cd;
+}
+
+/* A helper function of the user's (ND_FUNC), emitted with the kernels. */
+static Node *conv_helper(Conv *cv, CXCursor fn) {
+  Arena *a = cv->arena;
+  Cursors cs = children(fn);
+  Node *n = node_new(a, ND_FUNC, loc_of(cv, fn));
+  n->name = take_string(a, clang_getCursorSpelling(fn));
+  n->ty = conv_type(cv, clang_getCursorResultType(fn));
+  conv_params_body(cv, &cs, n);
+  free(cs.items);
+  return n;
 }
 
 /* ------------------------------------------------------------- parsing */
@@ -869,33 +1179,134 @@ static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
-/* Forwards clang's diagnostics; returns the number of errors. */
+/* At most MAX_ERRORS errors per file are shown: a cascade stops early, with
+ * its root cause (clang's first error) on top. Each error keeps at most
+ * MAX_NOTES of clang's notes. */
+enum { MAX_ERRORS = 5, MAX_NOTES = 4 };
+
+/* Forwards clang's diagnostics, each with its notes; returns the number of
+ * errors. */
 static int forward_diagnostics(Conv *cv) {
+  Diag *d = cv->ctx->diag;
   int errors = 0;
   unsigned n = clang_getNumDiagnostics(cv->tu);
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic dg = clang_getDiagnostic(cv->tu, i);
     enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
-    if (sev >= CXDiagnostic_Warning) {
-      const char *msg = take_string(cv->arena, clang_getDiagnosticSpelling(dg));
+    const char *msg = take_string(cv->arena, clang_getDiagnosticSpelling(dg));
+    if (sev >= CXDiagnostic_Error)
+      errors++;
+    if (sev >= CXDiagnostic_Warning && strncmp(msg, "too many errors emitted", 23) != 0) {
       Loc loc = loc_at(cv, clang_getDiagnosticLocation(dg));
-      const char *what = sev >= CXDiagnostic_Error ? "error" : "warning";
-      diag_report(cv->ctx->diag, what, loc, msg);
-      if (sev >= CXDiagnostic_Error)
-        errors++;
+      diag_report(d, sev >= CXDiagnostic_Error ? "error" : "warning", loc, msg);
+      CXDiagnosticSet notes = clang_getChildDiagnostics(dg);
+      unsigned nn = notes ? clang_getNumDiagnosticsInSet(notes) : 0;
+      for (unsigned j = 0; j < nn && j < MAX_NOTES; j++) {
+        CXDiagnostic note = clang_getDiagnosticInSet(notes, j);
+        const char *text = take_string(cv->arena, clang_getDiagnosticSpelling(note));
+        diag_report(d, "note", loc_at(cv, clang_getDiagnosticLocation(note)), text);
+        clang_disposeDiagnostic(note);
+      }
+      if (nn > MAX_NOTES)
+        diag_report(d, "note", (Loc){loc.file, 0, 0},
+                    arena_printf(cv->arena, "%u more notes on this %s not shown", nn - MAX_NOTES,
+                                 sev >= CXDiagnostic_Error ? "error" : "warning"));
     }
     clang_disposeDiagnostic(dg);
   }
   return errors;
 }
 
+static bool in_span(const SrcFile *f, const PtrVec *spans, size_t off) {
+  for (int i = 0; i < spans->len; i++) {
+    const Span *sp = spans->items[i];
+    size_t end = sp->body_end != SIZE_MAX ? sp->body_end : sig_end(f, sp);
+    if (off >= sp->decl_start && off < end)
+      return true;
+  }
+  return false;
+}
+
+/* What the file holds besides its codelets: helper functions, converted
+ * into prog->helpers (a function marked __device, or any other function
+ * defined in the file), and typedefs. Anything else tgm cannot emit is an
+ * error. */
+static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
+  Arena *a = cv->arena;
+  Cursors cs = children(clang_getTranslationUnitCursor(cv->tu));
+  for (int i = 0; i < cs.len; i++) {
+    CXCursor c = cs.items[i];
+    CXSourceLocation where = clang_getCursorLocation(c);
+    if (in_prelude(where))
+      continue;
+    unsigned off;
+    clang_getExpansionLocation(where, NULL, NULL, NULL, &off);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *name = take_string(a, clang_getCursorSpelling(c));
+    const char *what = NULL;
+    switch (k) {
+    case CXCursor_FunctionDecl:
+      if (in_span(cv->file, spans, off))
+        break; /* a codelet */
+      if (clang_isCursorDefinition(c)) {
+        bool failed = cv->failed;
+        cv->failed = false;
+        Node *h = conv_helper(cv, c);
+        if (!cv->failed)
+          vec_push(a, &prog->helpers, h);
+        cv->failed |= failed;
+      } else if (clang_Cursor_isNull(clang_getCursorDefinition(c))) {
+        conv_error(cv, c,
+                   "'%s' is declared but not defined: tgm emits the functions this file "
+                   "defines, so give it a body here",
+                   name);
+      }
+      break;
+    case CXCursor_TypedefDecl:
+    case CXCursor_TypeAliasDecl:
+    case CXCursor_StaticAssert:
+      break;
+    case CXCursor_VarDecl: what = "a global variable"; break;
+    case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
+    case CXCursor_UnionDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_ClassTemplatePartialSpecialization: what = "a class"; break;
+    case CXCursor_FunctionTemplate: what = "a template"; break;
+    case CXCursor_EnumDecl: what = "an enum"; break;
+    case CXCursor_Namespace: what = "a namespace"; break;
+    default:
+      what = arena_printf(a, "this declaration (%s)",
+                          take_string(a, clang_getCursorKindSpelling(k)));
+      break;
+    }
+    if (what)
+      conv_error(cv, c, "%s",
+                 arena_printf(a,
+                              "tgm cannot emit %s%s%s%s at file scope: a codelet file holds "
+                              "codelets, helper functions (__device) and typedefs",
+                              what, name[0] ? " ('" : "", name, name[0] ? "')" : ""));
+  }
+  free(cs.items);
+}
+
+/* -DTGM_ELEM=int: T; -DTGM_ELEM_ID=1: which of the prelude's types is T. */
 static const char *clang_args_elem(Arena *a, ElemType elem) {
   return arena_printf(a, "-DTGM_ELEM=%s", elem_info(elem)->ctype);
 }
 
-Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
+static const char *clang_args_elem_id(Arena *a, ElemType elem) {
+  static const int ids[ET_COUNT] = {[ET_I32] = 1, [ET_U32] = 2, [ET_I64] = 3, [ET_F32] = 4,
+                                    [ET_F64] = 5};
+  return arena_printf(a, "-DTGM_ELEM_ID=%d", ids[elem]);
+}
+
+static const char prelude_name[] = "<tgm prelude>";
+
+Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explicit) {
   Arena *a = ctx->arena;
-  SrcFile *f = diag_read_file(ctx->diag, path);
+  Diag *d = ctx->diag;
+  SrcFile *f = diag_read_file(d, path);
   if (!f)
     return NULL;
   Program *prog = arena_alloc(a, sizeof *prog);
@@ -904,13 +1315,33 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
 
   PtrVec spans = {0};
   find_codelets(a, f, &spans);
+  Toks toks = lex_all(f->text, f->len);
+  int fixed = fixed_elem(ctx, f, &spans, &toks, elem, elem_explicit);
+  char *base = fixed == -2 ? NULL : base_text(a, f, &toks, fixed);
+  free(toks.items);
+  if (!base)
+    return prog;
+  if (fixed >= 0)
+    prog->elem = elem = (ElemType)fixed;
+
+  /* clang's notes may point into the prelude: show its lines too */
+  bool have_prelude = false;
+  for (int i = 0; i < d->files.len && !have_prelude; i++)
+    have_prelude = strcmp(((SrcFile *)d->files.items[i])->path, prelude_name) == 0;
+  if (!have_prelude) {
+    SrcFile *pf = arena_alloc(a, sizeof *pf);
+    pf->path = prelude_name;
+    pf->text = tgm_prelude_text;
+    pf->len = strlen(tgm_prelude_text);
+    diag_add_file(d, pf);
+  }
 
   const char *args[] = {
       "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++",
-      "-include", PRELUDE_PATH, clang_args_elem(a, elem),
+      "-include", PRELUDE_PATH, clang_args_elem(a, elem), clang_args_elem_id(a, elem),
       "-Wno-vla-cxx-extension", "-Wno-vla-extension", "-Wno-unused-value",
       "-Wno-return-type", /* sema reports a missing return itself */
-      "-ferror-limit=20",
+      "-ferror-limit=0",  /* diag.c stops a cascade (MAX_ERRORS) */
   };
   /* clang wants an absolute path for the main file; we print the user's. */
   char *abs = realpath(path, NULL);
@@ -919,9 +1350,11 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
 
   CXIndex index = clang_createIndex(0, 0);
   int nparses = spans.len ? spans.len : 1;
-  int errors_before = ctx->diag->nerrors;
+  int errors_before = d->nerrors;
+  bool file_scope_done = false;
+  diag_limit_begin(d, MAX_ERRORS);
   for (int k = 0; k < nparses; k++) {
-    char *text = spans.len ? text_for(a, f, &spans, k) : (char *)f->text;
+    char *text = spans.len ? text_for(a, f, base, &spans, k) : base;
     struct CXUnsavedFile files[2] = {
         {main_path, text, (unsigned long)f->len},
         {PRELUDE_PATH, tgm_prelude_text, (unsigned long)strlen(tgm_prelude_text)},
@@ -931,37 +1364,46 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem) {
         index, main_path, args, (int)COUNT_OF(args), files, 2,
         CXTranslationUnit_KeepGoing, &cv.tu);
     if (ec != CXError_Success || !cv.tu) {
-      diag_error(ctx->diag, (Loc){f->path, 0, 0}, "libclang could not parse the file (code %d)",
-                 (int)ec);
+      diag_error(d, (Loc){f->path, 0, 0}, "libclang could not parse the file (code %d)", (int)ec);
       break;
     }
     if (forward_diagnostics(&cv) > 0 || !spans.len) {
       clang_disposeTranslationUnit(cv.tu);
       continue;
     }
+    if (!file_scope_done) { /* the same in every parse: once */
+      file_scope_done = true;
+      conv_file_scope(&cv, &spans, prog);
+      cv.failed = false;
+    }
     const Span *sp = spans.items[k];
     FindFn ff = {.cv = &cv, .lo = sp->start,
                  .hi = sp->body_end == SIZE_MAX ? f->len : sp->body_end};
     clang_visitChildren(clang_getTranslationUnitCursor(cv.tu), find_fn, &ff);
     if (!ff.have) {
-      int line = 1, col = 1;
-      for (size_t i = 0; i < sp->start; i++, col++)
-        if (f->text[i] == '\n')
-          line++, col = 0;
-      diag_error(ctx->diag, (Loc){f->path, line, col},
+      diag_error(d, loc_of_offset(f, sp->start),
                  "'__codelet' must mark a function definition with a body");
     } else {
-      Codelet *cd = conv_codelet(&cv, ff.found, prog->codelets.len);
+      Codelet *cd = conv_codelet(&cv, ff.found, prog->codelets.len, sp->decl_start, sig_end(f, sp));
       if (!cv.failed)
         vec_push(a, &prog->codelets, cd);
     }
     clang_disposeTranslationUnit(cv.tu);
   }
   clang_disposeIndex(index);
+  diag_limit_end(d, f->path);
 
-  if (spans.len == 0 && ctx->diag->nerrors == errors_before)
-    diag_error(ctx->diag, (Loc){f->path, 1, 1},
+  if (spans.len == 0 && d->nerrors == errors_before)
+    diag_error(d, (Loc){f->path, 1, 1},
                f->len == 0 ? "empty file: no codelet to compile"
                            : "no codelet in this file (mark codelets with '__codelet')");
+  /* what this file's outputs will be named after: output.c reports two
+   * inputs that make the same output at the second one's codelet */
+  for (int i = 0; i < prog->codelets.len; i++) {
+    const Codelet *cd = prog->codelets.items[i];
+    const char *stem = arena_printf(a, "%s_%s", cd->name, elem_info(prog->elem)->name);
+    if (!diag_find_origin(d, stem, f->path))
+      diag_origin(d, stem, cd->loc);
+  }
   return prog;
 }

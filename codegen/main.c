@@ -17,6 +17,7 @@ typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA, DUMP_CODE } DumpKind;
 typedef struct {
   ElemType types[ET_COUNT];
   int ntypes;
+  bool types_explicit;    /* --type given: a file that fixes another type is an error */
   DumpKind dump;
   bool list;
   const char *outdir;
@@ -85,6 +86,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
     switch (c) {
     case OPT_TYPE: {
       opt->ntypes = 0;
+      opt->types_explicit = true;
       char *list = optarg, *save = NULL;
       for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         ElemType e;
@@ -252,7 +254,7 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
 static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType elem, Outputs *outs,
                     Buf *stdout_buf) {
   Arena *arena = ctx->arena;
-  Program *prog = front_parse(ctx, path, elem);
+  Program *prog = front_parse(ctx, path, elem, opt->types_explicit);
   if (!prog || ctx->diag->nerrors)
     return;
   sema_check(ctx, prog);
@@ -315,7 +317,7 @@ int main(int argc, char **argv) {
   Diag diag;
   diag_init(&diag, arena, stderr);
   Ctx ctx = {arena, &diag};
-  Outputs outs = {.arena = arena};
+  Outputs outs = {.arena = arena, .diag = &diag};
   Buf stdout_buf = {0};
 
   for (int i = optind; i < argc; i++)

@@ -12,10 +12,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Two outputs with one name: the second input's would overwrite the first's.
+ * Reported once per pair of inputs and stem (sum_i32.cu, .hip and .json
+ * are one collision), at the second input's codelet where the front end
+ * recorded it. */
+static void report_collision(Outputs *o, const char *path, const char *first, const char *second) {
+  Diag *d = o->diag;
+  size_t n = strcspn(path, ".");
+  const char *stem = arena_strndup(o->arena, path, n);
+  const Origin *here = diag_find_origin(d, stem, second);
+  const Origin *there = diag_find_origin(d, stem, first);
+  Loc loc = here ? here->loc : (Loc){second, 0, 0};
+  if (strcmp(first, second) == 0) {
+    diag_error(d, loc, "outputs '%s.*' are made twice from %s: is it named twice?", stem, second);
+    return;
+  }
+  diag_error(d, loc,
+             "outputs '%s.*' are made from both %s and %s: two inputs may not define one "
+             "spectrum for one type (rename one)",
+             stem, first, second);
+  if (there)
+    diag_note(d, there->loc, "%s defines it here", first);
+}
+
 Buf *outputs_add(Outputs *o, const char *path) {
+  const char *from = o->diag && o->diag->current ? o->diag->current->path : "";
+  for (int i = 0; i < o->names.len; i++)
+    if (strcmp(o->names.items[i], path) == 0 && o->diag)
+      report_collision(o, path, o->from.items[i], from);
   Buf *b = arena_alloc(o->arena, sizeof *b);
   vec_push(o->arena, &o->names, arena_strdup(o->arena, path));
   vec_push(o->arena, &o->bufs, b);
+  vec_push(o->arena, &o->from, (void *)from);
   return b;
 }
 
@@ -33,6 +61,14 @@ static int write_all(const char *path, const Buf *b) {
 int outputs_commit(Outputs *o, const char *dir) {
   if (o->names.len == 0)
     return 0;
+  int n = o->names.len;
+  for (int i = 0; i < n; i++) /* without a Diag, a collision is caught here */
+    for (int j = 0; j < i; j++)
+      if (strcmp(o->names.items[i], o->names.items[j]) == 0) {
+        fprintf(stderr, "tgm-gen: error: two outputs named '%s'; nothing written\n",
+                (char *)o->names.items[i]);
+        return -1;
+      }
   struct stat st;
   if (stat(dir, &st) != 0) {
     if (mkdir(dir, 0777) != 0) {
@@ -44,7 +80,6 @@ int outputs_commit(Outputs *o, const char *dir) {
     fprintf(stderr, "tgm-gen: error: output path '%s' is not a directory\n", dir);
     return -1;
   }
-  int n = o->names.len;
   char **tmp = arena_alloc(o->arena, sizeof(char *) * (size_t)n);
   char **dst = arena_alloc(o->arena, sizeof(char *) * (size_t)n);
   int written = 0, rc = 0;

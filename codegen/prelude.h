@@ -13,15 +13,50 @@
 //   Vector               the lanes: ThreadId(), LaneId(), VectorId(),
 //                        Size(), MaxValue()
 //   max(a, b), min(a, b), Lowest(), Highest()   for max/min reductions
+//   sqrt fabs abs exp log pow floor ceil   math, for every element type
+//   __device             marks a helper function (any function the file
+//                        defines is one), emitted with the kernels
 #ifndef TGM_PRELUDE_H
 #define TGM_PRELUDE_H
 
 #ifndef TGM_ELEM
 #define TGM_ELEM int
+#define TGM_ELEM_ID 1
 #endif
 typedef TGM_ELEM T;
 
+// The arithmetic types as the declarations below spell them: T where it is
+// the element type (TGM_ELEM_ID 1..5: int, unsigned, long long, float,
+// double), so that max(acc, x) or sqrt(acc) over T is a T.
+#if TGM_ELEM_ID == 1
+#define TGM_I T
+#else
+#define TGM_I int
+#endif
+#if TGM_ELEM_ID == 2
+#define TGM_U T
+#else
+#define TGM_U unsigned
+#endif
+#if TGM_ELEM_ID == 3
+#define TGM_L T
+#else
+#define TGM_L long long
+#endif
+#if TGM_ELEM_ID == 4
+#define TGM_F T
+#else
+#define TGM_F float
+#endif
+#if TGM_ELEM_ID == 5
+#define TGM_D T
+#else
+#define TGM_D double
+#endif
+
 #define __codelet __attribute__((annotate("tgm.codelet")))
+#define __device __attribute__((annotate("tgm.device")))
+#define __device__ __attribute__((annotate("tgm.device")))
 #define __coop __attribute__((annotate("tgm.coop")))
 #define __tag(name) __attribute__((annotate("tgm.tag:" #name)))
 #define __tunable __attribute__((annotate("tgm.tunable")))
@@ -71,8 +106,88 @@ struct Vector {
   unsigned MaxValue() const;
 };
 
-T max(T a, T b);
-T min(T a, T b);
+// max and min of any two arithmetic types, of their common type (int <
+// unsigned < long long < float < double), so that `max(acc, fabs(x[i]))`
+// and `min(acc, 0)` resolve for every element type. (Plain overloads, not
+// a template: `Map map(max, ...)` picks the spectrum out of this set.)
+#define TGM_MINMAX(R, A, B) R max(A a, B b); R min(A a, B b);
+TGM_MINMAX(TGM_I, TGM_I, TGM_I)
+TGM_MINMAX(TGM_U, TGM_I, TGM_U)
+TGM_MINMAX(TGM_L, TGM_I, TGM_L)
+TGM_MINMAX(TGM_F, TGM_I, TGM_F)
+TGM_MINMAX(TGM_D, TGM_I, TGM_D)
+TGM_MINMAX(TGM_U, TGM_U, TGM_I)
+TGM_MINMAX(TGM_U, TGM_U, TGM_U)
+TGM_MINMAX(TGM_L, TGM_U, TGM_L)
+TGM_MINMAX(TGM_F, TGM_U, TGM_F)
+TGM_MINMAX(TGM_D, TGM_U, TGM_D)
+TGM_MINMAX(TGM_L, TGM_L, TGM_I)
+TGM_MINMAX(TGM_L, TGM_L, TGM_U)
+TGM_MINMAX(TGM_L, TGM_L, TGM_L)
+TGM_MINMAX(TGM_F, TGM_L, TGM_F)
+TGM_MINMAX(TGM_D, TGM_L, TGM_D)
+TGM_MINMAX(TGM_F, TGM_F, TGM_I)
+TGM_MINMAX(TGM_F, TGM_F, TGM_U)
+TGM_MINMAX(TGM_F, TGM_F, TGM_L)
+TGM_MINMAX(TGM_F, TGM_F, TGM_F)
+TGM_MINMAX(TGM_D, TGM_F, TGM_D)
+TGM_MINMAX(TGM_D, TGM_D, TGM_I)
+TGM_MINMAX(TGM_D, TGM_D, TGM_U)
+TGM_MINMAX(TGM_D, TGM_D, TGM_L)
+TGM_MINMAX(TGM_D, TGM_D, TGM_F)
+TGM_MINMAX(TGM_D, TGM_D, TGM_D)
+#undef TGM_MINMAX
+
+// Math: float in, float out; double and the integers in, double out (as
+// C++'s <cmath>). abs keeps its argument's type.
+#define TGM_MATH1(f)                                                           \
+  TGM_F f(TGM_F x);                                                            \
+  TGM_D f(TGM_D x);                                                            \
+  TGM_D f(TGM_I x);                                                            \
+  TGM_D f(TGM_U x);                                                            \
+  TGM_D f(TGM_L x);
+TGM_MATH1(sqrt)
+TGM_MATH1(fabs)
+TGM_MATH1(exp)
+TGM_MATH1(log)
+TGM_MATH1(floor)
+TGM_MATH1(ceil)
+#undef TGM_MATH1
+TGM_I abs(TGM_I x);
+TGM_U abs(TGM_U x);
+TGM_L abs(TGM_L x);
+TGM_F abs(TGM_F x);
+TGM_D abs(TGM_D x);
+// pow: double when either side is double, else float when either is float,
+// else double.
+#define TGM_POW(R, A, B) R pow(A x, B y);
+TGM_POW(TGM_D, TGM_I, TGM_I)
+TGM_POW(TGM_D, TGM_I, TGM_U)
+TGM_POW(TGM_D, TGM_I, TGM_L)
+TGM_POW(TGM_F, TGM_I, TGM_F)
+TGM_POW(TGM_D, TGM_I, TGM_D)
+TGM_POW(TGM_D, TGM_U, TGM_I)
+TGM_POW(TGM_D, TGM_U, TGM_U)
+TGM_POW(TGM_D, TGM_U, TGM_L)
+TGM_POW(TGM_F, TGM_U, TGM_F)
+TGM_POW(TGM_D, TGM_U, TGM_D)
+TGM_POW(TGM_D, TGM_L, TGM_I)
+TGM_POW(TGM_D, TGM_L, TGM_U)
+TGM_POW(TGM_D, TGM_L, TGM_L)
+TGM_POW(TGM_F, TGM_L, TGM_F)
+TGM_POW(TGM_D, TGM_L, TGM_D)
+TGM_POW(TGM_F, TGM_F, TGM_I)
+TGM_POW(TGM_F, TGM_F, TGM_U)
+TGM_POW(TGM_F, TGM_F, TGM_L)
+TGM_POW(TGM_F, TGM_F, TGM_F)
+TGM_POW(TGM_D, TGM_F, TGM_D)
+TGM_POW(TGM_D, TGM_D, TGM_I)
+TGM_POW(TGM_D, TGM_D, TGM_U)
+TGM_POW(TGM_D, TGM_D, TGM_L)
+TGM_POW(TGM_D, TGM_D, TGM_F)
+TGM_POW(TGM_D, TGM_D, TGM_D)
+#undef TGM_POW
+
 T Lowest();
 T Highest();
 

@@ -76,6 +76,12 @@ typedef struct {
   int nerrors, nwarnings;
   PtrVec files;       /* SrcFile *: for printing source lines */
   PtrVec seen;        /* char *: printed diagnostics, to drop duplicates */
+  /* diag_limit: at most `limit` errors are shown (0: no limit); the rest
+   * are counted in `suppressed`, with their notes. */
+  int limit, shown, suppressed;
+  bool hiding;        /* the last error was suppressed: so are its notes */
+  PtrVec origins;     /* Origin *: what each input file defines (diag_origin) */
+  const SrcFile *current; /* the codelet file read last */
 } Diag;
 
 void diag_init(Diag *d, Arena *a, FILE *out);
@@ -87,6 +93,20 @@ void diag_note(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(pri
 void diag_report(Diag *d, const char *severity, Loc loc, const char *msg);
 /* Reads a codelet file; reports unreadable, too large and binary files. */
 SrcFile *diag_read_file(Diag *d, const char *path);
+/* Between diag_limit_begin and diag_limit_end at most max errors (and their
+ * notes) are printed, root cause first; diag_limit_end prints one line with
+ * how many more there were. (A cascade of clang errors stops early.) */
+void diag_limit_begin(Diag *d, int max);
+void diag_limit_end(Diag *d, const char *file);
+/* Where an output's stem (e.g. sum_i32, a spectrum and a type) comes from:
+ * the front end records it, output.c reads it to locate a collision. */
+typedef struct {
+  const char *stem;
+  Loc loc;
+} Origin;
+void diag_origin(Diag *d, const char *stem, Loc loc);
+/* The latest origin of stem in file, or NULL. */
+const Origin *diag_find_origin(const Diag *d, const char *stem, const char *file);
 
 /* ---------------------------------------------------------------- types.c */
 
@@ -321,8 +341,11 @@ typedef struct {
 /* --------------------------------------------------------------- front.c */
 
 /* Parses one codelet file. Returns NULL when nothing could be parsed;
- * errors are reported through ctx->diag either way. */
-Program *front_parse(Ctx *ctx, const char *path, ElemType elem);
+ * errors are reported through ctx->diag either way. A file whose codelets
+ * take Array<1,int> (float, ...) fixes its element type: prog->elem is
+ * that type, and an explicit --type (elem_explicit) that differs is an
+ * error; otherwise prog->elem is elem. */
+Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explicit);
 /* The prelude that declares the codelet language (prelude.h, built in). */
 extern const char tgm_prelude_text[];
 
@@ -541,12 +564,24 @@ void dump_summary(Buf *out, const Program *prog);
  * error: each to a temporary file in its directory, then renamed. */
 typedef struct {
   Arena *arena;
+  Diag *diag;   /* where a collision is reported (NULL: at commit) */
   PtrVec names; /* char * */
   PtrVec bufs;  /* Buf * */
+  PtrVec from;  /* const char *: the input file each output is made from */
 } Outputs;
 
+/* A new output, made from the codelet file read last; two outputs with one
+ * name (two inputs defining one spectrum) are an error, and nothing is
+ * written. */
 Buf *outputs_add(Outputs *o, const char *path);
 /* Returns 0, or -1 after printing why to stderr (nothing is left behind). */
 int outputs_commit(Outputs *o, const char *dir);
+
+/* ---------------------------------------------------------------- text.c */
+
+/* Outside text (a path) made safe inside a comment of generated code:
+ * control characters, backslashes, comment delimiters, trigraphs and
+ * invalid UTF-8 written as %XX. Never NULL (NULL gives ""). */
+const char *text_comment_safe(Arena *a, const char *s);
 
 #endif
