@@ -1,0 +1,76 @@
+// fuzz_front.c — libFuzzer target: a codelet file through the whole
+// front of tgm-gen, in memory: libclang (front_parse), sema, composition
+// for CUDA and HIP, and generation of the .cu, the .hip and the manifest.
+//
+// front_parse reads a path, so each input is written to one temporary
+// file (on /dev/shm where there is one) and parsed from there. Diagnostics
+// go to /dev/null; nothing is written anywhere else.
+#include "tgm.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char path[64];
+static FILE *devnull;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  // libclang's crash recovery installs signal handlers of its own: let the
+  // fuzzer's sanitizers see a crash instead
+  setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
+  const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  snprintf(path, sizeof path, "%s/tgm-fuzz-front-%ld.tgm", dir, (long)getpid());
+  devnull = fopen("/dev/null", "w");
+  return 0;
+}
+
+static void pipeline(Ctx *ctx, ElemType elem) {
+  Arena *a = ctx->arena;
+  Program *prog = front_parse(ctx, path, elem, false);
+  if (!prog || ctx->diag->nerrors)
+    return;
+  sema_check(ctx, prog);
+  if (ctx->diag->nerrors)
+    return;
+  Buf dump = {0};
+  dump_sema(&dump, a, prog);
+  buf_free(&dump);
+  PtrVec by_dialect[DIALECT_COUNT] = {{0}};
+  for (int d = 0; d < DIALECT_COUNT; d++)
+    compose(ctx, prog, (DialectKind)d, &by_dialect[d]);
+  for (int i = 0; i < by_dialect[DIALECT_CUDA].len && i < by_dialect[DIALECT_HIP].len; i++) {
+    Composition *by[DIALECT_COUNT] = {by_dialect[DIALECT_CUDA].items[i],
+                                      by_dialect[DIALECT_HIP].items[i]};
+    compose_check_empty(ctx, by);
+    if (ctx->diag->nerrors)
+      return;
+    for (int d = 0; d < DIALECT_COUNT; d++) {
+      Buf out = {0};
+      char err[512];
+      gen_source(&out, a, by[d], path, NULL, err, sizeof err);
+      buf_free(&out);
+    }
+    Buf m = {0};
+    gen_manifest(&m, a, by, path, prog->file->text);
+    buf_free(&m);
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return 0;
+  fwrite(data, 1, size, f);
+  fclose(f);
+  // the element type comes from the input's length, so all five are reached
+  static const ElemType types[] = {ET_I32, ET_U32, ET_I64, ET_F32, ET_F64};
+  Arena *arena = arena_new();
+  Diag diag;
+  diag_init(&diag, arena, devnull);
+  Ctx ctx = {arena, &diag};
+  pipeline(&ctx, types[size % 5]);
+  arena_free(arena);
+  return 0;
+}
