@@ -493,6 +493,8 @@ static Type *conv_named(Conv *cv, CXType t) {
       if (strcmp(name, classes[i].name) == 0)
         return type_new(cv->arena, classes[i].kind);
   }
+  if (t.kind == CXType_Typedef && !clang_Cursor_isNull(decl)) /* the user's: through to T */
+    return conv_type(cv, clang_getTypedefDeclUnderlyingType(decl));
   if (t.kind == CXType_Typedef)
     return conv_type(cv, clang_getCanonicalType(t));
   Type *ty = type_new(cv->arena, TY_OTHER);
@@ -1283,8 +1285,8 @@ static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
     if (what)
       conv_error(cv, c, "%s",
                  arena_printf(a,
-                              "tgm cannot emit %s%s%s%s at file scope: a codelet file holds "
-                              "codelets, helper functions (__device) and typedefs",
+                              "tgm cannot emit %s%s%s%s: a codelet file holds codelets, "
+                              "helper functions and typedefs",
                               what, name[0] ? " ('" : "", name, name[0] ? "')" : ""));
   }
   free(cs.items);

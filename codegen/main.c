@@ -263,7 +263,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
 
   if (opt->dump == DUMP_AST || opt->dump == DUMP_SEMA) {
     const char *ext = opt->dump == DUMP_AST ? "ast" : "sema";
-    Buf *out = opt->outdir ? outputs_add(outs, dump_name(arena, path, elem, ext)) : stdout_buf;
+    Buf *out = opt->outdir ? outputs_add(outs, dump_name(arena, path, prog->elem, ext)) : stdout_buf;
     (opt->dump == DUMP_AST ? dump_ast : dump_sema)(out, arena, prog);
     return;
   }

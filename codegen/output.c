@@ -27,10 +27,9 @@ static void report_collision(Outputs *o, const char *path, const char *first, co
     diag_error(d, loc, "outputs '%s.*' are made twice from %s: is it named twice?", stem, second);
     return;
   }
-  diag_error(d, loc,
-             "outputs '%s.*' are made from both %s and %s: two inputs may not define one "
-             "spectrum for one type (rename one)",
-             stem, first, second);
+  diag_error(d, loc, "outputs '%s.*' are made from both %s and %s: %s", stem, first, second,
+             here ? "each defines this spectrum for this type; rename one"
+                  : "they would overwrite each other");
   if (there)
     diag_note(d, there->loc, "%s defines it here", first);
 }

@@ -52,5 +52,91 @@ for t in i32 f64; do
   "$gen" --type=$t --dump=ast codelets/sum.tgm >"$work/a2"
   cmp -s "$work/a1" "$work/a2" || { echo "FAIL --dump=ast not deterministic for $t"; fails=$((fails + 1)); }
 done
+# ---- the front end (issue 8)
+check() { # check DESCRIPTION -- COMMAND...: a test that must hold
+  local what=$1; shift 2
+  "$@" || { echo "FAIL $what"; fails=$((fails + 1)); }
+}
+# two inputs that make one output: exit 1 before writing anything, both named
+mkdir -p "$work/c1" "$work/c2"
+cp codelets/sum.tgm "$work/c1/sum.tgm"
+cp codelets/sum.tgm "$work/c2/other.tgm"
+expect 1 "two inputs define one spectrum" -- "$gen" -o "$work/o3" "$work/c1/sum.tgm" "$work/c2/other.tgm"
+check "nothing written when outputs collide" -- test ! -e "$work/o3"
+check "the collision names both files, at the second one's codelet" -- \
+  grep -q "^$work/c2/other.tgm:[0-9]*:[0-9]*: error: outputs 'sum_i32\.\*' are made from both $work/c1/sum.tgm and $work/c2/other.tgm" "$work/err"
+cp codelets/sum.tgm "$work/c2/sum.tgm"
+expect 1 "two dumps with one name" -- "$gen" --dump=sema -o "$work/o3" "$work/c1/sum.tgm" "$work/c2/sum.tgm"
+check "nothing written when dumps collide" -- test ! -e "$work/o3"
+expect 0 "one spectrum for two types" -- "$gen" --type=i32,f32 -o "$work/o3" "$work/c1/sum.tgm"
+check "both types written" -- test -f "$work/o3/sum_i32.cu" -a -f "$work/o3/sum_f32.cu"
+
+# the talk's notation as printed: Vector vthread(); and int as the element type
+sed -e 's/\bT\b/int/g' -e 's/Vector vthread;/Vector vthread();/' codelets/sum.tgm >"$work/talk.tgm"
+check "the talk's form is made" -- grep -q 'Vector vthread();' "$work/talk.tgm"
+expect 0 "the talk's notation" -- "$gen" --list "$work/talk.tgm"
+"$gen" --list codelets/sum.tgm >"$work/sum.list"
+check "the talk's notation gives sum.tgm's variants" -- cmp -s "$work/out" "$work/sum.list"
+expect 0 "int fixes the element type" -- "$gen" --dump=sema "$work/talk.tgm"
+check "int is i32" -- grep -q "type=i32" "$work/out"
+expect 1 "a fixed type and another --type" -- "$gen" --type=i32,f32 --list "$work/talk.tgm"
+check "says which type the codelet fixes" -- \
+  grep -q "error: codelet fixes the element type to int (i32) but --type=f32" "$work/err"
+sed 's/\bT\b/float/g' codelets/sum.tgm >"$work/fsum.tgm"
+expect 0 "float fixes the element type" -- "$gen" -o "$work/o5" "$work/fsum.tgm"
+check "a float file writes f32" -- test -f "$work/o5/sum_f32.cu" -a ! -e "$work/o5/sum_i32.cu"
+
+# an untagged codelet after a __coop __tag'd one keeps its own attributes
+cat >"$work/untagged.tgm" <<'TGM'
+__codelet __coop __tag(atomic)
+T sum(const Array<1,T> in) {
+  Vector vthread;
+  __shared atomicAdd T tmp;
+  T val = 0;
+  val = (vthread.ThreadId() < in.Size()) ? in[vthread.ThreadId()] : 0;
+  tmp = val;
+  return tmp;
+}
+
+__codelet
+T sum(const Array<1,T> in) {
+  T accum = 0;
+  for (unsigned i = 0; i < in.Size(); i += in.Stride())
+    accum += in[i];
+  return accum;
+}
+TGM
+expect 0 "an untagged codelet inherits nothing" -- "$gen" --dump=sema "$work/untagged.tgm"
+check "the untagged codelet is scalar" -- grep -q "kind=scalar" "$work/out"
+
+# math for every element type; the user's helper functions are emitted
+cat >"$work/math.tgm" <<'TGM'
+__device T square(T v) { return v * v; }
+T twice(T v) { return v + v; }
+
+__codelet __tag(scalar)
+T absmax(const Array<1,T> x) {
+  T acc = Lowest();
+  for (unsigned i = 0; i < x.Size(); i += x.Stride())
+    acc = max(acc, fabs(x[i]));
+  return acc;
+}
+
+__codelet __tag(scalar)
+T l2(const Array<1,T> x) {
+  T acc = 0;
+  for (unsigned i = 0; i < x.Size(); i += x.Stride())
+    acc += twice(square(x[i])) + pow(x[i], 2) * 0 + abs(x[i]) * 0;
+  return sqrt(acc) + exp(log(floor(ceil(acc)))) * 0;
+}
+TGM
+for t in i32 u32 i64 f32 f64; do
+  expect 0 "math parses for $t" -- "$gen" --type=$t --dump=ast "$work/math.tgm"
+done
+perl -pe 's/in\[([^\]]+)\] \* in\[\1\]/square(in[$1])/g' codelets/sumsq.tgm >"$work/sq.tgm"
+printf '__device T square(T v) { return v * v; }\n' | cat - "$work/sq.tgm" >"$work/helper.tgm"
+expect 0 "a spectrum with a helper" -- "$gen" --type=f32 -o "$work/o6" "$work/helper.tgm"
+check "the helper is emitted" -- grep -q "^T square(T v) {" "$work/o6/sumsq_f32.cu"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
