@@ -5,7 +5,10 @@
  *       ^
  *
  * Each distinct diagnostic is printed once (the front end parses a file
- * once per codelet, so clang may report the same problem several times). */
+ * once per codelet, so clang may report the same problem several times).
+ * Between diag_limit_begin and diag_limit_end (one file's parses) at most
+ * a few errors are shown, their notes with them, and one line counts the
+ * rest: a cascade stops early, its root cause on top. */
 #include "tgm.h"
 
 #include <errno.h>

@@ -9,7 +9,14 @@
  * blanked out (replaced by ';' and spaces, newlines kept). Byte offsets,
  * lines and columns are therefore those of the user's own file, and clang's
  * diagnostics point at the user's file:line:col. The same diagnostic from
- * several parses is printed once (diag.c). */
+ * several parses is printed once (diag.c).
+ *
+ * Before that, two length-keeping rewrites (base_text): the talk's
+ * `Vector vthread();`, and a concrete element type (`Array<1,int>`), which
+ * fixes the file's type and is read as T. Each codelet's attributes are read
+ * from its own declaration only (clang merges them across redeclarations).
+ * Besides codelets, a file holds helper functions (prog->helpers) and
+ * typedefs; anything else at file scope is an error. */
 #include "tgm.h"
 
 #include <clang-c/Index.h>
@@ -260,6 +267,36 @@ typedef struct {
   size_t start, end; /* its spelling */
 } ElemUse;
 
+/* Reads `Array < D , type >` at token i, where type is a run of type
+ * keywords (const allowed); false for T, another name or another shape. */
+static bool array_elem_at(const char *s, const Toks *ts, int i, ElemUse *use) {
+  if (i + 3 >= ts->len || !tok_is(s, ts->items[i], "Array") || !tok_is(s, ts->items[i + 1], "<"))
+    return false;
+  int j = i + 2, depth = 1; /* to the ',' after the dimension */
+  while (j < ts->len && depth > 0 && !(depth == 1 && tok_is(s, ts->items[j], ","))) {
+    if (tok_is(s, ts->items[j], "<") || tok_is(s, ts->items[j], "("))
+      depth++;
+    else if (tok_is(s, ts->items[j], ">") || tok_is(s, ts->items[j], ")"))
+      depth--;
+    j++;
+  }
+  int first = ++j, kw = 0;
+  Tok run[8];
+  for (; j < ts->len; j++) {
+    if (tok_is(s, ts->items[j], "const"))
+      continue;
+    if (!is_type_keyword(s, ts->items[j]) || kw == (int)COUNT_OF(run))
+      break;
+    run[kw++] = ts->items[j];
+  }
+  if (kw == 0 || j >= ts->len || !tok_is(s, ts->items[j], ">"))
+    return false;
+  use->elem = keyword_elem(s, run, kw);
+  use->start = ts->items[first].start;
+  use->end = ts->items[j - 1].end;
+  return true;
+}
+
 /* Finds the element type a file's codelets fix, if any: the keyword element
  * types of their Array parameters (`T` and other names fix nothing). They
  * must be tgm's types and agree; with an explicit --type, agree with it.
@@ -267,67 +304,43 @@ typedef struct {
 static int fixed_elem(Ctx *ctx, const SrcFile *f, const PtrVec *spans, const Toks *ts,
                       ElemType elem, bool elem_explicit) {
   const char *s = f->text;
-  ElemUse first = {ELEM_UNSUPPORTED, 0, 0};
+  ElemUse first = {ELEM_UNSUPPORTED, 0, 0}, use;
   bool have = false;
-  int k = 0; /* the span of token i, or the next one */
-  for (int i = 0; i + 3 < ts->len; i++) {
+  int k = 0; /* the codelet of token i, or the next one */
+  for (int i = 0; i < ts->len; i++) {
     const Tok *t = &ts->items[i];
     while (k < spans->len && t->start >= sig_end(f, spans->items[k]))
       k++;
     if (k == spans->len)
       break;
-    if (t->start < ((const Span *)spans->items[k])->decl_start)
+    if (t->start < ((const Span *)spans->items[k])->decl_start || !array_elem_at(s, ts, i, &use))
       continue;
-    {
-      if (!tok_is(s, t[0], "Array") || !tok_is(s, t[1], "<"))
-        continue;
-      int j = i + 2, depth = 1; /* to the ',' after the dimension */
-      while (j < ts->len && depth > 0 && !(depth == 1 && tok_is(s, ts->items[j], ","))) {
-        if (tok_is(s, ts->items[j], "<") || tok_is(s, ts->items[j], "("))
-          depth++;
-        else if (tok_is(s, ts->items[j], ">") || tok_is(s, ts->items[j], ")"))
-          depth--;
-        j++;
-      }
-      int e0 = ++j;
-      while (j < ts->len && (is_type_keyword(s, ts->items[j]) || tok_is(s, ts->items[j], "const")))
-        j++;
-      if (j == e0 || j >= ts->len || !tok_is(s, ts->items[j], ">"))
-        continue; /* T, another name, or not a simple Array<D, type> */
-      int kw0 = e0;
-      while (tok_is(s, ts->items[kw0], "const"))
-        kw0++;
-      if (kw0 == j)
-        continue;
-      ElemUse use = {keyword_elem(s, &ts->items[kw0], j - kw0), ts->items[e0].start,
-                     ts->items[j - 1].end};
-      int n = (int)(use.end - use.start);
-      Loc at = loc_of_offset(f, use.start);
-      if (use.elem == ELEM_UNSUPPORTED) {
-        diag_error(ctx->diag, at,
-                   "'%.*s' is not an element type of tgm: write T, or one of int (i32), "
-                   "unsigned (u32), long long (i64), float (f32), double (f64)",
-                   n, s + use.start);
+    int n = (int)(use.end - use.start);
+    Loc at = loc_of_offset(f, use.start);
+    if (use.elem == ELEM_UNSUPPORTED) {
+      diag_error(ctx->diag, at,
+                 "'%.*s' is not an element type of tgm: write T, or one of int (i32), "
+                 "unsigned (u32), long long (i64), float (f32), double (f64)",
+                 n, s + use.start);
+      return -2;
+    }
+    if (!have) {
+      first = use;
+      have = true;
+      if (elem_explicit && (ElemType)use.elem != elem) {
+        diag_error(ctx->diag, at, "codelet fixes the element type to %.*s (%s) but --type=%s", n,
+                   s + use.start, elem_info((ElemType)use.elem)->name, elem_info(elem)->name);
         return -2;
       }
-      if (!have) {
-        first = use;
-        have = true;
-        if (elem_explicit && (ElemType)use.elem != elem) {
-          diag_error(ctx->diag, at, "codelet fixes the element type to %.*s (%s) but --type=%s", n,
-                     s + use.start, elem_info((ElemType)use.elem)->name, elem_info(elem)->name);
-          return -2;
-        }
-      } else if (use.elem != first.elem) {
-        int n0 = (int)(first.end - first.start);
-        diag_error(ctx->diag, at,
-                   "the codelets of one file must agree on the element type: %.*s (%s) here, "
-                   "%.*s (%s) before",
-                   n, s + use.start, elem_info((ElemType)use.elem)->name, n0, s + first.start,
-                   elem_info((ElemType)first.elem)->name);
-        diag_note(ctx->diag, loc_of_offset(f, first.start), "the element type is first fixed here");
-        return -2;
-      }
+    } else if (use.elem != first.elem) {
+      int n0 = (int)(first.end - first.start);
+      diag_error(ctx->diag, at,
+                 "the codelets of one file must agree on the element type: %.*s (%s) here, "
+                 "%.*s (%s) before",
+                 n, s + use.start, elem_info((ElemType)use.elem)->name, n0, s + first.start,
+                 elem_info((ElemType)first.elem)->name);
+      diag_note(ctx->diag, loc_of_offset(f, first.start), "the element type is first fixed here");
+      return -2;
     }
   }
   return have ? first.elem : -1;

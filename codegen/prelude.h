@@ -57,6 +57,8 @@ typedef TGM_ELEM T;
 #define __codelet __attribute__((annotate("tgm.codelet")))
 #define __device __attribute__((annotate("tgm.device")))
 #define __device__ __attribute__((annotate("tgm.device")))
+#define __host__
+#define __forceinline__ inline
 #define __coop __attribute__((annotate("tgm.coop")))
 #define __tag(name) __attribute__((annotate("tgm.tag:" #name)))
 #define __tunable __attribute__((annotate("tgm.tunable")))
