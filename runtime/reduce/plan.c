@@ -82,16 +82,16 @@ tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len)
     }
     return tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));
   }
-  // tgm_tune's reader says corrupt / foreign / newer with its messages.
-  tune_db *db = NULL;
-  tgm_status s = tune_db_open(path, &db);
+  // tgm_tune's reader: corrupt / foreign / newer with its messages, and
+  // only the buckets kept (memory follows them, not the file's size)
+  json_t *root = NULL;
+  tgm_status s = tune_db_load_buckets(path, &root);
+  if (s == TGM_ERR_NOT_FOUND) { // removed since the stat
+    snprintf(why, why_len, "no tuning database at %s", path);
+    return TGM_OK;
+  }
   if (s != TGM_OK)
     return s;
-  tune_db_close(db);
-  json_error_t err;
-  json_t *root = json_load_file(path, 0, &err);
-  if (!root)
-    return tgm__fail(TGM_ERR_DB_CORRUPT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
   *out = root;
   snprintf(why, why_len, "%s", path);
   return TGM_OK;

@@ -29,7 +29,10 @@
 char *tgm__read_file(const char *path, size_t *len);
 
 enum { EXIT_TUNE = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3, EXIT_DB = 4 };
-enum { MAXV = 256, MAXSETS = 8192, MAXSAMPLES = 64, SLOTS = 1024, CHUNK = 4 };
+// Fixed sizes, none indexed by a count read from a file or the command line:
+// MAXSAMPLES caps the samples asked for, SLOTS batches the verification,
+// MAX_VERIFY_SIZES is checked where --verify-sizes is read.
+enum { MAXSAMPLES = 64, SLOTS = 1024, CHUNK = 4, MAX_VERIFY_SIZES = 32 };
 
 typedef enum { TY_I32, TY_U32, TY_I64, TY_F32, TY_F64 } elem_type;
 typedef enum { OP_SUM, OP_MAX, OP_MIN } red_op;
@@ -39,9 +42,9 @@ typedef struct {
   int lo, hi;
   double budget;
   int deterministic, hot, verify_only, all_knobs_default, quiet, hip;
-  unsigned long long verify_sizes[32];
+  unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
-  char command[2048];
+  char *command;     // the command line, for the report
 } options;
 
 typedef struct {
@@ -57,9 +60,11 @@ typedef struct {
   elem_type ty;
   red_op op;
   size_t elem;
-  int usable[MAXV];           // compiled, arch and dialect fine
+  int *usable;               // [variant]: compiled, arch and dialect fine
   tgm_module **mods;
-  fn_ref refs[MAXV][8];       // [variant][block index]
+  int n_mods;
+  fn_ref (*refs)[TUNE_MAX_KNOBS]; // [variant][block index]
+  char *src, *src_path;       // the CUDA or HIP source, read before the GPU is opened
   tgm_stream s;
   tgm_devptr pool, out, temp, flush, cub_temp;
   size_t pool_bytes, temp_bytes, flush_bytes, cub_temp_bytes;
@@ -75,6 +80,10 @@ typedef struct {
   int n_excluded;
   tune_knobs *sets;  // verified settings
   int n_sets;
+  int *order;        // [variant]: the screen's order (tune_size)
+  struct vstate *vs; // [variant]: the search's state
+  tune_result *rows; // [size]: the winners
+  tune_db *db;
 } ctx;
 
 static double now(void) {
@@ -198,19 +207,36 @@ static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
 }
 
 // ---------------------------------------------------------------- compiling
-static int compile_all(ctx *c) {
-  double t0 = now();
-  char path[4096];
+// Reads the manifest's CUDA (or HIP) source: a file input, so before the
+// GPU is opened.
+static int read_source(ctx *c) {
   const char *file = c->o->hip ? c->m.hip_source : c->m.cuda_source;
-  snprintf(path, sizeof path, "%s/%s", c->m.dir, file ? file : "");
-  char *src = file ? tgm__read_file(path, NULL) : NULL;
-  if (!src) {
-    fprintf(stderr, "tgm-tune: cannot read the CUDA source %s\n", path);
+  size_t len = strlen(c->m.dir) + strlen(file ? file : "") + 2;
+  c->src_path = malloc(len);
+  snprintf(c->src_path, len, "%s/%s", c->m.dir, file ? file : "");
+  c->src = file ? tgm__read_file(c->src_path, NULL) : NULL;
+  if (!c->src) {
+    fprintf(stderr, "tgm-tune: cannot read the %s source %s\n", c->o->hip ? "HIP" : "CUDA",
+            file ? c->src_path : "(the manifest names none)");
     return EXIT_USAGE;
   }
+  return 0;
+}
+
+static int compile_all(ctx *c) {
+  double t0 = now();
+  const char *file = c->o->hip ? c->m.hip_source : c->m.cuda_source;
+  const char *src = c->src;
   int sm = c->info->cc_major * 10 + c->info->cc_minor;
-  int vids[MAXV], nv = 0;
-  for (int i = 0; i < c->m.n_v && nv < MAXV; i++) {
+  int *vids = malloc((size_t)c->m.n_v * sizeof *vids), nv = 0;
+  c->usable = calloc((size_t)c->m.n_v, sizeof *c->usable);
+  c->refs = calloc((size_t)c->m.n_v, sizeof *c->refs);
+  if (!vids || !c->usable || !c->refs) {
+    fprintf(stderr, "tgm-tune: out of host memory for %d variants\n", c->m.n_v);
+    free(vids);
+    return EXIT_TUNE;
+  }
+  for (int i = 0; i < c->m.n_v; i++) {
     tune_variant *v = &c->m.v[i];
     int dialect = c->o->hip ? v->hip : v->cuda && v->min_sm <= sm;
     if (!dialect || (c->o->deterministic && !v->deterministic))
@@ -222,7 +248,7 @@ static int compile_all(ctx *c) {
   tgm_compile_result *res = calloc((size_t)nj, sizeof *res);
   char ***names = calloc((size_t)nj, sizeof *names);
   for (int j = 0; j < nj; j++) {
-    names[j] = calloc(CHUNK * 8 * 6 + 1, sizeof(char *));
+    names[j] = calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO) + 1, sizeof(char *));
     int nn = 0;
     for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++) {
       tune_variant *v = &c->m.v[vids[q]];
@@ -250,6 +276,7 @@ static int compile_all(ctx *c) {
   long threads = sysconf(_SC_NPROCESSORS_ONLN);
   tgm_compile(c->b, jobs, nj, threads > 0 ? (int)threads : 4, c->o->cache, res);
   c->mods = calloc((size_t)nj, sizeof *c->mods);
+  c->n_mods = nj;
   int cached = 0, failed = 0;
   for (int j = 0; j < nj; j++) {
     cached += res[j].from_cache;
@@ -271,7 +298,7 @@ static int compile_all(ctx *c) {
   free(names);
   free(jobs);
   free(res);
-  free(src);
+  free(vids);
   c->compile_seconds = now() - t0;
   if (!c->o->quiet)
     fprintf(stderr, "tgm-tune: %d variants in %d modules (%d from the cache, %d failed) in %.1f s\n",
@@ -633,7 +660,7 @@ static tgm_status measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int 
 }
 
 // --------------------------------------------------------------- searching
-typedef struct {
+typedef struct vstate {
   tune_knobs best;   // the variant's best knobs so far (carried to the next size)
   int alive;         // still screened
   int has_set;       // at least one verified setting
@@ -680,7 +707,7 @@ static int cmp_screen_q(const void *a, const void *b) { return cmp_screen(a, b, 
 // Tunes one size: returns the chosen result in r.
 static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r) {
   unsigned long long n = 1ull << log2n;
-  int order[MAXV], no = 0;
+  int *order = c->order, no = 0;
   double best = 1e30;
   // 1. screen: each live variant at its carried knobs
   for (int v = 0; v < c->m.n_v; v++) {
@@ -890,8 +917,12 @@ static int parse_args(int argc, char **argv, options *o) {
     case 'S': {
       char *p = optarg;
       o->n_verify_sizes = 0;
-      while (*p && o->n_verify_sizes < 32) {
+      while (*p) {
         char *end;
+        if (o->n_verify_sizes == MAX_VERIFY_SIZES) {
+          fprintf(stderr, "tgm-tune: --verify-sizes takes at most %d sizes\n", MAX_VERIFY_SIZES);
+          return EXIT_USAGE;
+        }
         o->verify_sizes[o->n_verify_sizes++] = strtoull(p, &end, 0);
         if (end == p || (*end && *end != ',')) {
           fprintf(stderr, "tgm-tune: --verify-sizes wants numbers separated by commas\n");
@@ -919,9 +950,15 @@ static int parse_args(int argc, char **argv, options *o) {
     return EXIT_USAGE;
   }
   o->manifest = argv[optind];
-  size_t len = 0;
-  for (int i = 0; i < argc && len < sizeof o->command - 1; i++)
-    len += (size_t)snprintf(o->command + len, sizeof o->command - len, "%s%s", i ? " " : "", argv[i]);
+  size_t len = 1;
+  for (int i = 0; i < argc; i++)
+    len += strlen(argv[i]) + 1;
+  o->command = malloc(len);
+  if (!o->command)
+    return EXIT_TUNE;
+  o->command[0] = 0;
+  for (int i = 0, at = 0; i < argc; i++)
+    at += sprintf(o->command + at, "%s%s", i ? " " : "", argv[i]);
   return 0;
 }
 
@@ -953,39 +990,107 @@ static void *load_cub(void) {
 }
 
 // ------------------------------------------------------------------- main
+// Everything the run allocated, on every way out (so a leak checker finds
+// nothing lost: valgrind --error-exitcode is usable on tgm-tune).
+static void ctx_free(ctx *c) {
+  if (c->b) {
+    for (int i = 0; i < c->n_mods; i++)
+      tgm_module_unload(c->mods[i]);
+    tgm_module_unload(c->flush_mod);
+    tgm_devptr bufs[] = {c->pool, c->out, c->temp, c->flush, c->cub_temp};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+      tgm_free(c->b, bufs[i]);
+    for (int i = 0; i < 2 * MAXSAMPLES; i++)
+      if (c->ev[i])
+        tgm_event_destroy(c->b, c->ev[i]);
+    if (c->s)
+      tgm_stream_destroy(c->b, c->s);
+    tgm_backend_close(c->b);
+  }
+  tune_db_close(c->db);
+  tune_manifest_free(&c->m);
+  for (int i = 0; i < c->n_excluded; i++)
+    free(c->excluded[i]);
+  free(c->excluded);
+  free(c->mods);
+  free(c->usable);
+  free(c->refs);
+  free(c->order);
+  free(c->sets);
+  free(c->src);
+  free(c->src_path);
+  free(c->vs);
+  free(c->rows);
+  free(c);
+}
+
+static int run(ctx *c, options *o);
+
 int main(int argc, char **argv) {
-  static options o; // c->o points here
+  options o = {0};
   int rc = parse_args(argc, argv, &o);
-  if (rc)
-    return rc;
-  // what the tuner allocates lives until exit, reachable from here (no
-  // teardown on the many ways out; leak checkers see it as reachable)
-  static ctx *the_ctx;
-  ctx *c = the_ctx = calloc(1, sizeof *c);
-  c->o = &o;
-  c->graph = !strcmp(o.mode, "graph");
-  if (tune_manifest_read(o.manifest, &c->m) != TGM_OK) {
+  if (!rc) {
+    ctx *c = calloc(1, sizeof *c);
+    c->o = &o;
+    rc = c ? run(c, &o) : EXIT_TUNE;
+    if (c)
+      ctx_free(c);
+  }
+  free(o.command);
+  return rc;
+}
+
+// The pipeline; every file input (manifest, --report folder, database, the
+// CUDA or HIP source) is checked before the GPU is opened.
+static int run(ctx *c, options *o) {
+  int rc;
+  c->graph = !strcmp(o->mode, "graph");
+  if (tune_manifest_read(o->manifest, &c->m) != TGM_OK) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_USAGE;
   }
-  if (!o.type)
-    o.type = c->m.type;
+  if (!o->type)
+    o->type = c->m.type;
   const char *op_name = !strcmp(c->m.op, "+") ? "sum" : c->m.op;
-  if (!o.op)
-    o.op = op_name;
-  if (strcmp(o.type, c->m.type) || strcmp(o.op, op_name)) {
-    fprintf(stderr, "tgm-tune: %s is %s %s, not --type %s --op %s\n", o.manifest, op_name, c->m.type,
-            o.type, o.op);
+  if (!o->op)
+    o->op = op_name;
+  if (strcmp(o->type, c->m.type) || strcmp(o->op, op_name)) {
+    fprintf(stderr, "tgm-tune: %s is %s %s, not --type %s --op %s\n", o->manifest, op_name, c->m.type,
+            o->type, o->op);
     return EXIT_USAGE;
   }
-  if (type_of(o.type, &c->ty, &c->elem) || (strcmp(op_name, "sum") && strcmp(op_name, "max") && strcmp(op_name, "min"))) {
-    fprintf(stderr, "tgm-tune: type %s / op %s not supported by the tuner\n", o.type, op_name);
+  if (type_of(o->type, &c->ty, &c->elem) || (strcmp(op_name, "sum") && strcmp(op_name, "max") && strcmp(op_name, "min"))) {
+    fprintf(stderr, "tgm-tune: type %s / op %s not supported by the tuner\n", o->type, op_name);
     return EXIT_USAGE;
   }
   c->op = !strcmp(op_name, "sum") ? OP_SUM : !strcmp(op_name, "max") ? OP_MAX : OP_MIN;
 
-  // the device
-  tgm_status s = tgm_backend_open(o.hip ? TGM_BACKEND_HIP : TGM_BACKEND_CUDA, 0, NULL, &c->b);
+  // the report folder, made now: a path that cannot be one stops us before any work
+  if (o->report && mkdir(o->report, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "tgm-tune: --report %s: %s\n", o->report, strerror(errno));
+    return EXIT_USAGE;
+  }
+  struct stat rst;
+  if (o->report && (stat(o->report, &rst) != 0 || !S_ISDIR(rst.st_mode))) {
+    fprintf(stderr, "tgm-tune: --report %s: not a folder\n", o->report);
+    return EXIT_USAGE;
+  }
+
+  // the database (before any work: a bad file stops us here)
+  tgm_status s;
+  if (!o->verify_only) {
+    s = tune_db_open(o->db, &c->db);
+    if (s != TGM_OK) {
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      return EXIT_DB;
+    }
+  }
+  // the source the variants are compiled from
+  if ((rc = read_source(c)))
+    return rc;
+
+  // the device, once every file input is known to be good
+  s = tgm_backend_open(o->hip ? TGM_BACKEND_HIP : TGM_BACKEND_CUDA, 0, NULL, &c->b);
   if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_NO_GPU;
@@ -993,56 +1098,31 @@ int main(int argc, char **argv) {
   if (s != TGM_OK)
     return gpu_fail("opening the GPU", s);
   c->info = tgm_backend_info(c->b);
-
-  // the report folder, made now: a path that cannot be one stops us before any work
-  if (o.report && mkdir(o.report, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "tgm-tune: --report %s: %s\n", o.report, strerror(errno));
-    return EXIT_USAGE;
-  }
-  struct stat rst;
-  if (o.report && (stat(o.report, &rst) != 0 || !S_ISDIR(rst.st_mode))) {
-    fprintf(stderr, "tgm-tune: --report %s: not a folder\n", o.report);
-    return EXIT_USAGE;
-  }
-
-  // the database (before any work: a bad file stops us here)
-  static tune_db *db;
   tune_key key = {0};
-  if (!o.verify_only) {
-    s = tune_db_open(o.db, &db);
-    if (s != TGM_OK) {
-      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
-      return EXIT_DB;
-    }
-    snprintf(key.device, sizeof key.device, "%s", c->info->name);
-    snprintf(key.cc, sizeof key.cc, "%d.%d", c->info->cc_major, c->info->cc_minor);
-    key.sm_count = c->info->sm_count;
-    key.driver = c->info->driver_version;
-    snprintf(key.compiler, sizeof key.compiler, "%s", c->info->compiler);
-    snprintf(key.type, sizeof key.type, "%s", o.type);
-    snprintf(key.op, sizeof key.op, "%s", o.op);
-    snprintf(key.mode, sizeof key.mode, "%s", o.mode);
-    snprintf(key.source_hash, sizeof key.source_hash, "%s", c->m.source_hash);
-    key.deterministic = o.deterministic;
-    key.hot = o.hot;
+  if (!o->verify_only &&
+      tune_key_make(&key, c->info, o->type, o->op, o->mode, c->m.source_hash, o->deterministic,
+                    o->hot) != TGM_OK) {
+    fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+    return EXIT_USAGE;
   }
-  if (!o.quiet)
+  tune_db *db = c->db;
+  if (!o->quiet)
     fprintf(stderr, "tgm-tune: %s (%s, %d SMs, L2 %zu MB), driver %d, %s; %s %s, %s mode\n",
             c->info->name, c->info->arch, c->info->sm_count, c->info->l2_bytes >> 20,
-            c->info->driver_version, c->info->compiler, o.op, o.type, o.mode);
+            c->info->driver_version, c->info->compiler, o->op, o->type, o->mode);
   double t_start = now();
   if ((rc = compile_all(c)))
     return rc;
 
   // buffers
   unsigned long long vmax = 1ull << 21;
-  for (int i = 0; i < o.n_verify_sizes; i++)
-    vmax = o.verify_sizes[i] + 8 > vmax ? o.verify_sizes[i] + 8 : vmax;
-  unsigned long long nmax = o.verify_only ? vmax : (1ull << o.hi) > vmax ? 1ull << o.hi : vmax;
+  for (int i = 0; i < o->n_verify_sizes; i++)
+    vmax = o->verify_sizes[i] + 8 > vmax ? o->verify_sizes[i] + 8 : vmax;
+  unsigned long long nmax = o->verify_only ? vmax : (1ull << o->hi) > vmax ? 1ull << o->hi : vmax;
   c->temp_bytes = (size_t)(nmax / 128 + 2) * c->elem + 64;
   c->flush_bytes = c->info->l2_bytes * 2 > (32u << 20) ? c->info->l2_bytes * 2 : (32u << 20);
-  c->pool_bytes = o.verify_only ? 0 : (size_t)(1ull << o.hi) * c->elem;
-  if (c->pool_bytes < (256u << 20) && !o.verify_only)
+  c->pool_bytes = o->verify_only ? 0 : (size_t)(1ull << o->hi) * c->elem;
+  if (c->pool_bytes < (256u << 20) && !o->verify_only)
     c->pool_bytes = 256u << 20;
   TRY("creating a stream", tgm_stream_create(c->b, &c->s));
   TRY("allocating temp", tgm_malloc(c->b, c->temp_bytes, &c->temp));
@@ -1051,28 +1131,35 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 2 * MAXSAMPLES; i++)
     TRY("creating events", tgm_event_create(c->b, &c->ev[i]));
 
-  // every setting of every usable variant
-  c->sets = malloc(MAXSETS * sizeof *c->sets);
+  // every setting of every usable variant (room for all: at most
+  // TUNE_MAX_KNOBS^3 per variant)
+  size_t max_sets = 0;
+  for (int v = 0; v < c->m.n_v; v++)
+    max_sets += (size_t)c->m.v[v].n_blocks * (size_t)c->m.v[v].n_items *
+                (size_t)(c->m.v[v].n_caps ? c->m.v[v].n_caps : 1);
+  c->sets = malloc((max_sets ? max_sets : 1) * sizeof *c->sets);
+  if (!c->sets) {
+    fprintf(stderr, "tgm-tune: out of host memory for %zu settings\n", max_sets);
+    return EXIT_TUNE;
+  }
   for (int v = 0; v < c->m.n_v; v++) {
     if (!c->usable[v])
       continue;
-    if (o.all_knobs_default) {
-      if (c->n_sets < MAXSETS)
-        c->sets[c->n_sets++] = tune_default(&c->m.v[v], v);
-    } else {
-      c->n_sets += tune_settings(&c->m.v[v], v, c->sets + c->n_sets, MAXSETS - c->n_sets);
-    }
+    if (o->all_knobs_default)
+      c->sets[c->n_sets++] = tune_default(&c->m.v[v], v);
+    else
+      c->n_sets += tune_settings(&c->m.v[v], v, c->sets + c->n_sets, (int)(max_sets - (size_t)c->n_sets));
   }
   int n_settings = c->n_sets;
   double tv = now();
-  unsigned long long vsizes[32];
-  int voffs[32], nvs = 0;
-  if (o.n_verify_sizes) {
-    for (int i = 0; i < o.n_verify_sizes; i++)
-      vsizes[nvs] = o.verify_sizes[i], voffs[nvs++] = 0;
-    for (int i = 0; i < o.n_verify_sizes && nvs < 32; i++) // again, misaligned input
-      if (o.verify_sizes[i] >= 2 && o.verify_sizes[i] <= (1u << 24))
-        vsizes[nvs] = o.verify_sizes[i], voffs[nvs++] = 1 + i % 3;
+  unsigned long long vsizes[2 * MAX_VERIFY_SIZES];
+  int voffs[2 * MAX_VERIFY_SIZES], nvs = 0;
+  if (o->n_verify_sizes) {
+    for (int i = 0; i < o->n_verify_sizes; i++)
+      vsizes[nvs] = o->verify_sizes[i], voffs[nvs++] = 0;
+    for (int i = 0; i < o->n_verify_sizes; i++) // again, misaligned input
+      if (o->verify_sizes[i] >= 2 && o->verify_sizes[i] <= (1u << 24))
+        vsizes[nvs] = o->verify_sizes[i], voffs[nvs++] = 1 + i % 3;
   } else {
     static const unsigned long long def[] = {0, 1, 33, 1000, 4097, 65537, (1u << 20) + 3};
     static const int off[] = {0, 0, 0, 1, 3, 0, 1};
@@ -1081,13 +1168,13 @@ int main(int argc, char **argv) {
   }
   if ((rc = verify(c, c->sets, &c->n_sets, vsizes, voffs, nvs)))
     return rc;
-  if (!o.quiet)
+  if (!o->quiet)
     fprintf(stderr, "tgm-tune: verified %d settings in %.1f s: %d correct, %d excluded\n", n_settings,
             now() - tv, c->n_sets, c->n_excluded);
-  if (o.verify_only) {
+  if (o->verify_only) {
     for (int i = 0; i < c->n_excluded; i++)
       printf("excluded: %s\n", c->excluded[i]);
-    printf("verified %d settings of %s: %d wrong\n", n_settings, o.manifest, c->n_excluded);
+    printf("verified %d settings of %s: %d wrong\n", n_settings, o->manifest, c->n_excluded);
     return c->n_excluded ? EXIT_TUNE : 0;
   }
   if (c->n_sets == 0) {
@@ -1111,12 +1198,12 @@ int main(int argc, char **argv) {
           tgm_copy_to_device(c->b, c->pool + off, host, c->pool_bytes - off < chunk ? c->pool_bytes - off : chunk));
     free(host);
   }
-  void *cublib = o.hip ? NULL : load_cub(); // hipCUB: not yet
+  void *cublib = o->hip ? NULL : load_cub(); // hipCUB: not yet
   if (cublib) {
     c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
                       size_t *, void *))dlsym(cublib, "tgm_cub_reduce");
     size_t need = 0;
-    if (c->cub && c->cub(o.type, o.op, NULL, 1ull << o.hi, NULL, NULL, &need, c->s) == 0) {
+    if (c->cub && c->cub(o->type, o->op, NULL, 1ull << o->hi, NULL, NULL, &need, c->s) == 0) {
       c->cub_temp_bytes = need;
       TRY("allocating CUB temp", tgm_malloc(c->b, need ? need : 16, &c->cub_temp));
     } else {
@@ -1135,7 +1222,7 @@ int main(int argc, char **argv) {
     TRY("copying the CUB check", tgm_copy_to_device(c->b, din, host, (size_t)n * c->elem));
     TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, c->elem, c->s));
     size_t bytes = c->cub_temp_bytes;
-    int e = c->cub(o.type, o.op, (const void *)(uintptr_t)din, n, (void *)(uintptr_t)c->out,
+    int e = c->cub(o->type, o->op, (const void *)(uintptr_t)din, n, (void *)(uintptr_t)c->out,
                    (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
     TRY("running CUB", tgm_stream_sync(c->b, c->s));
     TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->elem));
@@ -1149,12 +1236,16 @@ int main(int argc, char **argv) {
               "65537 elements", w, e);
       c->cub = NULL;
     }
-  } else if (!o.quiet)
+  } else if (!o->quiet)
     fprintf(stderr, "tgm-tune: no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB): no CUB column\n");
 
   // per-variant search state
-  static vstate *vs;
-  vs = calloc((size_t)c->m.n_v, sizeof *vs);
+  vstate *vs = c->vs = calloc((size_t)c->m.n_v, sizeof *vs);
+  c->order = calloc((size_t)c->m.n_v, sizeof *c->order);
+  if (!vs || !c->order) {
+    fprintf(stderr, "tgm-tune: out of host memory\n");
+    return EXIT_TUNE;
+  }
   for (int i = 0; i < c->n_sets; i++) {
     int v = c->sets[i].v;
     if (!vs[v].has_set)
@@ -1165,54 +1256,56 @@ int main(int argc, char **argv) {
     if (vs[v].has_set && verified(c, tune_default(&c->m.v[v], v)))
       vs[v].best = tune_default(&c->m.v[v], v);
 
-  int total = o.hi - o.lo + 1;
-  static tune_result *rows;
-  rows = calloc((size_t)total, sizeof *rows);
+  int total = o->hi - o->lo + 1;
+  tune_result *rows = c->rows = calloc((size_t)total, sizeof *rows);
   double t0 = now();
   int resumed = 0;
-  for (int l = o.lo; l <= o.hi; l++) {
-    tune_result *r = &rows[l - o.lo];
+  for (int l = o->lo; l <= o->hi; l++) {
+    tune_result *r = &rows[l - o->lo];
     if (tune_db_get(db, &key, l, r)) {
       resumed++;
-      progress(c, l - o.lo + 1, total, l, t0, "resumed from the database");
+      progress(c, l - o->lo + 1, total, l, t0, "resumed from the database");
       continue;
     }
-    double el = now() - t_start, left = o.budget - el;
-    int refine = left > (o.hi - l + 1) * 0.5;
+    double el = now() - t_start, left = o->budget - el;
+    int refine = left > (o->hi - l + 1) * 0.5;
     // every variant again every 4th size, while a run costs little; in
     // between (and above 256 MB) only those within 8x of the leader
-    int full = (l - o.lo) % 4 == 0 && ((size_t)1 << l) * c->elem <= (256u << 20);
+    int full = (l - o->lo) % 4 == 0 && ((size_t)1 << l) * c->elem <= (256u << 20);
     if ((rc = tune_size(c, vs, l, full, refine, r)))
       return rc;
     s = tune_db_put(db, &key, r);
+    if (s == TGM_ERR_INVALID) { // a NaN or infinite time: said, never written
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      continue;
+    }
     if (s != TGM_OK) {
       fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
       return EXIT_DB;
     }
     char msg[128];
     snprintf(msg, sizeof msg, "%s %.2f us (CUB %.2f)", r->variant, r->us, r->cub_us);
-    progress(c, l - o.lo + 1, total, l, t0, msg);
+    progress(c, l - o->lo + 1, total, l, t0, msg);
   }
   if (tune_db_finish(db, &key) != TGM_OK) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_DB;
   }
   double elapsed = now() - t_start;
-  tune_report rep = {&key, rows, total, o.command, (const char *const *)c->excluded, c->n_excluded,
+  tune_report rep = {&key, rows, total, o->command, (const char *const *)c->excluded, c->n_excluded,
                      elapsed, c->compile_seconds, 0, n_settings, (int)c->measured};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
-  printf("tgm-tune: %s %s, %s mode, on %s: %.1f s (compile %.1f s)%s\n", o.op, o.type, o.mode,
+  printf("tgm-tune: %s %s, %s mode, on %s: %.1f s (compile %.1f s)%s\n", o->op, o->type, o->mode,
          c->info->name, elapsed, c->compile_seconds, resumed ? ", some sizes resumed" : "");
   tune_report_table(stdout, &rep);
   if (c->n_excluded)
     printf("%d settings failed verification (see the report)\n", c->n_excluded);
-  if (o.report) {
-    if (tune_report_write(o.report, &rep) != TGM_OK) {
+  if (o->report) {
+    if (tune_report_write(o->report, &rep) != TGM_OK) {
       fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
       return EXIT_TUNE;
     }
   }
-  tune_db_close(db);
   return 0;
 }

@@ -18,7 +18,9 @@ static int read_uints(json_t *a, unsigned *out, int cap, int *n) {
   *n = 0;
   if (!a)
     return 0;
-  if (!json_is_array(a) || json_array_size(a) == 0 || (int)json_array_size(a) > cap)
+  if (json_is_array(a) && json_array_size(a) > (size_t)cap)
+    return -2; // more values than a variant may have
+  if (!json_is_array(a) || json_array_size(a) == 0)
     return -1;
   size_t i;
   json_t *x;
@@ -33,7 +35,9 @@ static int read_uints(json_t *a, unsigned *out, int cap, int *n) {
 static int read_launches(const char *path, const char *id, json_t *a, tune_launch *out, int cap,
                          int *n) {
   *n = 0;
-  if (!json_is_array(a) || (int)json_array_size(a) > cap || json_array_size(a) == 0)
+  if (json_is_array(a) && json_array_size(a) > (size_t)cap)
+    return BAD("%s: variant %s: %zu launches; the limit is %d", path, id, json_array_size(a), cap);
+  if (!json_is_array(a) || json_array_size(a) == 0)
     return BAD("%s: variant %s: bad launch list", path, id);
   size_t i;
   json_t *l;
@@ -58,7 +62,10 @@ static int read_launches(const char *path, const char *id, json_t *a, tune_launc
       return BAD("%s: variant %s: bad launch %zu (kernel, name_expr, grid, block)", path, id, i);
     json_t *args = json_object_get(l, "args"), *x;
     size_t k;
-    if (!json_is_array(args) || json_array_size(args) > 8)
+    if (json_is_array(args) && json_array_size(args) > TUNE_MAX_ARGS)
+      return BAD("%s: variant %s: launch %zu has %zu arguments; the limit is %d", path, id, i,
+                 json_array_size(args), TUNE_MAX_ARGS);
+    if (!json_is_array(args))
       return BAD("%s: variant %s: bad args", path, id);
     json_array_foreach(args, k, x) {
       static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
@@ -80,6 +87,9 @@ static int read_variant(const char *path, json_t *o, tune_variant *v) {
   v->kernel = str_of(o, "kernel");
   if (!v->id || !v->kernel)
     return BAD("%s: a variant without id or kernel", path);
+  if (strlen(v->id) > TUNE_ID_MAX)
+    return BAD("%s: variant id '%.40s...' is %zu characters; the limit is %d", path, v->id,
+               strlen(v->id), TUNE_ID_MAX);
   v->deterministic = json_is_true(json_object_get(o, "deterministic"));
   const char *arch = json_string_value(json_object_get(o, "min_arch"));
   v->min_sm = arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 0;
@@ -95,17 +105,25 @@ static int read_variant(const char *path, json_t *o, tune_variant *v) {
   v->partials = json_is_true(json_object_get(temp, "partials"));
   v->counter = json_is_true(json_object_get(temp, "counter"));
   json_t *t = json_object_get(o, "tunables");
-  if (read_uints(json_object_get(t, "block"), v->blocks, 8, &v->n_blocks) || v->n_blocks == 0)
-    return BAD("%s: variant %s: bad tunables.block", path, v->id);
-  if (read_uints(json_object_get(t, "items"), v->items, 8, &v->n_items))
-    return BAD("%s: variant %s: bad tunables.items", path, v->id);
+  static const char *knobs[] = {"block", "items", "grid_cap_per_sm"};
+  unsigned *lists[] = {v->blocks, v->items, v->caps};
+  int *counts[] = {&v->n_blocks, &v->n_items, &v->n_caps};
+  for (int k = 0; k < 3; k++) {
+    json_t *a = json_object_get(t, knobs[k]);
+    int r = read_uints(a, lists[k], TUNE_MAX_KNOBS, counts[k]);
+    if (r == -2)
+      return BAD("%s: variant %s: tunables.%s has %zu values; the limit is %d", path, v->id,
+                 knobs[k], json_array_size(a), TUNE_MAX_KNOBS);
+    if (r || (k == 0 && v->n_blocks == 0))
+      return BAD("%s: variant %s: bad tunables.%s", path, v->id, knobs[k]);
+  }
   if (v->n_items == 0)
     v->items[v->n_items++] = 1;
-  if (read_uints(json_object_get(t, "grid_cap_per_sm"), v->caps, 8, &v->n_caps))
-    return BAD("%s: variant %s: bad tunables.grid_cap_per_sm", path, v->id);
-  if (read_launches(path, v->id, json_object_get(o, "launches_n_positive"), v->pos, 4, &v->n_pos))
+  if (read_launches(path, v->id, json_object_get(o, "launches_n_positive"), v->pos,
+                    TUNE_MAX_LAUNCHES, &v->n_pos))
     return -1;
-  if (read_launches(path, v->id, json_object_get(o, "launches_n_zero"), v->zero, 2, &v->n_zero))
+  if (read_launches(path, v->id, json_object_get(o, "launches_n_zero"), v->zero, TUNE_MAX_ZERO,
+                    &v->n_zero))
     return -1;
   return 0;
 }
@@ -136,6 +154,16 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   if (!m->source_hash || !m->spectrum || !m->type || !m->op || !m->ns || !m->ctype) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: missing source_hash/spectrum/type/op/namespace", path);
     goto out;
+  }
+  // what goes into a database key: refused when longer, never cut
+  const struct { const char *name, *value; size_t max; } keyed[] = {
+      {"source_hash", m->source_hash, TUNE_ID_MAX}, {"type", m->type, 15}, {"op", m->op, 15}};
+  for (int k = 0; k < 3; k++) {
+    if (strlen(keyed[k].value) > keyed[k].max) {
+      s = tgm__fail(TGM_ERR_MANIFEST, "%s: %s '%.40s...' is %zu characters; the limit is %zu", path,
+                    keyed[k].name, keyed[k].value, strlen(keyed[k].value), keyed[k].max);
+      goto out;
+    }
   }
   json_t *meaning = json_object_get(root, "meaning");
   if (meaning && !json_is_true(json_object_get(meaning, "plain"))) {

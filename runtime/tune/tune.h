@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 // -------------------------------------------------------------- manifest.c
+// What one variant may have; the reader refuses more, naming the limit.
+enum { TUNE_MAX_KNOBS = 8, TUNE_MAX_LAUNCHES = 4, TUNE_MAX_ZERO = 2, TUNE_MAX_ARGS = 8 };
+
 typedef enum { RULE_ONE, RULE_TILES, RULE_TILES_VEC, RULE_STRIDED, RULE_STRIDED_VEC } tune_rule;
 typedef enum { ARG_IN, ARG_N, ARG_OUT, ARG_PARTIALS, ARG_COUNTER, ARG_ITEMS, ARG_GRID } tune_arg;
 
@@ -17,7 +20,7 @@ typedef struct {
   tune_rule rule;
   int block_one;    // block 1 (tgm_init), else BLOCK
   int n_args;
-  tune_arg args[8];
+  tune_arg args[TUNE_MAX_ARGS];
 } tune_launch;
 
 typedef struct {
@@ -28,9 +31,9 @@ typedef struct {
   int min_sm;       // 75 for "sm_75"
   int cuda, hip;    // dialects
   int partials, counter;
-  unsigned blocks[8], items[8], caps[8];
+  unsigned blocks[TUNE_MAX_KNOBS], items[TUNE_MAX_KNOBS], caps[TUNE_MAX_KNOBS];
   int n_blocks, n_items, n_caps; // n_caps 0: no grid cap
-  tune_launch pos[4], zero[2];
+  tune_launch pos[TUNE_MAX_LAUNCHES], zero[TUNE_MAX_ZERO];
   int n_pos, n_zero;
 } tune_variant;
 
@@ -87,6 +90,10 @@ double tune_spread(const tune_stats *a, const tune_stats *b);
 int tune_compare(const tune_stats *a, const tune_stats *b);
 
 // -------------------------------------------------------------------- db.c
+// The longest variant id, source hash or other key string (the manifest
+// reader and the database reader refuse longer ones: never cut).
+enum { TUNE_ID_MAX = 63 };
+
 typedef struct {
   char device[256];
   char cc[16];       // "9.0"
@@ -94,32 +101,52 @@ typedef struct {
   int driver;
   char compiler[64]; // "nvrtc 13.0"
   char type[16], op[16], mode[16];
-  char source_hash[64];
+  char source_hash[TUNE_ID_MAX + 1];
   int deterministic, hot;
 } tune_key;
 
 typedef struct {
   int log2n;
-  char variant[64];
+  char variant[TUNE_ID_MAX + 1];
   unsigned block, items, cap;
   double us, gbps, cub_us;
   double us_p25, us_p75;
 } tune_result;
 
+// Fills a key; a string longer than its field is TGM_ERR_INVALID (naming
+// the field and the limit), never cut.
+tgm_status tune_key_make(tune_key *k, const tgm_device_info *info, const char *type, const char *op,
+                         const char *mode, const char *source_hash, int deterministic, int hot);
+
+// A database shared by processes and threads (see db.c): every change
+// locks PATH.lock, re-reads the file, merges and replaces it atomically and
+// durably. A tune_db is used by one thread at a time (open one per thread).
 typedef struct tune_db tune_db;
-// Opens PATH: a missing file is an empty database; a file that is not JSON
-// is TGM_ERR_DB_CORRUPT, JSON that is not a tgm database (or a newer
-// version) TGM_ERR_DB_FOREIGN; the file is left alone in both cases.
+struct json_t;
+// Opens PATH: a missing file is an empty database, written now (so an
+// unwritable path fails before any work); a file that is not JSON, or
+// whose entries are malformed, is TGM_ERR_DB_CORRUPT, JSON that is not a
+// tgm database (or a newer version) TGM_ERR_DB_FOREIGN; the file is left
+// alone in both cases. Temp files of killed writers are removed.
 tgm_status tune_db_open(const char *path, tune_db **out);
 void tune_db_close(tune_db *db);
 // The result measured for key at size 2^log2n, if any.
 int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out);
-// Records a result and writes the whole file atomically.
+// Records a result: one locked transaction (re-read, merge, rewrite). A
+// NaN, infinite or non-positive time is TGM_ERR_INVALID and nothing is
+// written.
 tgm_status tune_db_put(tune_db *db, const tune_key *key, const tune_result *r);
 // Recomputes the merged buckets of key (neighbours with the same winner)
-// and writes the file.
+// and writes the file (one transaction).
 tgm_status tune_db_finish(tune_db *db, const tune_key *key);
+// Entries in the file when it was last read or written.
 int tune_db_entries(tune_db *db);
+// For readers that need only the winners (tgm_reduce): a json_t
+// {"tgm_db": 1, "entries": [{"key", "buckets"}]} of the entries that have
+// buckets, checked as tune_db_open checks them; results are left out, so
+// memory follows the buckets, not the file. A missing file is
+// TGM_ERR_NOT_FOUND. (A json_t *: include jansson.h to use it.)
+tgm_status tune_db_load_buckets(const char *path, struct json_t **out);
 
 // ---------------------------------------------------------------- report.c
 typedef struct {
