@@ -28,6 +28,7 @@ tgm_status tgm_backend_open(tgm_backend_kind kind, int device, const char *offli
     s = tgm__fail(TGM_ERR_INVALID, "unknown backend %d", (int)kind);
   }
   if (s != TGM_OK) {
+    tgm__env_free(&b->env);
     free(b);
     return s;
   }
@@ -39,6 +40,7 @@ void tgm_backend_close(tgm_backend *b) {
   if (!b)
     return;
   b->ops->close(b);
+  tgm__env_free(&b->env);
   free(b);
 }
 
@@ -53,21 +55,6 @@ typedef struct {
   atomic_int next;
   const char *cache;
 } pool;
-
-static void job_key(tgm_backend *b, const tgm_compile_job *j, char key[33]) {
-  tgm__hash h;
-  tgm__hash_init(&h);
-  tgm__hash_str(&h, "tgm-cache-1");
-  tgm__hash_str(&h, b->info.compiler);
-  tgm__hash_str(&h, b->info.arch);
-  tgm__hash_str(&h, j->source);
-  for (int i = 0; i < j->n_names; i++)
-    tgm__hash_str(&h, j->names[i]);
-  tgm__hash_str(&h, "--");
-  for (int i = 0; i < j->n_options; i++)
-    tgm__hash_str(&h, j->options[i]);
-  tgm__hash_hex(&h, key);
-}
 
 static double now(void) {
   struct timespec ts;
@@ -85,7 +72,7 @@ static void *worker(void *arg) {
     tgm_compile_result *r = &p->results[i];
     memset(r, 0, sizeof *r);
     char key[33];
-    job_key(p->b, j, key);
+    tgm__cache_key(p->b, j, key);
     if (p->cache && tgm__cache_read(p->cache, key, j->n_names, r))
       continue;
     double t0 = now();
@@ -105,6 +92,8 @@ tgm_status tgm_compile(tgm_backend *b, const tgm_compile_job *jobs, int n, int t
   atomic_init(&p.next, 0);
   char *cache = tgm__cache_dir(cache_dir);
   p.cache = cache;
+  if (cache)
+    tgm__cache_sweep(cache);
   if (threads < 1)
     threads = 1;
   if (threads > n)

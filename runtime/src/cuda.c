@@ -129,34 +129,42 @@ static void *open_nvrtc(void) {
 }
 
 // ------------------------------------------------------------------ compile
+// NVRTC 13 has no __builtin_huge_valf, which generated f32 sources use
+// (runtime/REQUESTS.md): a header included before the source spells it.
+static const char *const prelude_name = "tgm_rtc_prelude.h";
+static const char *const prelude_text =
+    "#ifndef __builtin_huge_valf\n"
+    "#define __builtin_huge_valf() __int_as_float(0x7f800000)\n"
+    "#endif\n";
+
 static void cuda_compile(tgm_backend *b, const tgm_compile_job *job, tgm_compile_result *r) {
   cuda *c = IMPL(b);
+  const tgm__compile_env *env = &b->env; // all the cache key knows of the backend
   nvrtcProgram prog = NULL;
-  // NVRTC 13 has no __builtin_huge_valf, which generated f32 sources use
-  // (runtime/REQUESTS.md): a header included before the source spells it.
-  static const char *pre_name = "tgm_rtc_prelude.h";
-  static const char *pre_text =
-      "#ifndef __builtin_huge_valf\n"
-      "#define __builtin_huge_valf() __int_as_float(0x7f800000)\n"
-      "#endif\n";
-  nvrtcResult e = c->nvrtcCreateProgram(&prog, job->source, job->source_name, 1, &pre_text, &pre_name);
+  int n_opts = env->n_options + job->n_options;
+  const char **opts = malloc((size_t)(n_opts ? n_opts : 1) * sizeof *opts);
+  if (!opts) {
+    r->status = TGM_ERR_MEMORY;
+    return;
+  }
+  nvrtcResult e = c->nvrtcCreateProgram(&prog, job->source, job->source_name,
+                                        env->prelude_text ? 1 : 0, &env->prelude_text,
+                                        &env->prelude_name);
   if (e != 0) {
+    free(opts);
     r->status = TGM_ERR_COMPILE;
     r->log = strdup(c->nvrtcGetErrorString(e));
     return;
   }
   for (int i = 0; i < job->n_names; i++)
     c->nvrtcAddNameExpression(prog, job->names[i]);
-  const char *opts[64];
-  char arch[64];
-  snprintf(arch, sizeof arch, "-arch=%s", b->info.arch);
   int n = 0;
-  opts[n++] = arch;
-  opts[n++] = "--std=c++17";
-  opts[n++] = "--pre-include=tgm_rtc_prelude.h";
-  for (int i = 0; i < job->n_options && n < 64; i++)
+  for (int i = 0; i < env->n_options; i++)
+    opts[n++] = env->options[i];
+  for (int i = 0; i < job->n_options; i++)
     opts[n++] = job->options[i];
   e = c->nvrtcCompileProgram(prog, n, opts);
+  free(opts);
   size_t log_size = 0;
   c->nvrtcGetProgramLogSize(prog, &log_size);
   if (log_size > 1) {
@@ -383,6 +391,25 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
   int vmaj = 0, vmin = 0;
   c->nvrtcVersion(&vmaj, &vmin);
   snprintf(b->info.compiler, sizeof b->info.compiler, "nvrtc %d.%d", vmaj, vmin);
+  // The compile environment, which the cache key covers: nvrtcVersion has
+  // no patch level, so the library itself (path, size, mtime, build id)
+  // names the compiler.
+  char *lib = tgm__library_id((const void *)c->nvrtcCompileProgram);
+  size_t len = strlen(b->info.compiler) + (lib ? strlen(lib) : 7) + 2;
+  b->env.compiler = malloc(len);
+  if (!b->env.compiler) {
+    free(lib);
+    s = tgm__fail(TGM_ERR_MEMORY, "out of memory");
+    goto fail;
+  }
+  snprintf(b->env.compiler, len, "%s %s", b->info.compiler, lib ? lib : "unknown");
+  free(lib);
+  b->env.prelude_name = prelude_name;
+  b->env.prelude_text = prelude_text;
+  if ((s = tgm__env_option(&b->env, "-arch=%s", b->info.arch)) ||
+      (s = tgm__env_option(&b->env, "--std=c++17")) ||
+      (s = tgm__env_option(&b->env, "--pre-include=%s", prelude_name)))
+    goto fail;
   return TGM_OK;
 fail:
   if (c->ctx)

@@ -73,16 +73,20 @@ static void hip_compile_locked(tgm_backend *b, const tgm_compile_job *job, tgm_c
     if (strcmp(alt, job->names[i]))
       hiprtcAddNameExpression(prog, alt);
   }
-  const char *opts[64];
-  char arch[64];
-  snprintf(arch, sizeof arch, "--offload-arch=%s", b->info.arch);
-  int n = 0;
-  opts[n++] = arch;
-  opts[n++] = "-std=c++17";
-  opts[n++] = "-O3";
-  for (int i = 0; i < job->n_options && n < 64; i++)
+  const tgm__compile_env *env = &b->env; // all the cache key knows of the backend
+  int n = 0, n_opts = env->n_options + job->n_options;
+  const char **opts = malloc((size_t)(n_opts ? n_opts : 1) * sizeof *opts);
+  if (!opts) {
+    hiprtcDestroyProgram(&prog);
+    r->status = TGM_ERR_MEMORY;
+    return;
+  }
+  for (int i = 0; i < env->n_options; i++)
+    opts[n++] = env->options[i];
+  for (int i = 0; i < job->n_options; i++)
     opts[n++] = job->options[i];
   e = hiprtcCompileProgram(prog, n, opts);
+  free(opts);
   size_t log_size = 0;
   hiprtcGetProgramLogSize(prog, &log_size);
   if (log_size > 1) {
@@ -252,6 +256,30 @@ static const tgm__ops hip_ops = {
     hip_close,
 };
 
+// The compile environment, which the cache key covers: the full version of
+// the headers built against and of the library loaded (path, size, mtime,
+// build id), since the two may differ; the built-in options.
+static tgm_status hip_env(tgm_backend *b) {
+  int vmaj = 0, vmin = 0;
+  hiprtcVersion(&vmaj, &vmin);
+  char *lib = tgm__library_id((const void *)hiprtcCompileProgram);
+  const char *fmt = "hiprtc (hiprtcVersion %d.%d, headers %d.%d.%d) %s";
+  int len = snprintf(NULL, 0, fmt, vmaj, vmin, HIP_VERSION_MAJOR, HIP_VERSION_MINOR,
+                     HIP_VERSION_PATCH, lib ? lib : "unknown");
+  b->env.compiler = malloc((size_t)len + 1);
+  if (b->env.compiler)
+    snprintf(b->env.compiler, (size_t)len + 1, fmt, vmaj, vmin, HIP_VERSION_MAJOR,
+             HIP_VERSION_MINOR, HIP_VERSION_PATCH, lib ? lib : "unknown");
+  free(lib);
+  tgm_status s = b->env.compiler ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  if (s || (s = tgm__env_option(&b->env, "--offload-arch=%s", b->info.arch)) ||
+      (s = tgm__env_option(&b->env, "-std=c++17")) || (s = tgm__env_option(&b->env, "-O3"))) {
+    free(b->impl);
+    b->impl = NULL;
+  }
+  return s;
+}
+
 tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
   hip *h = calloc(1, sizeof *h);
   if (!h)
@@ -265,7 +293,7 @@ tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
     b->offline = 1;
     snprintf(b->info.arch, sizeof b->info.arch, "%s", offline_arch);
     snprintf(b->info.name, sizeof b->info.name, "offline %s", offline_arch);
-    return TGM_OK;
+    return hip_env(b);
   }
   int count = 0;
   hipError_t e = hipGetDeviceCount(&count);
@@ -298,5 +326,5 @@ tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
   b->info.global_mem_bytes = p.totalGlobalMem;
   b->info.warp = p.warpSize;
   hipDriverGetVersion(&b->info.driver_version);
-  return TGM_OK;
+  return hip_env(b);
 }

@@ -17,13 +17,42 @@ void tgm__hash_init(tgm__hash *h);
 void tgm__hash_add(tgm__hash *h, const void *data, size_t len);
 void tgm__hash_str(tgm__hash *h, const char *s); // s and its terminator
 void tgm__hash_hex(const tgm__hash *h, char out[33]);
+
+// What a backend's compiles depend on besides the job, set when it is
+// opened: its compile function passes exactly these options before the
+// job's and includes exactly this prelude, and the cache key covers it all.
+typedef struct {
+  char *compiler;           // the compiler's full identity (malloc'd), e.g.
+                            // "nvrtc 13.0 /usr/.../libnvrtc.so.13 (N bytes,
+                            // mtime S.NS, build-id HEX)"
+  char **options;           // built-in options (malloc'd), before the job's
+  int n_options;
+  const char *prelude_name; // a header given to the compiler (static), or NULL
+  const char *prelude_text;
+} tgm__compile_env;
+// Appends a built-in option (printf-style); TGM_ERR_MEMORY when out of memory.
+tgm_status tgm__env_option(tgm__compile_env *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tgm__env_free(tgm__compile_env *e);
+// The identity of the loaded library that holds `addr`: its resolved path,
+// size, mtime and GNU build id when it has one (malloc'd; NULL: unknown).
+char *tgm__library_id(const void *addr);
+
 // The cache directory for `dir` as tgm_compile() takes it (malloc'd; NULL:
 // no cache).
 char *tgm__cache_dir(const char *dir);
-// Reads / writes a cached compile result: the lowered names and the image.
+// The key of a compile: a hash of the backend's environment (compiler
+// identity, built-in options, prelude), the target and the whole job.
+void tgm__cache_key(const tgm_backend *b, const tgm_compile_job *j, char key[33]);
+// Reads a cached compile result (lowered names and image) into r: 1 when
+// the entry is there, whole and made for this key; 0 (a miss) otherwise.
 int tgm__cache_read(const char *dir, const char *key, int n_names, tgm_compile_result *r);
+// Stores r under key, replacing any entry atomically; a failure is no error.
 void tgm__cache_write(const char *dir, const char *key, const tgm_compile_result *r);
-// Writes bytes to path atomically (temp file in the same folder + rename).
+// Removes the temp files writers left when they were killed.
+void tgm__cache_sweep(const char *dir);
+// Writes bytes to path atomically (temp file with a unique name in the same
+// folder, fsync, rename).
 tgm_status tgm__write_atomic(const char *path, const void *data, size_t len);
 // Reads a whole file (malloc'd, NUL-terminated); NULL on failure.
 char *tgm__read_file(const char *path, size_t *len);
@@ -61,6 +90,7 @@ struct tgm_backend {
   const tgm__ops *ops;
   tgm_device_info info;
   int offline;  // compiler only
+  tgm__compile_env env;
   void *impl;   // the backend's own state
 };
 

@@ -101,7 +101,9 @@ typedef struct {
 // Compiles `n` jobs with up to `threads` threads, each result in results[i].
 // Images are cached under cache_dir (NULL: $TGM_CACHE_DIR, else
 // $XDG_CACHE_HOME/tgm, else ~/.cache/tgm; "" disables the cache), keyed by a
-// hash of source, names, options, compiler version and target. Returns
+// hash of every input of the compile (source, names, options, the backend's
+// own options and prelude, the compiler's full identity, the target); an
+// entry is served only when its length and checksum hold. Returns
 // TGM_OK when every job compiled, else TGM_ERR_COMPILE (see each status).
 tgm_status tgm_compile(tgm_backend *b, const tgm_compile_job *jobs, int n, int threads,
                        const char *cache_dir, tgm_compile_result *results);
