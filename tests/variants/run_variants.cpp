@@ -1,4 +1,4 @@
-// run_variants.cpp -- every emitted variant, run on the CPU sim (tests/sim),
+// run_variants.cpp -- every emitted variant, run on the CPU sim (sim),
 // checked against a host reference.
 //
 // Compiled once per generated file and dialect with

@@ -102,6 +102,9 @@ struct sim_state {
   unsigned nthreads = 0, ws = 32;
   std::vector<uint3> tid_of;
   std::vector<thread_slot> th;
+  // per warp (thread / ws): lanes that exited, lanes waiting in a warp
+  // operation; they keep the per-arrival checks O(1) instead of O(lanes)
+  std::vector<unsigned long long> wdone, wwait;
   std::vector<unsigned> queue;  // ring buffer, each thread at most once
   std::size_t qhead = 0, qcount = 0;
   std::vector<unsigned> scratch;
@@ -118,9 +121,17 @@ struct sim_state {
   ~sim_state();
 };
 
-sim_state& S() {
+// The one state, made at first use (a static initialiser in the kernel's
+// file sets the warp size); S() is on every fiber switch, hence the cached
+// pointer that lets it inline.
+__attribute__((noinline)) sim_state* make_state() {
   static sim_state s;
-  return s;
+  return &s;
+}
+sim_state* the_state;
+inline sim_state& S() {
+  if (__builtin_expect(!the_state, 0)) the_state = make_state();
+  return *the_state;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -285,6 +296,7 @@ void release_scratch() {
   sim_state& s = S();
   arrange(s.scratch, s.thread_ord, s.rng);
   for (unsigned t : s.scratch) {
+    if (s.th[t].st == tstate::at_warp) s.wwait[t / s.ws] &= ~(1ull << (t % s.ws));
     s.th[t].st = tstate::runnable;
     push(t);
   }
@@ -324,10 +336,7 @@ unsigned long long low_bits(unsigned n) { return n >= 64 ? ~0ull : ((1ull << n) 
 
 unsigned long long live_mask(unsigned base) {
   sim_state& s = S();
-  unsigned long long m = 0;
-  for (unsigned l = 0, n = lanes_in_warp(base); l < n; ++l)
-    if (s.th[base + l].st != tstate::done) m |= 1ull << l;
-  return m;
+  return low_bits(lanes_in_warp(base)) & ~s.wdone[base / s.ws];
 }
 
 bool is_shuffle(int op) { return op <= op_shfl_xor; }
@@ -412,8 +421,9 @@ bool try_complete(unsigned base, unsigned lane) {
   sim_state& s = S();
   const warp_call& c0 = *s.th[base + lane].call;
   unsigned long long part = c0.live ? live_mask(base) : c0.mask;
-  for (unsigned l = 0; l < 64; ++l) {
-    if (!((part >> l) & 1)) continue;
+  if ((s.wwait[base / s.ws] & part) != part) return false;  // someone is not there yet
+  for (unsigned long long m = part; m; m &= m - 1) {
+    unsigned l = unsigned(__builtin_ctzll(m));
     const thread_slot& t = s.th[base + l];
     if (t.st != tstate::at_warp) return false;
     const warp_call& c = *t.call;
@@ -422,8 +432,8 @@ bool try_complete(unsigned base, unsigned lane) {
       return false;
   }
   complete(base, part);
-  for (unsigned l = 0; l < 64; ++l)
-    if ((part >> l) & 1) s.scratch.push_back(base + l);
+  for (unsigned long long m = part; m; m &= m - 1)
+    s.scratch.push_back(base + unsigned(__builtin_ctzll(m)));
   release_scratch();
   return true;
 }
@@ -454,12 +464,10 @@ bool check_arrival(warp_call& c, unsigned me) {
                   lanes_text(c.mask & ~low_bits(n)).c_str(), s.nthreads, n));
     return false;
   }
-  for (unsigned l = 0; l < n; ++l) {
-    if (((c.mask >> l) & 1) && s.th[base + l].st == tstate::done) {
-      set_error(fmt("%s: lane %u named in mask %s has exited (returned) and can never arrive",
-                    where().c_str(), l, mask_text(c.mask).c_str()));
-      return false;
-    }
+  if (unsigned long long gone = c.mask & s.wdone[base / s.ws]) {
+    set_error(fmt("%s: lane %u named in mask %s has exited (returned) and can never arrive",
+                  where().c_str(), unsigned(__builtin_ctzll(gone)), mask_text(c.mask).c_str()));
+    return false;
   }
   return true;
 }
@@ -468,13 +476,14 @@ bool check_arrival(warp_call& c, unsigned me) {
 
 void thread_exit() {
   sim_state& s = S();
-  unsigned me = s.cur, base = warp_base(me), lane = me - base, n = lanes_in_warp(base);
+  unsigned me = s.cur, base = warp_base(me), lane = me - base;
   s.th[me].st = tstate::done;
+  s.wdone[base / s.ws] |= 1ull << lane;
   ++s.ndone;
   int live_waiter = -1;
-  for (unsigned l = 0; l < n; ++l) {
+  for (unsigned long long m = s.wwait[base / s.ws]; m; m &= m - 1) {  // lanes that wait
+    unsigned l = unsigned(__builtin_ctzll(m));
     const thread_slot& t = s.th[base + l];
-    if (t.st != tstate::at_warp) continue;
     if (t.call->live) {
       live_waiter = int(l);
     } else if ((t.call->mask >> lane) & 1) {
@@ -609,6 +618,8 @@ bool resolve_divergent_group() {
 void run_block() {
   sim_state& s = S();
   for (auto& t : s.th) t = thread_slot{};
+  std::fill(s.wdone.begin(), s.wdone.end(), 0ull);
+  std::fill(s.wwait.begin(), s.wwait.end(), 0ull);
   s.bar_arrived = 0;
   s.ndone = 0;
   s.qhead = s.qcount = 0;
@@ -657,6 +668,8 @@ status launch_checked(dim3 grid, dim3 block) {
     }
   }
   s.th.assign(s.nthreads, thread_slot{});
+  s.wdone.assign((s.nthreads + s.ws - 1) / s.ws, 0);
+  s.wwait.assign((s.nthreads + s.ws - 1) / s.ws, 0);
   s.queue.assign(s.nthreads, 0);
   s.tid_of.resize(s.nthreads);
   for (unsigned t = 0; t < s.nthreads; ++t)
@@ -698,6 +711,7 @@ void warp_collective(warp_call& c) {
   if (!check_arrival(c, me)) abandon();
   s.th[me].st = tstate::at_warp;
   s.th[me].call = &c;
+  s.wwait[me / s.ws] |= 1ull << (me % s.ws);
   try_complete(warp_base(me), me - warp_base(me));
   block_current();
 }

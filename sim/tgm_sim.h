@@ -3,7 +3,7 @@
 // Compile an emitted .cu/.hip file as plain C++17 with this header forced in:
 //
 //   g++ -std=c++17 -fno-strict-aliasing -Wno-unknown-pragmas -x c++
-//       -include tests/sim/tgm_sim.h -I tests/sim/include kernel.cu test.cpp -ltgm_sim
+//       -include sim/tgm_sim.h -I sim/include kernel.cu test.cpp -ltgm_sim
 //   (HIP: add -D__AMDGCN_WAVEFRONT_SIZE=32 or =64)
 //
 // Every thread of a block runs as a cooperative fiber; one block runs at a
@@ -11,7 +11,7 @@
 // barrier, warp operations are real rendezvous between the named lanes, and
 // misuse (barrier divergence, a shuffle naming an exited or missing lane,
 // deadlock) makes the launch fail with a descriptive text instead of hanging.
-// See tests/sim/README.md.
+// See sim/README.md.
 #ifndef TGM_SIM_H
 #define TGM_SIM_H
 
