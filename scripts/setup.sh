@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Installs what tgm needs from Debian 12's packages. Idempotent: quiet, and
 # installs nothing, when every package is already there.
+#   setup.sh          what the build needs
+#   setup.sh --test   and what the tests need beyond it (scripts/test.sh):
+#                     clang-19 with its runtimes (libclang-rt-19-dev holds
+#                     ASan, UBSan and libFuzzer) for scripts/sanitize.sh, and
+#                     valgrind for the valgrind label
 set -euo pipefail
 
 packages=(cmake make gcc g++ libclang-19-dev libjansson-dev
           hipcc libamdhip64-dev rocm-device-libs)
+case "${1:-}" in
+  --test) packages+=(clang-19 libclang-rt-19-dev valgrind) ;;
+  "") ;;
+  *) echo "usage: setup.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
