@@ -4,8 +4,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer (any report fails the
 # test: -fno-sanitize-recover, halt_on_error, leaks checked) and the
 # libFuzzer targets; then ctest there over the unit, errors, cli, golden and
-# runtime labels, and each fuzz target (label fuzz) for $TGM_FUZZ_SECONDS
-# (default 20) from its corpus, seed 1 (tests/fuzz/run.sh). Only the
+# runtime labels, and each fuzz target (label fuzz) for a fixed number of
+# inputs from its corpus, seed 1 (tests/fuzz/run.sh; at most
+# $TGM_FUZZ_SECONDS, default 40, each). Only the
 # targets those tests run are built. About 2 minutes from a clean tree on
 # 2 cores, half of it in the fuzz runs.
 set -euo pipefail
@@ -15,7 +16,7 @@ build=${TGM_ASAN_BUILD_DIR:-build-asan}
 labels='unit|errors|cli|golden|runtime'
 jobs=$(nproc)
 CC=clang-19 CXX=clang++-19 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DTGM_WERROR=OFF \
-  -DTGM_SANITIZE=ON -DTGM_FUZZ=ON -DTGM_FUZZ_SECONDS="${TGM_FUZZ_SECONDS:-20}" \
+  -DTGM_SANITIZE=ON -DTGM_FUZZ=ON -DTGM_FUZZ_SECONDS="${TGM_FUZZ_SECONDS:-40}" \
   -DTGM_CUB=OFF -DCMAKE_C_FLAGS=-O1 >/dev/null
 # the executables the chosen tests run: the build-tree paths on their
 # add_test lines (resolved there before anything is built), by file name
