@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -26,6 +27,9 @@ typedef struct {
   const char *variant;
   const char *device, *mode;
   DialectKind dialect;    /* of the embedded header */
+  bool no_check;          /* --no-check: write variants unchecked */
+  bool strict;            /* --strict: a variant wrong on the check is an error */
+  CheckOptions check;
 } Options;
 
 static void usage(FILE *fp) {
@@ -41,6 +45,13 @@ static void usage(FILE *fp) {
         "                  transformed device functions and kernels, CUDA then HIP)\n"
         "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json\n"
         "                  (with --dump: the dump, as NAME.TYPE.WHAT)\n"
+        "\n"
+        "checking (with -o DIR, on by default):\n"
+        "  every variant is run on the CPU (the simulator, built with $CXX or c++)\n"
+        "  against the scalar codelet run sequentially, before anything is written;\n"
+        "  a wrong variant is left out with a warning\n"
+        "  --strict        a wrong variant is an error: nothing is written\n"
+        "  --no-check      write every variant unchecked\n"
         "\n"
         "embedding (one header with the chosen kernels and a CUB-like call):\n"
         "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
@@ -66,7 +77,7 @@ static int bad_usage(const char *fmt, const char *arg) {
 /* Parses the command line; returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, Options *opt) {
   enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST, OPT_EMBED, OPT_VARIANT, OPT_HIP,
-         OPT_DEVICE, OPT_MODE };
+         OPT_DEVICE, OPT_MODE, OPT_NO_CHECK, OPT_STRICT };
   static const struct option longopts[] = {
       {"type", required_argument, NULL, OPT_TYPE},
       {"list", no_argument, NULL, OPT_LIST},
@@ -76,6 +87,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
       {"device", required_argument, NULL, OPT_DEVICE},
       {"mode", required_argument, NULL, OPT_MODE},
       {"dump", required_argument, NULL, OPT_DUMP},
+      {"no-check", no_argument, NULL, OPT_NO_CHECK},
+      {"strict", no_argument, NULL, OPT_STRICT},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -103,6 +116,12 @@ static int parse_options(int argc, char **argv, Options *opt) {
     }
     case OPT_LIST:
       opt->list = true;
+      break;
+    case OPT_NO_CHECK:
+      opt->no_check = true;
+      break;
+    case OPT_STRICT:
+      opt->strict = true;
       break;
     case OPT_EMBED:
       opt->embed = true;
@@ -165,6 +184,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
   } else if (opt->variant || opt->device || opt->mode || opt->dialect != DIALECT_CUDA) {
     return bad_usage("--variant, --device, --mode and --hip go with --embed%s", "");
   }
+  if (opt->no_check && opt->strict)
+    return bad_usage("--strict asks for the check that --no-check turns off%s", "");
+  if ((opt->no_check || opt->strict) && (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE))
+    return bad_usage("--strict and --no-check go with -o DIR, when variants are written%s", "");
   return -1;
 }
 
@@ -287,6 +310,14 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     compose_check_empty(ctx, by);
     if (ctx->diag->nerrors)
       return;
+    if (opt->outdir && !opt->list && opt->dump == DUMP_NONE && !opt->no_check) {
+      /* nothing is written that was not run: wrong variants are left out */
+      if (check_compositions(ctx, by, path, &opt->check) != 0)
+        return;
+      compose_check_empty(ctx, by);
+      if (ctx->diag->nerrors)
+        return;
+    }
     if (opt->list) {
       gen_list(stdout_buf, arena, by);
       continue;
@@ -312,6 +343,14 @@ int main(int argc, char **argv) {
   int rc = parse_options(argc, argv, &opt);
   if (rc >= 0)
     return rc;
+  const char *cxx = getenv("CXX"), *jobs = getenv("TGM_CHECK_JOBS");
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  opt.check = (CheckOptions){
+      .strict = opt.strict,
+      .keep = getenv("TGM_CHECK_KEEP") && *getenv("TGM_CHECK_KEEP"),
+      .cxx = cxx && *cxx ? cxx : "c++",
+      .jobs = jobs && atoi(jobs) > 0 ? atoi(jobs) : ncpu > 0 ? (int)ncpu : 2,
+  };
 
   Arena *arena = arena_new();
   Diag diag;

@@ -531,6 +531,24 @@ const char *gen_identity_text(const Composition *c);      /* 0, tgm_lowest(), ..
 const char *gen_kernel_args(Arena *a, const Composition *c); /* const T *in, tgm_size n, ... */
 const char *gen_param_decls(Arena *a, const Composition *c); /* ", float threshold" or "" */
 
+/* --------------------------------------------------------------- check.c */
+
+typedef struct {
+  bool strict;     /* a wrong variant is an error, not left out */
+  bool keep;       /* keep the check's folder (its path is printed) */
+  bool quiet;      /* no summary line */
+  const char *cxx; /* the C++17 compiler: $CXX, or c++ */
+  int jobs;        /* at once: the processors, or $TGM_CHECK_JOBS */
+} CheckOptions;
+
+/* tgm-gen --check: runs every variant of both dialects on the CPU simulator
+ * against the spectrum's scalar codelet run sequentially. A wrong variant is
+ * removed from its dialect's plans (added to left_out, with a warning), or
+ * with strict is an error. 0, or -1 with errors reported (nothing could be
+ * checked: no compiler, a harness that does not build). */
+int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const char *source,
+                       const CheckOptions *o);
+
 /* --------------------------------------------------------------- embed.c */
 
 /* A variant chosen for sizes 2^from ... 2^(to+1) - 1, with its knobs. */

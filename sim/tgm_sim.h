@@ -15,6 +15,12 @@
 #ifndef TGM_SIM_H
 #define TGM_SIM_H
 
+// Generated code asks for the simulator by this name (a HIP warp barrier,
+// which hardware gets from the wavefront's lockstep, is a real one here).
+#ifndef TGM_SIM
+#define TGM_SIM 1
+#endif
+
 // Standard headers first: some libstdc++ headers spell __noinline__ in
 // attributes, so they must be seen before the CUDA keyword macros below.
 #include <algorithm>

@@ -1,0 +1,428 @@
+/* check.c -- tgm-gen --check: every variant is run on the CPU before it is
+ * written.
+ *
+ *   compositions --gen--> NAME.cu, NAME.hip        (the text -o would write)
+ *                --check.tpl--> harnesses           (CUDA warp 32, HIP 64 and 32;
+ *                                                    the variants dealt into shards)
+ *   system C++ compiler + the simulator (sim/, built into tgm-gen) --> programs
+ *   run them --> RESULT lines --> wrong variants dropped (or, --strict, errors)
+ *
+ * Each harness runs every variant of its shard in a child process against the
+ * spectrum's scalar codelet run sequentially (tgm_reference): sizes 0, 1, 31,
+ * 33, 4097, 70001, a misaligned start, random data, several block and thread
+ * orders, temp storage reused. A variant wrong in a dialect is dropped from
+ * that dialect; what cannot be checked at all (no compiler, a harness that
+ * does not build) is an error: nothing unchecked is written. */
+#define _GNU_SOURCE /* mkdtemp */
+#include "tgm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const TplFile tgm_sim_files[]; /* sim/, built in (embed.cmake) */
+
+/* The settings a composition is checked in: a dialect and a warp width. */
+typedef struct {
+  DialectKind dialect;
+  int warp;
+  const char *tag; /* in file names: cuda32, hip64, hip32 */
+} Target;
+
+static const Target targets[] = {
+    {DIALECT_CUDA, 32, "cuda32"},
+    {DIALECT_HIP, 64, "hip64"},
+    {DIALECT_HIP, 32, "hip32"},
+};
+enum { NTARGETS = sizeof targets / sizeof targets[0] };
+
+/* One program to build and run: a shard of one target's variants. */
+typedef struct {
+  const Target *target;
+  int shard;
+  const char *name;   /* h_cuda32_0 */
+  PtrVec plans;       /* Plan * */
+  const char *output; /* its stdout, read back */
+} Harness;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int write_file(const char *dir, const char *name, const char *text, size_t len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = 0; /* the folders of include/hip/... */
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+      return -1;
+    *s = '/';
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return -1;
+  size_t w = fwrite(text, 1, len, f);
+  return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+static char *read_file(Arena *a, const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  long len = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    if (f)
+      fclose(f);
+    return arena_strdup(a, "");
+  }
+  char *s = arena_alloc(a, (size_t)len + 1);
+  size_t got = fread(s, 1, (size_t)len, f);
+  s[got] = 0;
+  fclose(f);
+  return s;
+}
+
+/* Runs shell commands in dir, at most `jobs` at once; status[i] is each one's
+ * exit status (128 + signal when killed). */
+static void run_all(const char *dir, const char *const *cmds, int n, int jobs, int *status) {
+  pid_t *pids = calloc((size_t)n, sizeof *pids);
+  int next = 0, running = 0;
+  while (next < n || running > 0) {
+    while (next < n && running < jobs) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        if (chdir(dir) != 0)
+          _exit(126);
+        execl("/bin/sh", "sh", "-c", cmds[next], (char *)NULL);
+        _exit(127);
+      }
+      pids[next] = pid;
+      status[next] = pid < 0 ? 126 : -1;
+      running += pid > 0;
+      next++;
+    }
+    int st;
+    pid_t done = wait(&st);
+    if (done < 0)
+      break;
+    for (int i = 0; i < next; i++)
+      if (pids[i] == done) {
+        status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        running--;
+      }
+  }
+  free(pids);
+}
+
+static void rm_tree(const char *dir) {
+  const char *argv[] = {"rm", "-rf", dir, NULL};
+  pid_t pid = fork();
+  if (pid == 0) {
+    execvp("rm", (char *const *)argv);
+    _exit(127);
+  }
+  int st;
+  if (pid > 0)
+    waitpid(pid, &st, 0);
+}
+
+/* A literal for a scalar parameter's value: 3 for integers, 0.25 for floats
+ * (a count_if threshold then splits random data in [-1000, 1000] or [-1, 1]). */
+static const char *param_value(Arena *a, const SpecParam *p, ElemType elem) {
+  const Type *t = p->ty;
+  bool is_float = t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE ||
+                        (t->kind == TY_ELEM && elem_info(elem)->is_float));
+  return arena_printf(a, "(%s)%s", p->ctype, is_float ? "0.25" : "3");
+}
+
+/* The harness of one shard. */
+static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness *h,
+                        const char *file, char *err, size_t errlen) {
+  const Spectrum *s = c->spec;
+  TplDict *d = tpl_dict(a, NULL);
+  tpl_setf(d, "harness", "%s.cpp", h->name);
+  tpl_set(d, "version", TGM_VERSION);
+  tpl_set(d, "file", file);
+  tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
+  tpl_set(d, "dialect", dialect_get(h->target->dialect)->name);
+  tpl_setf(d, "warp", "%d", h->target->warp);
+  tpl_setf(d, "nin", "%d", s->inputs.len);
+  /* floating-point tolerance by operator: sums and products accumulate
+   * rounding in any order; max, min and bitwise operators are exact */
+  tpl_set(d, "rule", s->op == OP_ADD ? "1" : s->op == OP_MUL ? "2" : "0");
+  Buf ins = {0}, ins_i = {0}, pargs = {0};
+  for (int i = 0; i < s->inputs.len; i++) {
+    buf_printf(&ins, "%sdata[%d].data() + off", i ? ", " : "", i);
+    buf_printf(&ins_i, "%sdata[%d].data() + off + i", i ? ", " : "", i);
+  }
+  tpl_list(d, "params");
+  for (int i = 0; i < s->params.len; i++) {
+    const SpecParam *p = s->params.items[i];
+    TplDict *it = tpl_item(d, "params");
+    tpl_set(it, "ctype", p->ctype);
+    tpl_set(it, "name", p->name);
+    tpl_set(it, "value", param_value(a, p, c->elem));
+    buf_printf(&pargs, ", %s", p->name);
+  }
+  tpl_set(d, "ins", arena_strndup(a, ins.data, ins.len));
+  tpl_set(d, "ins_at_i", arena_strndup(a, ins_i.data, ins_i.len));
+  tpl_set(d, "param_args", pargs.len ? arena_strndup(a, pargs.data, pargs.len) : "");
+  buf_free(&ins);
+  buf_free(&ins_i);
+  buf_free(&pargs);
+  tpl_list(d, "variants");
+  for (int i = 0; i < h->plans.len; i++) {
+    const Plan *p = h->plans.items[i];
+    TplDict *it = tpl_item(d, "variants");
+    tpl_set(it, "id", p->id);
+    tpl_set(it, "cname", p->cname);
+  }
+  return tpl_expand(out, "check.tpl", tpl_text("check.tpl"), d, err, errlen);
+}
+
+/* The compiler's first lines of complaint, for a message. */
+static const char *first_lines(Arena *a, const char *text, int lines) {
+  const char *p = text;
+  for (int i = 0; i < lines && *p; i++) {
+    const char *nl = strchr(p, '\n');
+    p = nl ? nl + 1 : p + strlen(p);
+  }
+  return arena_strndup(a, text, (size_t)(p - text));
+}
+
+static Plan *plan_by_id(const Composition *c, const char *id, size_t len) {
+  for (int i = 0; i < c->plans.len; i++) {
+    Plan *p = c->plans.items[i];
+    if (strlen(p->id) == len && strncmp(p->id, id, len) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+typedef struct {
+  const Plan *plan;
+  const Target *target;
+  const char *why;
+} Failure;
+
+int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const char *source,
+                       const CheckOptions *o) {
+  Arena *a = ctx->arena;
+  const Composition *c0 = by[DIALECT_CUDA];
+  Loc loc = c0->spec && c0->spec->scalar ? c0->spec->scalar->loc : (Loc){source, 0, 0};
+  const char *base = gen_base_name(a, c0);
+  double t0 = now();
+
+  const char *tmp = getenv("TMPDIR");
+  char *dir = arena_printf(a, "%s/tgm-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    diag_error(ctx->diag, loc, "--check: cannot make a folder in %s: %s", tmp ? tmp : "/tmp",
+               strerror(errno));
+    return -1;
+  }
+  int rc = -1;
+  for (int i = 0; tgm_sim_files[i].name; i++)
+    if (write_file(dir, arena_printf(a, "sim/%s", tgm_sim_files[i].name), tgm_sim_files[i].text,
+                   strlen(tgm_sim_files[i].text)) != 0) {
+      diag_error(ctx->diag, loc, "--check: cannot write into %s: %s", dir, strerror(errno));
+      goto out;
+    }
+
+  /* the sources, exactly as they would be written */
+  const char *files[DIALECT_COUNT];
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    Buf text = {0};
+    char err[512];
+    files[d] = arena_printf(a, "%s.%s", base, dialect_get((DialectKind)d)->ext);
+    int bad = gen_source(&text, a, by[d], source, NULL, err, sizeof err);
+    if (!bad)
+      bad = write_file(dir, files[d], text.data ? text.data : "", text.len);
+    buf_free(&text);
+    if (bad) {
+      diag_error(ctx->diag, loc, "--check: cannot write %s/%s", dir, files[d]);
+      goto out;
+    }
+  }
+
+  /* the harnesses: each target's variants dealt into `jobs` shards */
+  PtrVec hs = {0};
+  for (int t = 0; t < NTARGETS; t++) {
+    const Composition *c = by[targets[t].dialect];
+    int shards = c->plans.len < o->jobs ? c->plans.len : o->jobs;
+    for (int k = 0; k < shards; k++) {
+      Harness *h = arena_alloc(a, sizeof *h);
+      h->target = &targets[t];
+      h->shard = k;
+      h->name = arena_printf(a, "h_%s_%d", targets[t].tag, k);
+      for (int i = k; i < c->plans.len; i += shards)
+        vec_push(a, &h->plans, c->plans.items[i]);
+      Buf text = {0};
+      char err[512];
+      int bad = harness_text(&text, a, c, h, files[targets[t].dialect], err, sizeof err);
+      if (bad)
+        diag_error(ctx->diag, loc, "internal error in the check's template: %s", err);
+      else if (write_file(dir, arena_printf(a, "%s.cpp", h->name), text.data, text.len) != 0)
+        diag_error(ctx->diag, loc, "--check: cannot write into %s", dir);
+      buf_free(&text);
+      if (ctx->diag->nerrors)
+        goto out;
+      vec_push(a, &hs, h);
+    }
+  }
+
+  /* build: the simulator and every harness at once, then link and run each */
+  const char *kflags = "-std=c++17 -Og -fwrapv -fno-strict-aliasing -w -x c++ "
+                       "-include sim/tgm_sim.h -Isim/include -I.";
+  const char **cmds = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *cmds);
+  int *status = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *status);
+  cmds[0] = arena_printf(a, "%s -std=c++17 -O2 -w -c sim/tgm_sim.cpp -o sim.o 2>sim.err", o->cxx);
+  for (int i = 0; i < hs.len; i++) {
+    const Harness *h = hs.items[i];
+    const char *wave = h->target->dialect == DIALECT_HIP
+                           ? arena_printf(a, " -D__AMDGCN_WAVEFRONT_SIZE=%d", h->target->warp)
+                           : "";
+    cmds[i + 1] = arena_printf(a, "%s %s%s -c %s.cpp -o %s.o 2>%s.err", o->cxx, kflags, wave,
+                               h->name, h->name, h->name);
+  }
+  run_all(dir, cmds, hs.len + 1, o->jobs, status);
+  double t_build = now();
+  if (status[0] != 0) {
+    if (status[0] == 127)
+      diag_error(ctx->diag, loc,
+                 "--check runs every variant on the CPU before writing it, and needs a C++17 "
+                 "compiler: '%s' is not there (set CXX, install g++, or pass --no-check to write "
+                 "unchecked variants)",
+                 o->cxx);
+    else
+      diag_error(ctx->diag, loc, "--check: '%s' cannot build the CPU simulator:\n%s", o->cxx,
+                 first_lines(a, read_file(a, dir, "sim.err"), 12));
+    goto out;
+  }
+  for (int i = 0; i < hs.len; i++)
+    if (status[i + 1] != 0) {
+      const Harness *h = hs.items[i];
+      diag_error(ctx->diag, loc,
+                 "internal error: the generated %s does not compile for the CPU check (%s); "
+                 "please report it, with the codelet file:\n%s",
+                 files[h->target->dialect], h->target->tag,
+                 first_lines(a, read_file(a, dir, arena_printf(a, "%s.err", h->name)), 12));
+      goto keep;
+    }
+  for (int i = 0; i < hs.len; i++) {
+    const Harness *h = hs.items[i];
+    cmds[i] = arena_printf(a, "%s %s.o sim.o -o %s && ./%s >%s.out 2>%s.err", o->cxx, h->name,
+                           h->name, h->name, h->name, h->name);
+  }
+  run_all(dir, cmds, hs.len, o->jobs, status);
+
+  /* results: every variant of every shard must report */
+  PtrVec fails = {0};
+  int checked[DIALECT_COUNT] = {0};
+  for (int i = 0; i < hs.len; i++) {
+    const Harness *h = hs.items[i];
+    const Composition *c = by[h->target->dialect];
+    char *out = read_file(a, dir, arena_printf(a, "%s.out", h->name));
+    int reported = 0;
+    for (char *line = out; line && *line;) {
+      char *nl = strchr(line, '\n');
+      if (nl)
+        *nl = 0;
+      if (strncmp(line, "RESULT\t", 7) == 0) {
+        char *id = line + 7, *tab = strchr(id, '\t');
+        Plan *p = tab ? plan_by_id(c, id, (size_t)(tab - id)) : NULL;
+        if (p) {
+          reported++;
+          if (strncmp(tab + 1, "ok", 2) != 0) {
+            Failure *f = arena_alloc(a, sizeof *f);
+            f->plan = p;
+            f->target = h->target;
+            f->why = arena_strdup(a, strncmp(tab + 1, "FAIL\t", 5) == 0 ? tab + 6 : tab + 1);
+            vec_push(a, &fails, f);
+          }
+        }
+      }
+      line = nl ? nl + 1 : NULL;
+    }
+    if (status[i] != 0 || reported != h->plans.len) {
+      diag_error(ctx->diag, loc,
+                 "internal error: the CPU check of %s (%s) stopped after %d of %d variants "
+                 "(exit %d):\n%s",
+                 files[h->target->dialect], h->target->tag, reported, h->plans.len, status[i],
+                 first_lines(a, read_file(a, dir, arena_printf(a, "%s.err", h->name)), 12));
+      goto keep;
+    }
+    if (h->target->warp == 32 || h->target->dialect == DIALECT_CUDA)
+      checked[h->target->dialect] += reported;
+  }
+
+  /* drop what is wrong (from its dialect), or with --strict refuse it: one
+   * message at the scalar codelet, a note per variant */
+  int wrong = 0; /* variants, each counted once per dialect */
+  for (int i = 0; i < fails.len; i++) {
+    const Failure *f = fails.items[i];
+    bool again = false;
+    for (int j = 0; j < i && !again; j++) {
+      const Failure *g = fails.items[j];
+      again = g->plan == f->plan && g->target->dialect == f->target->dialect;
+    }
+    wrong += !again;
+  }
+  if (fails.len) {
+    const Failure *f0 = fails.items[0];
+    if (o->strict)
+      diag_error(ctx->diag, loc,
+                 "%d variant%s of %s %s wrong on the CPU check (--strict: nothing is written); "
+                 "the first, %s (%s, warp %d): %s",
+                 wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
+                 f0->plan->id, dialect_get(f0->target->dialect)->name, f0->target->warp, f0->why);
+    else
+      diag_warning(ctx->diag, loc,
+                   "%d variant%s of %s %s wrong on the CPU check and %s not written; the first, "
+                   "%s (%s, warp %d): %s",
+                   wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
+                   wrong == 1 ? "is" : "are", f0->plan->id,
+                   dialect_get(f0->target->dialect)->name, f0->target->warp, f0->why);
+  }
+  for (int i = 0; i < fails.len; i++) {
+    const Failure *f = fails.items[i];
+    Composition *c = by[f->target->dialect];
+    diag_note(ctx->diag, (Loc){loc.file, 0, 0}, "%s (%s, warp %d): %s", f->plan->id,
+              dialect_get(f->target->dialect)->name, f->target->warp, f->why);
+    if (o->strict)
+      continue;
+    for (int k = 0; k < c->plans.len; k++)
+      if (c->plans.items[k] == f->plan) { /* once: it may be wrong at both warp widths */
+        memmove(&c->plans.items[k], &c->plans.items[k + 1],
+                (size_t)(c->plans.len - k - 1) * sizeof c->plans.items[0]);
+        c->plans.len--;
+        LeftOut *lo = arena_alloc(a, sizeof *lo);
+        lo->id = f->plan->id;
+        lo->why = arena_printf(a, "wrong on the CPU check (warp %d): %s", f->target->warp, f->why);
+        vec_push(a, &c->left_out, lo);
+        break;
+      }
+  }
+  if (!o->quiet)
+    fprintf(stderr,
+            "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %d CUDA "
+            "variants (warp 32), %d HIP (warps 64 and 32), %d wrong%s\n",
+            base, now() - t0, t_build - t0, now() - t_build, o->jobs, checked[DIALECT_CUDA],
+            checked[DIALECT_HIP], wrong,
+            wrong ? (o->strict ? " (--strict: nothing written)" : ", left out") : "");
+  rc = ctx->diag->nerrors ? -1 : 0;
+out:
+  if (o->keep)
+    fprintf(stderr, "tgm-gen: the check's files are in %s\n", dir);
+  else
+    rm_tree(dir);
+  return rc;
+keep:
+  fprintf(stderr, "tgm-gen: the check's files are kept in %s\n", dir);
+  return -1;
+}

@@ -1,0 +1,174 @@
+// {{harness}} -- tgm-gen {{version}} --check: variants of {{file}} run on the
+// CPU simulator ({{dialect}}, warp {{warp}}) against the spectrum's scalar
+// codelet run sequentially (tgm_reference). Generated; tgm-gen compiles it
+// with the simulator, runs it and deletes it.
+//
+// Every variant runs in a child process of its own (a crash or a hang is that
+// variant's failure), under two settings, at each size below:
+//   random data, the output poisoned with a canary after it, the temp storage
+//   zeroed once and reused (a counter must reset itself), blocks and threads
+//   in several orders. Integers and max/min: exact; floating-point sums and
+//   products: within a bound that grows with n.
+// Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sys/wait.h>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+#include "{{file}}"
+
+namespace ns = {{namespace}};
+using T = ns::T;
+using A = ns::A;
+using R = ns::R;
+
+// The scalar parameters' values
+{{#params}}
+static const {{ctype}} {{name}} = {{value}};
+{{/params}}
+
+enum { NIN = {{nin}}, RULE = {{rule}} }; // RULE: 0 exact, 1 sum bound, 2 product bound
+static const unsigned long long sizes[] = {0, 1, 31, 33, 4097, 70001};
+enum { NSIZES = sizeof sizes / sizeof sizes[0], BLOCK = 128, SECONDS = 300 };
+
+struct Setting {
+  unsigned items, grid_cap, offset;
+  tgm_sim::order blocks, threads;
+  const char *name;
+};
+static const Setting settings[] = {
+    {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, "block=128 items=1 grid_cap=2"},
+    {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse,
+     "block=128 items=4 grid_cap=3, input 1 element past 16-byte alignment, blocks in random order"},
+};
+enum { NSETTINGS = sizeof settings / sizeof settings[0] };
+
+static std::vector<T> data[NIN];
+// per setting and size: the reference, and the epilogue of the accumulated
+// value -/+ the float bound
+static R wants[NSETTINGS][NSIZES][3];
+
+static double float_bound(unsigned long long off, unsigned long long n, A acc) {
+  if (!std::is_floating_point<A>::value || RULE == 0 || n == 0)
+    return 0;
+  double eps = sizeof(A) == 4 ? 1.1920929e-7 : 2.220446049250313e-16;
+  if (RULE == 2) // a product in any order: a relative error
+    return 2.0 * (double)(n + 1) * eps * std::fabs((double)acc);
+  long double mag = 0; // sum |t_i| of the transformed elements
+  for (unsigned long long i = 0; i < n; i++) {
+    double t = (double)ns::tgm_accumulate({{ins_at_i}}, 1, 1{{param_args}});
+    mag += t < 0 ? -t : t;
+  }
+  return 2.0 * (double)(n + 1) * eps * (double)mag;
+}
+
+// Integers and max/min: the reference exactly. Floating point: between the
+// epilogue of the accumulated value -/+ bound, or the reference.
+static bool close_enough(R got, const R want[3]) {
+  if (std::is_integral<R>::value || RULE == 0)
+    return std::memcmp(&got, &want[0], sizeof(R)) == 0 || got == want[0];
+  double g = (double)got, w = (double)want[0], a = (double)want[1], b = (double)want[2];
+  if (std::isnan(g) || std::isnan(w))
+    return std::isnan(g) && std::isnan(w);
+  if (std::isnan(a) || std::isnan(b)) { // the bound left the epilogue's domain (sqrt(< 0))
+    double end = std::isnan(a) ? b : a;
+    return std::isnan(end) || std::fabs(g - w) <= std::fabs(end - w);
+  }
+  return g == w || (g >= std::fmin(a, b) && g <= std::fmax(a, b));
+}
+
+template <typename Launch, typename TempBytes>
+static int run_variant(const char *id, Launch launch, TempBytes temp_bytes) {
+  for (int s = 0; s < NSETTINGS; s++) {
+    const Setting &st = settings[s];
+    const unsigned long long off = st.offset;
+    tgm_sim::set_block_order(st.blocks, 7);
+    tgm_sim::set_thread_order(st.threads, 11);
+    size_t tb = 0;
+    for (unsigned long long n : sizes)
+      tb = std::max(tb, (size_t)temp_bytes(n, st.items, st.grid_cap));
+    std::vector<unsigned char> temp(tb + 64, 0); // zeroed once, reused by every size
+    for (int i = 0; i < NSIZES; i++) {
+      unsigned long long n = sizes[i];
+      R out[2], canary;
+      std::memset(out, 0x7f, sizeof out);
+      std::memset(&canary, 0x7f, sizeof canary);
+      auto rc = launch({{ins}}, n, out, tb ? temp.data() : nullptr, tb, st.items, st.grid_cap{{param_args}},
+                       nullptr);
+      const R *want = wants[s][i];
+      if (rc != 0 || !close_enough(out[0], want) || std::memcmp(&out[1], &canary, sizeof(R)) != 0) {
+        std::printf("RESULT\t%s\tFAIL\tn=%llu (%s): ", id, n, st.name);
+        if (rc != 0)
+          std::printf("the launch failed: %s\n", tgm_sim::last_error_text());
+        else if (std::memcmp(&out[1], &canary, sizeof(R)) != 0)
+          std::printf("wrote past the result\n");
+        else if (std::is_integral<R>::value)
+          std::printf("got %lld, want %lld\n", (long long)out[0], (long long)want[0]);
+        else
+          std::printf("got %.9g, want %.9g (within [%.9g, %.9g])\n", (double)out[0], (double)want[0],
+                      (double)want[1], (double)want[2]);
+        return 1;
+      }
+    }
+  }
+  std::printf("RESULT\t%s\tok\n", id);
+  return 0;
+}
+
+// Runs one variant in a child process: a crash or a hang is its failure.
+template <typename F> static void isolated(const char *id, F f) {
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(SECONDS);
+    int bad = f();
+    std::fflush(stdout);
+    _exit(bad);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    std::printf("RESULT\t%s\tFAIL\tcould not run it (fork)\n", id);
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    std::printf("RESULT\t%s\tFAIL\tran for more than %d s (a loop that never ends?)\n", id, SECONDS);
+  else if (WIFSIGNALED(status))
+    std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
+}
+
+int main() {
+  std::mt19937_64 rng(20261123);
+  size_t len = sizes[NSIZES - 1] + 16;
+  for (int k = 0; k < NIN; k++) {
+    data[k].resize(len);
+    for (auto &x : data[k]) {
+      if (std::is_floating_point<T>::value)
+        x = (T)std::uniform_real_distribution<double>(-1, 1)(rng);
+      else if (std::is_signed<T>::value)
+        x = (T)((long long)(rng() % 2001) - 1000);
+      else
+        x = (T)(rng() % 2001);
+    }
+  }
+  for (int s = 0; s < NSETTINGS; s++)
+    for (int i = 0; i < NSIZES; i++) {
+      const unsigned long long off = settings[s].offset, n = sizes[i];
+      R *w = wants[s][i];
+      w[0] = w[1] = w[2] = ns::tgm_reference({{ins}}, n{{param_args}});
+      if constexpr (std::is_floating_point<A>::value) {
+        A acc = ns::tgm_accumulate({{ins}}, n, 1{{param_args}});
+        double b = float_bound(off, n, acc);
+        w[1] = ns::tgm_epilogue((A)(acc - b), n{{param_args}});
+        w[2] = ns::tgm_epilogue((A)(acc + b), n{{param_args}});
+      }
+    }
+{{#variants}}
+  isolated("{{id}}", [] { return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, ns::temp_bytes_{{cname}}<BLOCK>); });
+{{/variants}}
+  return 0;
+}

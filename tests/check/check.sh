@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# tgm-gen's check (label sim): a user's cooperative codelet with a slip
+# (buggy_coop.tgm) makes every variant built on it wrong; the check must
+# leave exactly those out, say so, and write the rest (that it writes is the
+# point: the variants on shared atomics never run that codelet). --strict
+# writes nothing. Without a C++ compiler nothing is written either.
+#   check.sh TGM_GEN
+set -u
+gen=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export TGM_CHECK_JOBS=${TGM_CHECK_JOBS:-1}
+
+"$gen" --type=i32 -o "$work/out" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] || { cat "$work/err"; fail "a wrong variant is left out, not an error: exit $rc"; }
+grep -q "buggy_coop.tgm:[0-9]*:[0-9]*: warning: [0-9]* variants of bsum_i32 are wrong on the CPU check" "$work/err" ||
+  { cat "$work/err"; fail "no located warning"; }
+grep -q "note: DT.V.ST (cuda, warp 32): n=" "$work/err" || fail "no note naming DT.V.ST"
+manifest=$work/out/bsum_i32.json
+[ -f "$manifest" ] || fail "nothing written"
+# every variant whose block level runs the codelet (V, VS, VR: the tree and
+# its shuffle forms) is gone; those on shared atomics (VA1) are there
+python3 - "$manifest" <<'EOF' || fail "the manifest holds the wrong variants"
+import json, sys
+m = json.load(open(sys.argv[1]))
+ids = [v["id"] for v in m["variants"]]
+blocks = {i.split(".")[1] for i in ids}
+assert not blocks & {"V", "VS", "VR"}, sorted(blocks)
+assert "VA1" in blocks, sorted(blocks)
+print(len(ids), "variants kept, block levels", sorted(blocks))
+EOF
+! grep -q "BSUM_DT_V_ST\|bsum_DT_V_ST\b" "$work/out/bsum_i32.cu" || fail "DT.V.ST is in the .cu"
+grep -q "bsum_DT_VA1_SS" "$work/out/bsum_i32.cu" || fail "DT.VA1.SS is not in the .cu"
+
+# --strict: an error, and nothing written
+"$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] || fail "--strict: exit $rc, want 1"
+grep -q "error: [0-9]* variants of bsum_i32 are wrong on the CPU check (--strict: nothing is written)" "$work/err" ||
+  { cat "$work/err"; fail "--strict: no error"; }
+[ ! -e "$work/strict" ] || fail "--strict wrote $(ls "$work/strict")"
+
+# no compiler: a clear error, nothing written
+CXX=/nonexistent/c++ "$gen" --type=i32 -o "$work/nocxx" "$root/codelets/sum.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] || fail "no compiler: exit $rc, want 1"
+grep -q "needs a C++17 compiler: '/nonexistent/c++' is not there" "$work/err" || { cat "$work/err"; fail "no compiler: message"; }
+[ ! -e "$work/nocxx" ] || fail "no compiler: something was written"
+
+# usage
+"$gen" --strict --no-check -o "$work/x" "$root/codelets/sum.tgm" 2>/dev/null; [ $? -eq 2 ] || fail "--strict --no-check"
+"$gen" --strict --list "$root/codelets/sum.tgm" 2>/dev/null; [ $? -eq 2 ] || fail "--strict --list"
+echo ok
