@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run.sh FUZZER SECONDS RUNS MAX_LEN SEED... — one short, repeatable fuzz
-# run for CI: seed 1, RUNS inputs (-1: no limit) unless SECONDS run out
+# run.sh FUZZER SECONDS RUNS MAX_LEN SEED... — one short fuzz run for CI
+# with a fixed seed: seed 1, RUNS inputs (-1: no limit) unless SECONDS run out
 # first, inputs up to MAX_LEN bytes. Each SEED is a folder or
 # a file; they are read only: the seed files and every new input go to a
 # temporary folder that is removed. Exit 0 when nothing crashed, leaked or
