@@ -5,10 +5,13 @@
  * size bucket) or from one named variant (--embed --variant=ID), which
  * works before any tuning. The header is the generated source restricted to
  * the chosen variants (templates/file.tpl, launch.tpl) followed by
- * templates/embed.tpl. */
+ * templates/embed.tpl. The database is read by tgm-tune's own reader and
+ * every bucket is checked against the manifest. */
 #include "tgm.h"
+#include "tune.h" /* tune_db_load_buckets: the database as tgm-tune reads it */
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,27 +35,127 @@ static void defaults(const Plan *p, EmbedChoice *ch) {
   ch->to = 63;
 }
 
+/* "variant 'X' is left out for cuda f32: why" or "no variant 'X' for sum". */
+static const char *missing_variant(Arena *a, const Composition *c, const char *id) {
+  for (int i = 0; i < c->left_out.len; i++) {
+    const LeftOut *lo = c->left_out.items[i];
+    if (strcmp(lo->id, id) == 0)
+      return arena_printf(a, "variant '%s' is left out for %s %s: %s", id, dialect_get(c->dialect)->name,
+                          elem_info(c->elem)->name, lo->why);
+  }
+  return arena_printf(a, "no variant '%s' for %s in %s (see tgm-gen --list)", id, c->name,
+                      dialect_get(c->dialect)->name);
+}
+
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out) {
   const Plan *p = plan_by_id(c, id);
   if (!p) {
-    for (int i = 0; i < c->left_out.len; i++) {
-      const LeftOut *lo = c->left_out.items[i];
-      if (strcmp(lo->id, id) == 0) {
-        diag_error(ctx->diag, (Loc){"--variant", 0, 0}, "variant '%s' is left out for %s %s: %s", id,
-                   dialect_get(c->dialect)->name, elem_info(c->elem)->name, lo->why);
-        return -1;
-      }
-    }
-    diag_error(ctx->diag, (Loc){"--variant", 0, 0},
-               "no variant '%s' for %s (see tgm-gen --list)", id, c->name);
+    diag_error(ctx->diag, (Loc){"--variant", 0, 0}, "%s", missing_variant(ctx->arena, c, id));
     return -1;
   }
   defaults(p, out);
   return 0;
 }
 
-static bool is_uint(json_t *v, unsigned lo, unsigned hi) {
-  return json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi;
+/* ------------------------------------------------------------- the database */
+
+/* tgm-tune's reader refused the file with "PATH:LINE:COL: why; advice" (or
+ * "PATH: why; ..."): the same as a diagnostic at PATH:LINE:COL, without the
+ * advice, which names tgm-tune's options. */
+static void db_refused(Ctx *ctx, const char *path, const char *text) {
+  Loc at = {path, 0, 0};
+  size_t pl = strlen(path);
+  const char *why = text;
+  if (strncmp(text, path, pl) == 0 && text[pl] == ':') {
+    int line = 0, col = 0, used = 0;
+    why = text + pl + 1;
+    if (sscanf(why, "%d:%d: %n", &line, &col, &used) == 2 && used > 0)
+      at.line = line, at.col = col, why += used;
+    else
+      why += strspn(why, " ");
+  }
+  size_t len = strlen(why);
+  static const char *advice[] = {"; move ", "; it is left alone"};
+  for (size_t i = 0; i < COUNT_OF(advice); i++) {
+    const char *cut = strstr(why, advice[i]);
+    if (cut && (size_t)(cut - why) < len)
+      len = (size_t)(cut - why);
+  }
+  diag_error(ctx->diag, at, "%.*s", (int)len, why);
+}
+
+static const char *key_str(json_t *key, const char *name) {
+  const char *s = json_string_value(json_object_get(key, name));
+  return s ? s : "";
+}
+
+/* "the entry for NVIDIA H100 80GB HBM3 (i32 sum, stream)" */
+static const char *entry_name(Arena *a, json_t *key) {
+  return text_comment_safe(a, arena_printf(a, "the entry for %s (%s %s, %s)", key_str(key, "device"),
+                                           key_str(key, "type"), key_str(key, "op"), key_str(key, "mode")));
+}
+
+/* Whether v is one of the manifest's values for a knob; else `values`
+ * lists them ("1, 2, 4"). */
+static bool in_tunable(Arena *a, json_t *tunables, const char *knob, long long v, const char **values) {
+  json_t *list = json_object_get(tunables, knob), *x;
+  size_t i;
+  Buf b = {0};
+  json_array_foreach(list, i, x) {
+    if (json_integer_value(x) == v) {
+      buf_free(&b);
+      return true;
+    }
+    buf_printf(&b, "%s%lld", i ? ", " : "", (long long)json_integer_value(x));
+  }
+  *values = b.data ? arena_strdup(a, b.data) : "none";
+  buf_free(&b);
+  return false;
+}
+
+/* One bucket of an entry checked against the manifest: the variant exists
+ * in this dialect and its knobs are among the manifest's tunables. */
+static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db_path, json_t *key,
+                                  size_t i, json_t *b) {
+  Arena *a = ctx->arena;
+  Loc at = {db_path, 0, 0};
+  EmbedChoice *ch = arena_alloc(a, sizeof *ch);
+  ch->from = (int)json_integer_value(json_object_get(b, "from_log2n"));
+  ch->to = (int)json_integer_value(json_object_get(b, "to_log2n"));
+  const char *where = arena_printf(a, "bucket %zu (2^%d..2^%d) of %s", i, ch->from, ch->to, entry_name(a, key));
+  const char *id = json_string_value(json_object_get(b, "variant"));
+  ch->plan = plan_by_id(c, id);
+  if (!ch->plan) {
+    diag_error(ctx->diag, at, "%s chose %s", where, text_comment_safe(a, missing_variant(a, c, id)));
+    return NULL;
+  }
+  json_t *cap = json_object_get(b, "grid_cap_per_sm");
+  long long knob[3] = {json_integer_value(json_object_get(b, "block")),
+                       json_integer_value(json_object_get(b, "items")), cap ? json_integer_value(cap) : 0};
+  static const char *names[3] = {"block", "items", "grid_cap_per_sm"};
+  json_t *tunables = manifest_tunables(ch->plan);
+  bool ok = true;
+  for (int k = 0; k < 3 && ok; k++) {
+    const char *values = "";
+    if (k == 2 && !json_object_get(tunables, names[k])) { /* no grid cap: absent or 0 */
+      if (knob[k] != 0) {
+        diag_error(ctx->diag, at, "%s: %s has no grid cap, but grid_cap_per_sm is %lld", where, ch->plan->id,
+                   knob[k]);
+        ok = false;
+      }
+    } else if (!in_tunable(a, tunables, names[k], knob[k], &values)) {
+      diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, names[k], knob[k], ch->plan->id,
+                 values);
+      ok = false;
+    }
+  }
+  json_decref(tunables);
+  if (!ok)
+    return NULL;
+  ch->block = (unsigned)knob[0];
+  ch->items = (unsigned)knob[1];
+  ch->cap = (unsigned)knob[2];
+  return ch;
 }
 
 /* The database's buckets for this spectrum, type and source. */
@@ -60,31 +163,23 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
                     const char *device, const char *mode, PtrVec *out) {
   Arena *a = ctx->arena;
   Loc at = {db_path, 0, 0};
-  json_error_t jerr;
-  json_t *root = json_load_file(db_path, 0, &jerr);
-  if (!root) {
-    diag_error(ctx->diag, (Loc){db_path, jerr.line > 0 ? jerr.line : 0, jerr.column > 0 ? jerr.column : 0},
-               "not a tuning database: %s", jerr.text);
+  json_t *root = NULL;
+  if (tune_db_load_buckets(db_path, &root) != TGM_OK) {
+    db_refused(ctx, db_path, tgm_last_error());
     return -1;
   }
   int rc = -1;
-  json_t *entries = json_object_get(root, "entries");
-  if (!json_is_integer(json_object_get(root, "tgm_db")) || !json_is_array(entries)) {
-    diag_error(ctx->diag, at, "not a tgm-tune database (no \"tgm_db\" and \"entries\")");
-    goto done;
-  }
   const char *op = c->op == OP_ADD ? "sum" : op_name(c->op);
+  const char *type = elem_info(c->elem)->name;
   json_t *found = NULL, *e;
   size_t i;
   int matches = 0, stale = 0;
-  json_array_foreach(entries, i, e) {
-    json_t *k = json_object_get(e, "key");
-    const char *kt = json_string_value(json_object_get(k, "type"));
-    const char *ko = json_string_value(json_object_get(k, "op"));
-    const char *km = json_string_value(json_object_get(k, "mode"));
-    const char *kd = json_string_value(json_object_get(k, "device"));
-    const char *kh = json_string_value(json_object_get(k, "source_hash"));
-    if (!kt || !ko || strcmp(kt, elem_info(c->elem)->name) || strcmp(ko, op))
+  json_array_foreach(json_object_get(root, "entries"), i, e) {
+    json_t *key = json_object_get(e, "key");
+    const char *km = json_string_value(json_object_get(key, "mode"));
+    const char *kd = json_string_value(json_object_get(key, "device"));
+    const char *kh = json_string_value(json_object_get(key, "source_hash"));
+    if (strcmp(key_str(key, "type"), type) || strcmp(key_str(key, "op"), op))
       continue;
     if ((mode && (!km || strcmp(km, mode))) || (device && (!kd || strcmp(kd, device))))
       continue;
@@ -92,59 +187,28 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
       stale++;
       continue;
     }
-    if (!json_array_size(json_object_get(e, "buckets")))
-      continue;
     found = e;
     matches++;
   }
   if (!found) {
-    diag_error(ctx->diag, at, "no tuned %s %s%s%s%s%s in the database%s", op, elem_info(c->elem)->name,
-               mode ? ", mode " : "", mode ? mode : "", device ? ", device " : "",
-               device ? device : "",
+    diag_error(ctx->diag, at, "no tuned %s %s in the database%s%s%s%s%s", op, type, mode ? ", mode " : "",
+               mode ? mode : "", device ? ", device " : "", device ? text_comment_safe(a, device) : "",
                stale ? " for this version of the codelets (it was tuned for another source: "
                        "run tgm-tune again)" : "");
     goto done;
   }
   if (matches > 1) {
     diag_error(ctx->diag, at, "%d tunings of %s %s match; choose one with --device=NAME and --mode", matches,
-               op, elem_info(c->elem)->name);
+               op, type);
     goto done;
   }
   json_t *b;
   json_array_foreach(json_object_get(found, "buckets"), i, b) {
-    const char *id = json_string_value(json_object_get(b, "variant"));
-    json_t *from = json_object_get(b, "from_log2n"), *to = json_object_get(b, "to_log2n");
-    if (!id || !is_uint(from, 0, 63) || !is_uint(to, 0, 63) ||
-        !is_uint(json_object_get(b, "block"), 32, 1024) ||
-        !is_uint(json_object_get(b, "items"), 1, 1024) ||
-        !is_uint(json_object_get(b, "grid_cap_per_sm"), 0, 4096)) {
-      diag_error(ctx->diag, at, "bucket %zu of %s %s is malformed", i, op, elem_info(c->elem)->name);
+    EmbedChoice *ch = bucket_choice(ctx, c, db_path, json_object_get(found, "key"), i, b);
+    if (!ch)
       goto done;
-    }
-    const Plan *p = plan_by_id(c, id);
-    if (!p) {
-      diag_error(ctx->diag, at, "the database chose '%s', which %s does not have for %s", id,
-                 c->name, dialect_get(c->dialect)->name);
-      goto done;
-    }
-    EmbedChoice *ch = arena_alloc(a, sizeof *ch);
-    ch->plan = p;
-    ch->from = (int)json_integer_value(from);
-    ch->to = (int)json_integer_value(to);
-    ch->block = (unsigned)json_integer_value(json_object_get(b, "block"));
-    ch->items = (unsigned)json_integer_value(json_object_get(b, "items"));
-    ch->cap = (unsigned)json_integer_value(json_object_get(b, "grid_cap_per_sm"));
-    if (ch->cap == 0)
+    if (ch->cap == 0) /* no grid cap: the launchers take 1 */
       ch->cap = 1;
-    unsigned bs = ch->block;
-    if (bs != 128 && bs != 256 && bs != 512 && bs != 1024) {
-      diag_error(ctx->diag, at, "bucket %zu: block size %u is not one tgm generates", i, bs);
-      goto done;
-    }
-    if (out->len && ((EmbedChoice *)out->items[out->len - 1])->to >= ch->from) {
-      diag_error(ctx->diag, at, "buckets of %s %s overlap or are out of order", op, elem_info(c->elem)->name);
-      goto done;
-    }
     vec_push(a, out, ch);
   }
   rc = 0;

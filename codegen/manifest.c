@@ -33,6 +33,17 @@ static json_t *uint_array(const unsigned *v, size_t n) {
   return a;
 }
 
+json_t *manifest_tunables(const Plan *p) {
+  json_t *tun = json_object();
+  json_object_set_new(tun, "block", uint_array(block_sizes, COUNT_OF(block_sizes)));
+  json_object_set_new(tun, "items", items_for(p));
+  if (p->g == G_DS || p->g == G_DSA || p->g == G_DSL) {
+    static const unsigned per_sm[] = {1, 2, 4, 8, 16, 32};
+    json_object_set_new(tun, "grid_cap_per_sm", uint_array(per_sm, COUNT_OF(per_sm)));
+  }
+  return tun;
+}
+
 static json_t *launch(const char *ns, const char *kernel, bool templ, const char *grid,
                       const char *block, const char *const args[], size_t nargs) {
   json_t *l = json_object();
@@ -70,14 +81,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool 
   json_object_set_new(v, "min_arch", json_string(p->min_arch));
   json_object_set_new(v, "launch_shape", json_string(p->grid_rule));
 
-  json_t *tun = json_object();
-  json_object_set_new(tun, "block", uint_array(block_sizes, COUNT_OF(block_sizes)));
-  json_object_set_new(tun, "items", items_for(p));
-  if (p->g == G_DS || p->g == G_DSA || p->g == G_DSL) {
-    static const unsigned per_sm[] = {1, 2, 4, 8, 16, 32};
-    json_object_set_new(tun, "grid_cap_per_sm", uint_array(per_sm, COUNT_OF(per_sm)));
-  }
-  json_object_set_new(v, "tunables", tun);
+  json_object_set_new(v, "tunables", manifest_tunables(p));
 
   json_t *temp = json_object();
   json_object_set_new(temp, "partials", json_boolean(p->partials));

@@ -559,11 +559,16 @@ typedef struct {
 } EmbedChoice;
 
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out);
+/* The database's buckets for this spectrum and type. The database is
+ * checked as tgm-tune checks it, and every bucket against the manifest
+ * (variant, tunables); errors name the file, entry and bucket. */
 int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
                     const char *device, const char *mode, PtrVec *out);
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
               const char *how, char *err, size_t errlen);
 const char *source_hash(Arena *a, const char *text); /* manifest.c */
+/* A variant's "tunables" as the manifest lists them (a jansson object). */
+struct json_t *manifest_tunables(const Plan *p);
 /* The manifest of a spectrum and type: both dialects' variants. */
 void gen_manifest(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT],
                   const char *source, const char *source_text);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tgm-gen --embed: from one variant and from a tuning database; the errors;
-# and, given a compiler, the six headers (sum/max/min x i32/f32) compiled
-# together.
+# tgm-gen --embed: from one variant and from a tuning database; the
+# database's checks (tgm-tune's reader, and every bucket against the
+# manifest); and, given a compiler, the six headers (sum/max/min x i32/f32)
+# compiled together.
 #   embed.sh TGM_GEN ROOT cli | cuda NVCC | hip HIPCC
 set -u
 gen=$1 root=$2 what=$3 cc=${4:-}
@@ -28,18 +29,20 @@ if [ "$what" = cli ]; then
   "$gen" --variant=DT.V.SS codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--variant without --embed"
 
   # a database as tgm-tune writes it, for this version of sum.tgm
-  "$gen" -o "$work/m" codelets/sum.tgm || exit 1
+  nocheck=$("$gen" --help | grep -q -- --no-check && echo --no-check)
+  "$gen" $nocheck -o "$work/m" codelets/sum.tgm || exit 1
   hash=$(sed -n 's/.*"source_hash": "\([0-9a-f]*\)".*/\1/p' "$work/m/sum_i32.json")
-  db() { # db TYPE HASH
+  entry() { # entry TYPE HASH BUCKETS [DEVICE [SMS]]
     cat <<JSON
-{"tgm_db": 1, "entries": [{"key": {"device": "NVIDIA H100 80GB HBM3", "cc": "9.0", "sm_count": 132,
+{"key": {"device": "${4:-NVIDIA H100 80GB HBM3}", "cc": "9.0", "sm_count": ${5:-132},
  "driver": "13000", "compiler": "13.0", "type": "$1", "op": "sum", "mode": "stream", "source_hash": "$2",
- "deterministic": false, "hot_l2": false}, "results": [],
- "buckets": [{"from_log2n": 10, "to_log2n": 15, "variant": "B1.VS.SV", "block": 512, "items": 1, "grid_cap_per_sm": 0},
-             {"from_log2n": 16, "to_log2n": 22, "variant": "DSL.VR.SV", "block": 256, "items": 1, "grid_cap_per_sm": 4},
-             {"from_log2n": 23, "to_log2n": 30, "variant": "DTA.VS.SV", "block": 256, "items": 16, "grid_cap_per_sm": 0}]}]}
+ "deterministic": false, "hot_l2": false}, "results": [], "buckets": [$3]}
 JSON
   }
+  good='{"from_log2n": 10, "to_log2n": 15, "variant": "B1.VS.SV", "block": 512, "items": 1, "grid_cap_per_sm": 0},
+        {"from_log2n": 16, "to_log2n": 22, "variant": "DSL.VR.SV", "block": 256, "items": 1, "grid_cap_per_sm": 4},
+        {"from_log2n": 23, "to_log2n": 30, "variant": "DTA.VS.SV", "block": 256, "items": 16, "grid_cap_per_sm": 0}'
+  db() { echo "{\"tgm_db\": ${3:-1}, \"entries\": [$(entry "$1" "$2" "$good")]}"; }
   db i32 "$hash" >"$work/db.json"
   "$gen" --embed="$work/db.json" -o "$work/t.cuh" codelets/sum.tgm || fail "--embed=DB"
   grep -q 'if (n < ((size_t)1 << 16)) { // B1.VS.SV, block 512' "$work/t.cuh" || fail "first bucket"
@@ -47,13 +50,44 @@ JSON
   grep -q 'if (true) { // DTA.VS.SV, block 256, items 16' "$work/t.cuh" || fail "last bucket"
   echo '{"tgm_db": 1, "entries": [' >"$work/bad.json"
   "$gen" --embed="$work/bad.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
-  [ $rc -eq 1 ] && grep -q "bad.json:[0-9]*:[0-9]*: error: not a tuning database" "$work/err" && [ ! -e "$work/c.cuh" ] || fail "corrupt database ($rc)"
+  [ $rc -eq 1 ] && grep -q "bad.json:[0-9]*:[0-9]*: error: corrupt tuning database" "$work/err" && [ ! -e "$work/c.cuh" ] || fail "corrupt database ($rc)"
   db f64 "$hash" >"$work/foreign.json"
   "$gen" --embed="$work/foreign.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "no tuned sum i32 in the database" "$work/err" || fail "foreign database ($rc)"
   db i32 0123456789abcdef >"$work/stale.json"
   "$gen" --embed="$work/stale.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "tuned for another source" "$work/err" || fail "stale database ($rc)"
+
+  # refused buckets (issue 13): as strictly as tgm-tune reads the database,
+  # and against the manifest; the error names the file, the entry and the
+  # bucket; exit 1, nothing written
+  refused() { # refused NAME 'BUCKETS' 'EXPECTED' [VERSION]
+    echo "{\"tgm_db\": ${4:-1}, \"entries\": [$(entry i32 "$hash" "$2")]}" >"$work/$1.json"
+    "$gen" --embed="$work/$1.json" -o "$work/$1.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q -- "$3" "$work/err" && [ "$(wc -l <"$work/err")" -le 2 ] && [ ! -e "$work/$1.cuh" ] ||
+      fail "$1 ($rc): $(head -1 "$work/err")"
+  }
+  b() { echo "{\"from_log2n\": $1, \"to_log2n\": $2, \"variant\": \"$3\", \"block\": $4, \"items\": $5, \"grid_cap_per_sm\": $6}"; }
+  refused inverted "$(b 12 10 B1.VS.SV 256 1 0)" "inverted.json:[0-9]*:[0-9]*: error: entry 0 bucket 0 has no size range (from_log2n <= to_log2n"
+  refused overlap "$(b 0 12 B1.VS.SV 256 1 0), $(b 12 20 DT.VS.SV 256 4 0)" "overlap.json:[0-9]*:[0-9]*: error: entry 0 bucket 1 overlaps the one before or is out of order"
+  refused order "$(b 14 20 DT.VS.SV 256 4 0), $(b 0 12 B1.VS.SV 256 1 0)" "entry 0 bucket 1 overlaps the one before or is out of order"
+  refused version "$(b 0 12 B1.VS.SV 256 1 0)" "version.json: error: tuning database version 999, this tgm reads 1" 999
+  refused items "$(b 0 12 B1.VS.SV 256 1 0), $(b 13 20 DT.VS.SV 256 3 0)" \
+    "items.json: error: bucket 1 (2^13..2^20) of the entry for NVIDIA H100 80GB HBM3 (i32 sum, stream): items 3 is not one of DT.VS.SV's (1, 2, 4, 8, 16)"
+  refused block "$(b 0 12 B1.VS.SV 96 1 0)" "bucket 0 (2^0..2^12) of the entry for NVIDIA H100 80GB HBM3 (i32 sum, stream): block 96 is not one of B1.VS.SV's (128, 256, 512, 1024)"
+  refused cap "$(b 0 20 DSL.VS.SV 256 1 64)" "grid_cap_per_sm 64 is not one of DSL.VS.SV's (1, 2, 4, 8, 16, 32)"
+  refused nocap "$(b 0 20 DSL.VS.SV 256 1 0)" "grid_cap_per_sm 0 is not one of DSL.VS.SV's"
+  refused capless "$(b 0 20 DTL.VS.SV 256 4 2)" "DTL.VS.SV has no grid cap, but grid_cap_per_sm is 2"
+  refused variant "$(b 0 20 DTL.XX.SV 256 4 0)" "bucket 0 (2^0..2^20) of the entry for NVIDIA H100 80GB HBM3 (i32 sum, stream) chose no variant 'DTL.XX.SV' for sum in cuda"
+  # a left-out variant: VR has no warp-reduce instruction for f32
+  echo "{\"tgm_db\": 1, \"entries\": [$(entry f32 "$hash" "$(b 0 20 DT.VR.SS 256 4 0)")]}" >"$work/vr.json"
+  "$gen" --embed="$work/vr.json" --type=f32 -o "$work/vr.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "bucket 0 (2^0..2^20) of the entry for NVIDIA H100 80GB HBM3 (f32 sum, stream) chose variant 'DT.VR.SS' is left out for cuda f32" "$work/err" ||
+    fail "left-out variant in a database ($rc): $(head -1 "$work/err")"
+  # a bad entry for another type still makes the file corrupt, as for tgm-tune
+  echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$good"), $(entry f64 "$hash" "$(b 9 3 B1.V.SS 256 1 0)")]}" >"$work/other.json"
+  "$gen" --embed="$work/other.json" -o "$work/other.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "entry 1 bucket 0 has no size range" "$work/err" || fail "a bad entry of another type ($rc)"
 else
   for t in i32 f32; do
     for s in sum max min; do
