@@ -1,12 +1,13 @@
 /* embed.c -- tgm-gen --embed: one self-contained header with the chosen
- * kernels and a CUB-like entry point that dispatches on n.
+ * kernels and a CUB-like entry point that dispatches on the GPU and on n.
  *
- * The choice comes from tgm-tune's database (--embed=DB: one winner per
- * size bucket) or from one named variant (--embed --variant=ID), which
- * works before any tuning. The header is the generated source restricted to
- * the chosen variants (templates/file.tpl, launch.tpl) followed by
- * templates/embed.tpl. The database is read by tgm-tune's own reader and
- * every bucket is checked against the manifest. */
+ * The choice comes from tgm-tune's database (--embed=DB: the tuned GPU's
+ * winner per size bucket) or from one named variant (--embed --variant=ID),
+ * which works before any tuning. The header is the generated source
+ * restricted to the chosen variants (templates/file.tpl, launch.tpl)
+ * followed by templates/embed.tpl: the choices (a variant and its knobs),
+ * the table of buckets, and the entry point. The database is read by
+ * tgm-tune's own reader and every bucket is checked against the manifest. */
 #include "tgm.h"
 #include "tune.h" /* tune_db_load_buckets: the database as tgm-tune reads it */
 
@@ -24,13 +25,17 @@ static const Plan *plan_by_id(const Composition *c, const char *id) {
   return NULL;
 }
 
+static bool is_strided(const Plan *p) {
+  return p->g == G_DS || p->g == G_DSA || p->g == G_DSL;
+}
+
 /* Defaults for a variant named without tuning: block 256, a few items per
  * thread, four blocks per SM for strided grids. */
 static void defaults(const Plan *p, EmbedChoice *ch) {
   ch->plan = p;
   ch->block = 256;
   ch->items = p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? 4 : 1;
-  ch->cap = p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? 4 : 1;
+  ch->cap = is_strided(p) ? 4 : 0;
   ch->from = 0;
   ch->to = 63;
 }
@@ -54,6 +59,10 @@ int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedCh
     return -1;
   }
   defaults(p, out);
+  EmbedTable *t = arena_alloc(ctx->arena, sizeof *t);
+  t->label = arena_printf(ctx->arena, "%s, untuned", p->id);
+  t->note = arena_printf(ctx->arena, "%s on every GPU, with untuned knobs", p->id);
+  out->table = t;
   return 0;
 }
 
@@ -158,7 +167,49 @@ static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db
   return ch;
 }
 
-/* The database's buckets for this spectrum, type and source. */
+/* A tuned GPU: its entry and its table. */
+typedef struct {
+  json_t *key, *buckets;
+  EmbedTable *table;
+} Tuned;
+
+/* "mode stream, driver 13000, compiler nvrtc 13.0", comment-safe */
+static const char *tuning_of(Arena *a, json_t *key) {
+  json_t *drv = json_object_get(key, "driver");
+  const char *driver = json_is_string(drv)    ? json_string_value(drv)
+                       : json_is_integer(drv) ? arena_printf(a, "%lld", (long long)json_integer_value(drv))
+                                              : "?";
+  return text_comment_safe(a, arena_printf(a, "mode %s, driver %s, compiler %s", key_str(key, "mode"), driver,
+                                           key_str(key, "compiler")));
+}
+
+/* The GPU of an entry's key; NULL (with an error) when the key lacks it. */
+static EmbedTable *tuned_gpu(Ctx *ctx, const char *db_path, json_t *key) {
+  Arena *a = ctx->arena;
+  EmbedTable *t = arena_alloc(a, sizeof *t);
+  const char *cc = json_string_value(json_object_get(key, "cc"));
+  json_t *sms = json_object_get(key, "sm_count");
+  char rest;
+  t->device = json_string_value(json_object_get(key, "device"));
+  if (!t->device || !*t->device || !cc || sscanf(cc, "%d.%d%c", &t->cc_major, &t->cc_minor, &rest) != 2 ||
+      t->cc_major < 0 || t->cc_minor < 0 || !json_is_integer(sms) || json_integer_value(sms) < 1 ||
+      json_integer_value(sms) > 1000000) {
+    diag_error(ctx->diag, (Loc){db_path, 0, 0},
+               "%s has no GPU (\"device\", \"cc\": \"MAJOR.MINOR\" and \"sm_count\" in its key)",
+               entry_name(a, key));
+    return NULL;
+  }
+  t->device = arena_strdup(a, t->device);
+  t->sms = (int)json_integer_value(sms);
+  t->label = arena_printf(a, "%s, cc %d.%d, %d SMs", t->device, t->cc_major, t->cc_minor, t->sms);
+  t->note = arena_printf(a, "%s: %s", text_comment_safe(a, t->label), tuning_of(a, key));
+  return t;
+}
+
+static bool same_choice(const EmbedChoice *a, const EmbedChoice *b) {
+  return a->plan == b->plan && a->block == b->block && a->items == b->items && a->cap == b->cap;
+}
+
 int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
                     const char *device, const char *mode, PtrVec *out) {
   Arena *a = ctx->arena;
@@ -171,9 +222,11 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   int rc = -1;
   const char *op = c->op == OP_ADD ? "sum" : op_name(c->op);
   const char *type = elem_info(c->elem)->name;
-  json_t *found = NULL, *e;
+  const char *other_rtc = c->dialect == DIALECT_CUDA ? "hiprtc" : "nvrtc";
+  Tuned *tuned = NULL;
+  int ntuned = 0, stale = 0, other_backend = 0;
+  json_t *e;
   size_t i;
-  int matches = 0, stale = 0;
   json_array_foreach(json_object_get(root, "entries"), i, e) {
     json_t *key = json_object_get(e, "key");
     const char *km = json_string_value(json_object_get(key, "mode"));
@@ -181,45 +234,103 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     const char *kh = json_string_value(json_object_get(key, "source_hash"));
     if (strcmp(key_str(key, "type"), type) || strcmp(key_str(key, "op"), op))
       continue;
+    if (strncmp(key_str(key, "compiler"), other_rtc, strlen(other_rtc)) == 0) {
+      other_backend++; /* tuned for the other dialect */
+      continue;
+    }
     if ((mode && (!km || strcmp(km, mode))) || (device && (!kd || strcmp(kd, device))))
       continue;
     if (!kh || strcmp(kh, source_hash)) {
       stale++;
       continue;
     }
-    found = e;
-    matches++;
+    EmbedTable *t = tuned_gpu(ctx, db_path, key);
+    if (!t)
+      goto done;
+    if (ntuned) {
+      diag_error(ctx->diag, at, "%s %s is tuned for %s (%s) and for %s (%s); choose one with --device (and --mode)",
+                 op, type, text_comment_safe(a, tuned[0].table->label), tuning_of(a, tuned[0].key),
+                 text_comment_safe(a, t->label), tuning_of(a, key));
+      goto done;
+    }
+    tuned = realloc(tuned, sizeof *tuned);
+    tuned[ntuned++] = (Tuned){key, json_object_get(e, "buckets"), t};
   }
-  if (!found) {
-    diag_error(ctx->diag, at, "no tuned %s %s in the database%s%s%s%s%s", op, type, mode ? ", mode " : "",
-               mode ? mode : "", device ? ", device " : "", device ? text_comment_safe(a, device) : "",
+  if (!ntuned) {
+    diag_error(ctx->diag, at, "no tuned %s %s for %s in the database%s%s%s%s%s%s", op, type,
+               dialect_get(c->dialect)->name, mode ? ", mode " : "", mode ? mode : "",
+               device ? ", device " : "", device ? text_comment_safe(a, device) : "",
                stale ? " for this version of the codelets (it was tuned for another source: "
-                       "run tgm-tune again)" : "");
-    goto done;
-  }
-  if (matches > 1) {
-    diag_error(ctx->diag, at, "%d tunings of %s %s match; choose one with --device=NAME and --mode", matches,
-               op, type);
+                       "run tgm-tune again)" : "",
+               other_backend ? (c->dialect == DIALECT_CUDA ? " (the hiprtc tunings are for --hip)"
+                                                           : " (the nvrtc tunings are for CUDA, without --hip)")
+                             : "");
     goto done;
   }
   json_t *b;
-  json_array_foreach(json_object_get(found, "buckets"), i, b) {
-    EmbedChoice *ch = bucket_choice(ctx, c, db_path, json_object_get(found, "key"), i, b);
+  json_array_foreach(tuned[0].buckets, i, b) {
+    EmbedChoice *ch = bucket_choice(ctx, c, db_path, tuned[0].key, i, b);
     if (!ch)
       goto done;
-    if (ch->cap == 0) /* no grid cap: the launchers take 1 */
-      ch->cap = 1;
+    ch->table = tuned[0].table;
     vec_push(a, out, ch);
   }
   rc = 0;
 done:
+  free(tuned);
   json_decref(root);
   return rc;
 }
 
+/* ------------------------------------------------------------- the header */
+
+/* s as a C string literal: printable ASCII as it is, every other byte (and
+ * the quote, the backslash and the question mark) as an octal escape, so
+ * the bytes are exactly the database's. */
+static const char *c_string(Arena *a, const char *s) {
+  Buf b = {0};
+  buf_puts(&b, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '?')
+      buf_printf(&b, "\\%03o", *p);
+    else
+      buf_printf(&b, "%c", *p);
+  }
+  buf_puts(&b, "\"");
+  const char *r = arena_strdup(a, b.data);
+  buf_free(&b);
+  return r;
+}
+
+/* The tables in order of first appearance in choices. */
+static void tables_of(Arena *a, const PtrVec *choices, PtrVec *tables) {
+  for (int i = 0; i < choices->len; i++) {
+    const EmbedTable *t = ((const EmbedChoice *)choices->items[i])->table;
+    bool seen = false;
+    for (int j = 0; j < tables->len && !seen; j++)
+      seen = tables->items[j] == t;
+    if (!seen)
+      vec_push(a, tables, (void *)t);
+  }
+}
+
+/* The index of ch's (variant, knobs) among the distinct ones, added when new. */
+static int choice_index(Arena *a, PtrVec *distinct, const EmbedChoice *ch) {
+  for (int i = 0; i < distinct->len; i++)
+    if (same_choice(distinct->items[i], ch))
+      return i;
+  vec_push(a, distinct, (void *)ch);
+  return distinct->len - 1;
+}
+
+/* The grid cap a choice passes: blocks per SM times the SMs, or 1 (unused). */
+static const char *cap_arg(Arena *a, const EmbedChoice *ch) {
+  return is_strided(ch->plan) ? arena_printf(a, "sms * %u", ch->cap) : "1";
+}
+
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
               const char *how, char *err, size_t errlen) {
-  PtrVec plans = {0};
+  PtrVec plans = {0}, tables = {0}, distinct = {0};
   for (int i = 0; i < choices->len; i++) {
     const EmbedChoice *ch = choices->items[i];
     bool seen = false;
@@ -227,24 +338,29 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
       seen |= plans.items[j] == ch->plan;
     if (!seen)
       vec_push(a, &plans, (void *)ch->plan);
+    choice_index(a, &distinct, ch);
   }
+  tables_of(a, choices, &tables);
   if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
     return -1;
   bool cuda = c->dialect == DIALECT_CUDA;
+  const Spectrum *s = c->spec;
   TplDict *d = tpl_dict(a, NULL);
   const ElemInfo *ei = elem_info(c->elem);
   tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
+  tpl_set(d, "temp_rule", tpl_text("embed_temp.tpl"));
   const char *sig_t = c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype;
-  tpl_set(d, "sig_t", sig_t);
-  { /* the inputs and parameters, in the caller's types (T is not in scope there) */
-    const Spectrum *s = c->spec;
-    Buf decls = {0}, args = {0}, pdecls = {0}, pargs = {0};
+  { /* the inputs and parameters: in the caller's types (T is not in scope
+       there), and inside the namespace */
+    Buf decls = {0}, args = {0}, pdecls = {0}, pargs = {0}, ns_decls = {0}, ns_args = {0};
     for (int i = 0; i < s->inputs.len; i++) {
       const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
       buf_printf(&decls, "%sconst %s *d_%s", i ? ", " : "", sig_t, nm);
       buf_printf(&args, "%sd_%s", i ? ", " : "", nm);
+      buf_printf(&ns_decls, "%sconst T *%s", i ? ", " : "", nm);
+      buf_printf(&ns_args, "%s%s", i ? ", " : "", nm);
     }
     for (int i = 0; i < s->params.len; i++) {
       const SpecParam *p = s->params.items[i];
@@ -253,48 +369,84 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     }
     tpl_set(d, "embed_in_decls", arena_strdup(a, decls.data));
     tpl_set(d, "embed_in_args", arena_strdup(a, args.data));
-    tpl_setf(d, "embed_first_in", "d_%s", ((const SpecInput *)s->inputs.items[0])->name);
     tpl_set(d, "embed_param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
     tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
+    tpl_set(d, "in_decls", arena_strdup(a, ns_decls.data));
+    tpl_set(d, "in_args", arena_strdup(a, ns_args.data));
+    tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
+    tpl_set(d, "param_decls", gen_param_decls(a, c));
     tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t : s->result_ctype);
     tpl_set(d, "meaning", gen_meaning(a, c));
-    buf_free(&decls);
-    buf_free(&args);
-    buf_free(&pdecls);
-    buf_free(&pargs);
+    Buf *bufs[] = {&decls, &args, &pdecls, &pargs, &ns_decls, &ns_args};
+    for (size_t i = 0; i < COUNT_OF(bufs); i++)
+      buf_free(bufs[i]);
   }
   tpl_set(d, "err_t", cuda ? "cudaError_t" : "hipError_t");
   tpl_set(d, "stream_t", cuda ? "cudaStream_t" : "hipStream_t");
   tpl_set(d, "success", cuda ? "cudaSuccess" : "hipSuccess");
   tpl_set(d, "err_invalid", cuda ? "cudaErrorInvalidValue" : "hipErrorInvalidValue");
   tpl_set(d, "rtc", cuda ? "__CUDACC_RTC__" : "__HIPCC_RTC__");
+  tpl_set(d, "malloc", cuda ? "cudaMalloc" : "hipMalloc");
+  tpl_set(d, "graph", cuda ? "a CUDA graph" : "a HIP graph");
   tpl_set(d, "get_device", cuda ? "cudaGetDevice" : "hipGetDevice");
   tpl_set(d, "get_attribute", cuda ? "cudaDeviceGetAttribute" : "hipDeviceGetAttribute");
   tpl_set(d, "sm_count_attr", cuda ? "cudaDevAttrMultiProcessorCount" : "hipDeviceAttributeMultiprocessorCount");
   tpl_set(d, "memset_async", cuda ? "cudaMemsetAsync" : "hipMemsetAsync");
-  bool strided = false;
+
+  /* the choices: each distinct (variant, knobs) once */
   tpl_list(d, "choices");
-  for (int i = 0; i < choices->len; i++) {
-    const EmbedChoice *ch = choices->items[i];
+  for (int i = 0; i < distinct.len; i++) {
+    const EmbedChoice *ch = distinct.items[i];
     const Plan *p = ch->plan;
     TplDict *it = tpl_item(d, "choices");
-    if (i + 1 == choices->len)
-      tpl_set(it, "cond", "true");
-    else
-      tpl_setf(it, "cond", "n < ((size_t)1 << %d)", ch->to + 1);
+    tpl_setf(it, "index", "%d", i);
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
     tpl_setf(it, "block", "%u", ch->block);
     tpl_setf(it, "items", "%u", ch->items);
-    tpl_setf(it, "cap", "%u", ch->cap);
-    bool s = p->g == G_DS || p->g == G_DSA || p->g == G_DSL;
-    strided |= s;
-    tpl_set(it, "cap_note", s ? arena_printf(a, ", %u blocks per SM at most", ch->cap) : "");
+    tpl_set(it, "cap_arg", cap_arg(a, ch));
+    tpl_set(it, "cap_note", is_strided(p)                 ? arena_printf(a, ", %u blocks per SM at most", ch->cap)
+                            : !p->partials && !p->counter ? ": no temp storage"
+                                                          : "");
     tpl_set(it, "counter", p->counter ? "1" : "");
     tpl_set(it, "grid_enum", gen_grid_enum(p->grid_rule));
+    tpl_set(it, "temp_expr",
+            p->partials || p->counter
+                ? arena_printf(a, "tgm_temp_need(tgm_grid(%s, nullptr, n, %u, %u, %s), sizeof(A), %d, %d)",
+                               gen_grid_enum(p->grid_rule), ch->block, ch->items, cap_arg(a, ch), p->partials,
+                               p->counter)
+                : "0");
   }
-  tpl_set(d, "cap_query", strided ? "1" : "");
-  if (tpl_expand(out, "embed.tpl", tpl_text("embed.tpl"), d, err, errlen) != 0)
-    return -1;
-  return 0;
+
+  /* the table (one, for every GPU) */
+  tpl_list(d, "tables");
+  Buf notes = {0};
+  int portable = tables.len - 1;
+  for (int t = 0; t < tables.len; t++) {
+    const EmbedTable *tb = tables.items[t];
+    TplDict *it = tpl_item(d, "tables");
+    tpl_setf(it, "tindex", "%d", t);
+    tpl_set(it, "label", text_comment_safe(a, tb->label));
+    buf_printf(&notes, "\n//   %d. %s", t, tb->note); /* comment-safe already */
+    if (!tb->device)
+      portable = t;
+    tpl_list(it, "rows");
+    int count = 0;
+    for (int i = 0; i < choices->len; i++) {
+      const EmbedChoice *ch = choices->items[i];
+      if (ch->table != tb)
+        continue;
+      count++;
+      tpl_setf(tpl_item(it, "rows"), "row", "{%d, %d}, // 2^%d..2^%d: %s, block %u, items %u%s", ch->to,
+               choice_index(a, &distinct, ch), ch->from, ch->to, ch->plan->id, ch->block, ch->items,
+               is_strided(ch->plan) ? arena_printf(a, ", %u blocks per SM", ch->cap) : "");
+    }
+    tpl_setf(it, "table_row", "{%s, %s, %d, %d, %d, %d, tgm_buckets_%d},", c_string(a, tb->label),
+             tb->device ? c_string(a, tb->device) : "nullptr", tb->cc_major, tb->cc_minor, tb->sms, count, t);
+  }
+  tpl_set(d, "tables_note", arena_strdup(a, notes.data));
+  buf_free(&notes);
+  tpl_setf(d, "ntables", "%d", tables.len);
+  tpl_setf(d, "portable", "%d", portable);
+  return tpl_expand(out, "embed.tpl", tpl_text("embed.tpl"), d, err, errlen);
 }

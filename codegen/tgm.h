@@ -551,17 +551,28 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
 
 /* --------------------------------------------------------------- embed.c */
 
-/* A variant chosen for sizes 2^from ... 2^(to+1) - 1, with its knobs. */
+/* The GPU a table of choices was tuned on (NULL device: any GPU). */
+typedef struct {
+  const char *device;          /* the name, as the CUDA/HIP runtime gives it */
+  int cc_major, cc_minor, sms; /* compute capability, SM count */
+  const char *label;           /* what tgm_<spectrum>_<type>_table() returns */
+  const char *note;            /* for the header's comments (made comment-safe) */
+} EmbedTable;
+
+/* A variant chosen for sizes 2^from ... 2^(to+1) - 1, with its knobs, in a
+ * table. */
 typedef struct {
   int from, to;
   const Plan *plan;
-  unsigned block, items, cap; /* cap: blocks per SM for strided grids */
+  unsigned block, items, cap; /* cap: blocks per SM for strided grids, else 0 */
+  const EmbedTable *table;
 } EmbedChoice;
 
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out);
-/* The database's buckets for this spectrum and type. The database is
- * checked as tgm-tune checks it, and every bucket against the manifest
- * (variant, tunables); errors name the file, entry and bucket. */
+/* The tuned GPU's table of the database (out: EmbedChoice *, in order of
+ * size). The database is checked as tgm-tune checks it, and every bucket
+ * against the manifest (variant, tunables); errors name the file, entry and
+ * bucket. */
 int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
                     const char *device, const char *mode, PtrVec *out);
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,

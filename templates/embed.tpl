@@ -3,55 +3,184 @@
 // {{fname}}: a CUB-like reduction with the variants chosen {{chosen_how}}.
 //
 //   size_t bytes = 0;
-//   {{fname}}(nullptr, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);    // temp size only
-//   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);     // reduce: d_out[0]
+//   {{fname}}(nullptr, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);  // the temp size
+//   {{malloc}}(&d_temp, bytes);
+//   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);   // d_out[0]
 //
 // {{meaning}}
 //
-// n = 0 writes the identity's result; n beyond 2^32 works; inputs and d_out need only
-// be aligned for their element type (vector loads cover the aligned body).
-// Temp storage is the caller's (the last-block counter is cleared in it on
-// every call), so several streams may run at once. No host synchronisation;
-// every error is returned.
+// It keeps cub::DeviceReduce's contract:
+// - The temp size is at least 1 byte, so the allocation is never NULL (a NULL
+//   d_temp is a size query, and only that), and the size for n serves every
+//   smaller n on the same GPU: allocate once for the largest n.
+// - n = 0 writes the identity's result; n beyond 2^32 works; inputs and d_out
+//   need only be aligned for their element type.
+// - The call only enqueues work on `stream`: its kernels and, for last-block
+//   variants, a memset of the counter in d_temp. It allocates nothing and
+//   never synchronises the host, so it can be captured in {{graph}}, and the
+//   graph replayed with new data in the same buffers. What it writes lives in
+//   d_out and d_temp only, so streams may run it at once, each with its own
+//   d_temp. Every error is returned.
+//
+// The tables, a variant and its knobs per size bucket ({{fname}}_table()
+// names the one that runs on the current GPU):{{tables_note}}
 #if !defined({{rtc}})
 #include <stdint.h>
+#include <string.h>
+#include <atomic>
+
+{{temp_rule}}
+namespace {{namespace}} {
+
+// ---------------------------------------------------------------- the choices
+// A variant with its knobs; the tables below name one per size bucket.
+
+// The temp bytes choice c needs for n elements on a GPU of `sms` SMs.
+inline size_t tgm_choice_temp(int c, tgm_size n, unsigned sms) {
+  (void)n, (void)sms;
+  switch (c) {
+{{#choices}}
+  case {{index}}: // {{id}}, block {{block}}, items {{items}}{{cap_note}}
+    return {{temp_expr}};
+{{/choices}}
+  }
+  return 0;
+}
+
+// Runs choice c; temp holds temp_bytes >= tgm_choice_temp(c, n, sms).
+inline {{err_t}} tgm_choice_run(int c, {{in_decls}}, tgm_size n, R *out, void *temp, size_t temp_bytes,
+                                unsigned sms{{param_decls}}, {{stream_t}} stream) {
+  (void)sms;
+  switch (c) {
+{{#choices}}
+  case {{index}}: { // {{id}}
+{{?counter}}
+    // the last-block counter sits after the partials; it must start at zero
+    size_t counter_at = tgm_temp_need(tgm_grid({{grid_enum}}, {{first_in}}, n, {{block}}, {{items}}, {{cap_arg}}), sizeof(A), 1, 0);
+    {{err_t}} e = {{memset_async}}(static_cast<char *>(temp) + counter_at, 0, sizeof(unsigned), stream);
+    if (e != {{success}})
+      return e;
+{{/counter}}
+    return launch_{{cname}}<{{block}}>({{in_args}}, n, out, temp, temp_bytes, {{items}}, {{cap_arg}}{{param_args}}, stream);
+  }
+{{/choices}}
+  }
+  return {{err_invalid}};
+}
+
+// ----------------------------------------------------------------- the tables
+// A bucket serves n up to 2^(to_log2n + 1) - 1 (n = 0: the first bucket);
+// the last one serves every larger n too.
+struct tgm_bucket {
+  int to_log2n, choice;
+};
+
+struct tgm_table {
+  const char *label;  // what {{fname}}_table() returns
+  const char *device; // the GPU it was tuned on, as the runtime names it; nullptr: any
+  int cc_major, cc_minor, sms, count;
+  const tgm_bucket *buckets;
+};
+{{#tables}}
+
+// {{label}}
+inline constexpr tgm_bucket tgm_buckets_{{tindex}}[] = {
+{{#rows}}
+    {{row}}
+{{/rows}}
+};
+{{/tables}}
+
+inline constexpr tgm_table tgm_tables[] = {
+{{#tables}}
+    {{table_row}}
+{{/tables}}
+};
+enum { TGM_TABLES = {{ntables}}, TGM_OTHER = {{portable}} }; // TGM_OTHER: the table for any other GPU
+
+// The table for GPU dev (the one table) and its SM count.
+inline {{err_t}} tgm_choose(int dev, int *table, int *sms) {
+  *table = TGM_OTHER;
+  {{err_t}} e = {{get_attribute}}(sms, {{sm_count_attr}}, dev);
+  if (e != {{success}})
+    return e;
+  return {{success}};
+}
+
+// The current GPU's table and SM count: chosen at the first call on the GPU
+// and kept in one word per GPU (for the first 64; a later one is looked up
+// at every call). Threads may race to store the same word: no lock, and no
+// host synchronisation. This word is the only state that outlives a call.
+inline {{err_t}} tgm_current(const tgm_table **table, unsigned *sms) {
+  static std::atomic<unsigned> chosen[64]; // 0: not yet; else SMs << 8 | table + 1
+  int dev = 0;
+  {{err_t}} e = {{get_device}}(&dev);
+  if (e != {{success}})
+    return e;
+  unsigned word = dev >= 0 && dev < 64 ? chosen[dev].load(std::memory_order_relaxed) : 0;
+  if (word == 0) {
+    int t = TGM_OTHER, count = 0;
+    e = tgm_choose(dev, &t, &count);
+    if (e != {{success}})
+      return e;
+    word = (unsigned)count << 8 | (unsigned)(t + 1);
+    if (dev >= 0 && dev < 64)
+      chosen[dev].store(word, std::memory_order_relaxed);
+  }
+  *table = &tgm_tables[(word & 255) - 1];
+  *sms = word >> 8;
+  return {{success}};
+}
+
+// n's bucket in table t.
+inline int tgm_bucket_of(const tgm_table *t, tgm_size n) {
+  int b = 0;
+  while (b + 1 < t->count && (n >> t->buckets[b].to_log2n) > 1) // n >= 2^(to_log2n + 1)
+    b++;
+  return b;
+}
+
+// The temp size a caller is told for n: the most that n's bucket needs at n
+// and every smaller bucket at its largest n, so the size for n serves every
+// smaller n; and at least 1 byte.
+inline size_t tgm_temp_bytes(const tgm_table *t, int bucket, tgm_size n, unsigned sms) {
+  size_t bytes = tgm_choice_temp(t->buckets[bucket].choice, n, sms);
+  for (int b = 0; b < bucket; b++) {
+    tgm_size largest = ((tgm_size)2 << t->buckets[b].to_log2n) - 1;
+    size_t need = tgm_choice_temp(t->buckets[b].choice, largest, sms);
+    bytes = need > bytes ? need : bytes;
+  }
+  return bytes > 0 ? bytes : 1;
+}
+
+} // namespace {{namespace}}
+
+// The label of the table that runs on the current GPU; nullptr when the GPU
+// cannot be queried.
+inline const char *{{fname}}_table() {
+  const {{namespace}}::tgm_table *t = nullptr;
+  unsigned sms = 0;
+  return {{namespace}}::tgm_current(&t, &sms) == {{success}} ? t->label : nullptr;
+}
 
 inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
                            size_t n{{embed_param_decls}}, {{stream_t}} stream) {
   namespace ns = {{namespace}};
   if (!temp_bytes)
     return {{err_invalid}};
-  unsigned grid_cap = 1;
-{{?cap_query}}
-  { // the grid cap counts in SMs of the current GPU
-    int dev = 0, sms = 1;
-    {{err_t}} e = {{get_device}}(&dev);
-    if (e == {{success}})
-      e = {{get_attribute}}(&sms, {{sm_count_attr}}, dev);
-    if (e != {{success}})
-      return e;
-    grid_cap = (unsigned)sms;
+  const ns::tgm_table *t = nullptr;
+  unsigned sms = 0;
+  {{err_t}} e = ns::tgm_current(&t, &sms);
+  if (e != {{success}})
+    return e;
+  int b = ns::tgm_bucket_of(t, n);
+  if (!d_temp) {
+    *temp_bytes = ns::tgm_temp_bytes(t, b, n, sms);
+    return {{success}};
   }
-{{/cap_query}}
-{{#choices}}
-  if ({{cond}}) { // {{id}}, block {{block}}, items {{items}}{{cap_note}}
-    size_t need = ns::temp_bytes_{{cname}}<{{block}}>(n, {{items}}, grid_cap * {{cap}});
-    if (!d_temp) {
-      *temp_bytes = need;
-      return {{success}};
-    }
-    if (*temp_bytes < need)
-      return {{err_invalid}};
-{{?counter}}
-    // the last-block counter sits after the partials; it must start at zero
-    size_t counter_at = ns::tgm_partials_bytes(ns::tgm_grid(ns::{{grid_enum}}, {{embed_first_in}}, n, {{block}}, {{items}}, grid_cap * {{cap}}));
-    {{err_t}} e = {{memset_async}}(static_cast<char *>(d_temp) + counter_at, 0, sizeof(unsigned), stream);
-    if (e != {{success}})
-      return e;
-{{/counter}}
-    return ns::launch_{{cname}}<{{block}}>({{embed_in_args}}, n, d_out, d_temp, *temp_bytes, {{items}}, grid_cap * {{cap}}{{param_args}}, stream);
-  }
-{{/choices}}
-  return {{err_invalid}};
+  int c = t->buckets[b].choice;
+  if (*temp_bytes < ns::tgm_choice_temp(c, n, sms))
+    return {{err_invalid}};
+  return ns::tgm_choice_run(c, {{embed_in_args}}, n, d_out, d_temp, *temp_bytes, sms{{param_args}}, stream);
 }
 #endif // !{{rtc}}

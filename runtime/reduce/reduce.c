@@ -13,6 +13,9 @@
 // It is zeroed once when the buffer is allocated and every kernel leaves it
 // zero; at the manifest's place (after the partials) a larger grid's
 // partials of an earlier call would overwrite a smaller grid's counter.
+// The size is the embedded headers' rule (templates/embed_temp.tpl, one
+// text for both): the partials and the counter's 16 bytes, never 0; the
+// buffer only grows, so it serves every smaller n.
 #include "plan.h"
 #include <limits.h>
 #include <stdint.h>
@@ -21,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "embed_temp.tpl" // tgm_temp_need
 
 char *tgm__read_file(const char *path, size_t *len);
 
@@ -389,8 +394,6 @@ static unsigned grid_of(tune_rule rule, tgm_devptr in, unsigned long long n, uns
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
-static size_t align16(size_t x) { return (x + 15) / 16 * 16; }
-
 // Makes the temp buffer at least `need` bytes; a new buffer's counter word
 // is zeroed on the stream, before the launches that use it.
 static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
@@ -446,7 +449,8 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
     }
   tgm_devptr partials = 0, counter = 0;
   if (n && (v->partials || v->counter)) {
-    if ((s = grow_temp(c, COUNTER_BYTES + align16((size_t)g0 * elem), stream)) != TGM_OK)
+    // the counter first (its 16 bytes whether the variant has one or not), then the partials
+    if ((s = grow_temp(c, tgm_temp_need(g0, elem, v->partials, 1), stream)) != TGM_OK)
       return s;
     counter = c->temp;
     partials = c->temp + COUNTER_BYTES;

@@ -17,8 +17,10 @@ if [ "$what" = cli ]; then
   grep -q 'inline cudaError_t tgm_sum_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out,' "$work/a.cuh" || fail "entry point"
   grep -q 'launch_sum_DSL_VS_SV<256>' "$work/a.cuh" || fail "the variant's launcher"
   ! grep -q 'sum_DT_V_ST' "$work/a.cuh" || fail "only the chosen variant"
+  grep -q '"DSL.VS.SV, untuned", nullptr' "$work/a.cuh" || fail "the untuned table"
   "$gen" --embed --hip --variant=DT.VS.SS --type=f32 -o "$work/a.hip.h" codelets/min.tgm || fail "--hip"
   grep -q 'inline hipError_t tgm_min_f32(' "$work/a.hip.h" || fail "HIP entry point"
+  grep -q 'inline const char \*tgm_min_f32_table()' "$work/a.hip.h" || fail "HIP table query"
   # errors: exit 1 (input) or 2 (usage), one line, nothing written
   "$gen" --embed --variant=NO.SUCH.ID -o "$work/b.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "no variant 'NO.SUCH.ID'" "$work/err" && [ ! -e "$work/b.cuh" ] || fail "unknown variant ($rc)"
@@ -45,15 +47,19 @@ JSON
   db() { echo "{\"tgm_db\": ${3:-1}, \"entries\": [$(entry "$1" "$2" "$good")]}"; }
   db i32 "$hash" >"$work/db.json"
   "$gen" --embed="$work/db.json" -o "$work/t.cuh" codelets/sum.tgm || fail "--embed=DB"
-  grep -q 'if (n < ((size_t)1 << 16)) { // B1.VS.SV, block 512' "$work/t.cuh" || fail "first bucket"
-  grep -q 'if (n < ((size_t)1 << 23)) { // DSL.VR.SV, block 256, items 1, 4 blocks per SM' "$work/t.cuh" || fail "second bucket"
-  grep -q 'if (true) { // DTA.VS.SV, block 256, items 16' "$work/t.cuh" || fail "last bucket"
+  grep -q '{15, 0}, // 2^10..2^15: B1.VS.SV, block 512, items 1' "$work/t.cuh" || fail "first bucket"
+  grep -q '{22, 1}, // 2^16..2^22: DSL.VR.SV, block 256, items 1, 4 blocks per SM' "$work/t.cuh" || fail "second bucket"
+  grep -q '{30, 2}, // 2^23..2^30: DTA.VS.SV, block 256, items 16' "$work/t.cuh" || fail "last bucket"
+  grep -q 'case 1: // DSL.VR.SV, block 256, items 1, 4 blocks per SM at most' "$work/t.cuh" || fail "the choice"
+  grep -q 'launch_sum_DSL_VR_SV<256>(in, n, out, temp, temp_bytes, 1, sms \* 4, stream)' "$work/t.cuh" || fail "its launch"
+  grep -q 'TGM_TABLES = 1, TGM_OTHER = 0' "$work/t.cuh" || fail "one table"
+  ! grep -q 'cudaGetDeviceProperties' "$work/t.cuh" || fail "one table needs no device name"
   echo '{"tgm_db": 1, "entries": [' >"$work/bad.json"
   "$gen" --embed="$work/bad.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "bad.json:[0-9]*:[0-9]*: error: corrupt tuning database" "$work/err" && [ ! -e "$work/c.cuh" ] || fail "corrupt database ($rc)"
   db f64 "$hash" >"$work/foreign.json"
   "$gen" --embed="$work/foreign.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
-  [ $rc -eq 1 ] && grep -q "no tuned sum i32 in the database" "$work/err" || fail "foreign database ($rc)"
+  [ $rc -eq 1 ] && grep -q "no tuned sum i32 for cuda in the database" "$work/err" || fail "foreign database ($rc)"
   db i32 0123456789abcdef >"$work/stale.json"
   "$gen" --embed="$work/stale.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "tuned for another source" "$work/err" || fail "stale database ($rc)"
@@ -88,6 +94,21 @@ JSON
   echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$good"), $(entry f64 "$hash" "$(b 9 3 B1.V.SS 256 1 0)")]}" >"$work/other.json"
   "$gen" --embed="$work/other.json" -o "$work/other.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "entry 1 bucket 0 has no size range" "$work/err" || fail "a bad entry of another type ($rc)"
+
+  # one GPU per header
+  two="$(entry i32 "$hash" "$good"), $(entry i32 "$hash" "$(b 0 15 B1.VS.SV 512 1 0), $(b 16 30 DTA.VS.SV 256 16 0)" "NVIDIA H200")"
+  echo "{\"tgm_db\": 1, \"entries\": [$two]}" >"$work/two.json"
+  "$gen" --embed="$work/two.json" -o "$work/two.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "sum i32 is tuned for NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0) and for NVIDIA H200, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0); choose one with --device" "$work/err" ||
+    fail "two GPUs ($rc): $(head -1 "$work/err")"
+  "$gen" --embed="$work/two.json" --device="NVIDIA H200" -o "$work/h200.cuh" codelets/sum.tgm || fail "--device"
+  grep -q '"NVIDIA H200, cc 9.0, 132 SMs"' "$work/h200.cuh" || fail "--device selects the table"
+  # tuned with hiprtc: for --hip only
+  echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$(b 0 30 DSL.VS.SV 256 1 4)")]}" |
+    sed 's/"compiler": "13.0"/"compiler": "hiprtc 5.2"/' >"$work/amd.json"
+  "$gen" --embed="$work/amd.json" -o "$work/amd.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "the hiprtc tunings are for --hip" "$work/err" || fail "hiprtc tunings in a CUDA header ($rc)"
+  "$gen" --embed="$work/amd.json" --hip -o "$work/amd.hip.h" codelets/sum.tgm || fail "hiprtc tunings in a HIP header"
 else
   for t in i32 f32; do
     for s in sum max min; do

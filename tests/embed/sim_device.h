@@ -1,0 +1,100 @@
+// sim_device.h -- the device queries an embedded header makes, answered by
+// fake GPUs, for running the header on the CPU simulator (sim/, whose
+// runtime has memory, copies and launches but no devices).
+//
+// The test lists its GPUs in fake::gpus and picks the current one per
+// thread (fake::current); fake::props_calls counts the (slow) property
+// reads, fake::fail makes cudaGetDevice / hipGetDevice fail.
+#ifndef TGM_SIM_DEVICE_H
+#define TGM_SIM_DEVICE_H
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace fake {
+struct Gpu {
+  const char *name;
+  int major, minor, sms;
+};
+inline std::vector<Gpu> gpus;
+inline thread_local int current = 0;
+inline std::atomic<int> props_calls{0}, attribute_calls{0};
+inline bool fail = false;
+
+inline bool known(int dev) { return dev >= 0 && dev < (int)gpus.size(); }
+inline int attribute(int what, int dev) { // 0: SMs, 1: cc major, 2: cc minor
+  attribute_calls++;
+  const Gpu &g = gpus[(size_t)dev];
+  return what == 0 ? g.sms : what == 1 ? g.major : g.minor;
+}
+template <typename Props> void properties(Props *p, int dev) {
+  props_calls++;
+  std::memset(p, 0, sizeof *p);
+  std::snprintf(p->name, sizeof p->name, "%s", gpus[(size_t)dev].name);
+  p->major = gpus[(size_t)dev].major;
+  p->minor = gpus[(size_t)dev].minor;
+  p->multiProcessorCount = gpus[(size_t)dev].sms;
+}
+} // namespace fake
+
+// CUDA
+enum cudaDeviceAttr {
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+};
+struct cudaDeviceProp {
+  char name[256];
+  int major, minor, multiProcessorCount;
+};
+inline cudaError_t cudaGetDevice(int *dev) {
+  *dev = fake::current;
+  return fake::fail ? cudaErrorInvalidValue : cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev) {
+  if (!fake::known(dev))
+    return cudaErrorInvalidValue;
+  *v = fake::attribute(a == cudaDevAttrMultiProcessorCount ? 0 : a == cudaDevAttrComputeCapabilityMajor ? 1 : 2,
+                       dev);
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev) {
+  if (!fake::known(dev))
+    return cudaErrorInvalidValue;
+  fake::properties(p, dev);
+  return cudaSuccess;
+}
+
+// HIP
+enum hipDeviceAttribute_t {
+  hipDeviceAttributeMultiprocessorCount = 1,
+  hipDeviceAttributeComputeCapabilityMajor = 2,
+  hipDeviceAttributeComputeCapabilityMinor = 3,
+};
+struct hipDeviceProp_t {
+  char name[256];
+  int major, minor, multiProcessorCount;
+};
+inline hipError_t hipGetDevice(int *dev) {
+  *dev = fake::current;
+  return fake::fail ? hipErrorInvalidValue : hipSuccess;
+}
+inline hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int dev) {
+  if (!fake::known(dev))
+    return hipErrorInvalidValue;
+  *v = fake::attribute(a == hipDeviceAttributeMultiprocessorCount      ? 0
+                       : a == hipDeviceAttributeComputeCapabilityMajor ? 1
+                                                                       : 2,
+                       dev);
+  return hipSuccess;
+}
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int dev) {
+  if (!fake::known(dev))
+    return hipErrorInvalidValue;
+  fake::properties(p, dev);
+  return hipSuccess;
+}
+
+#endif
