@@ -153,6 +153,10 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "dialect", dialect_get(h->target->dialect)->name);
   tpl_setf(d, "warp", "%d", h->target->warp);
   tpl_setf(d, "nin", "%d", s->inputs.len);
+  /* an Arg result (argmax, argmin) is compared field by field */
+  tpl_set(d, "pair", s->pair ? "1" : "");
+  tpl_set(d, "scalar_result", s->pair ? "" : "1");
+  tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
   /* floating-point tolerance by operator: sums and products accumulate
    * rounding in any order; max, min and bitwise operators are exact */
   tpl_set(d, "rule", s->op == OP_ADD ? "1" : s->op == OP_MUL ? "2" : "0");

@@ -82,6 +82,11 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
       im->why = "no warp-reduce instruction on AMD GPUs";
       return;
     }
+    if (c->spec->pair) {
+      im->why = "the warp-reduce instruction combines one 32-bit integer, and an Arg is a "
+                "(value, index) pair";
+      return;
+    }
     if (!redux_ok(c->acc_elem, c->op)) {
       im->why = arena_printf(a, "no warp-reduce instruction for %s with '%s'",
                              elem_info(c->acc_elem)->name, op_name(c->op));
@@ -111,6 +116,11 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
     return;
   }
   im->cd = cd;
+  if (c->spec->pair && (b == B_VA1 || b == B_VA2 || b == B_VA2S)) {
+    im->why = arena_printf(a, "codelet '%s': a shared-memory atomic combines one word, and an Arg "
+                              "is a (value, index) pair", cd->id);
+    return;
+  }
   const char *why;
   Loc loc;
   const char *fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix);
@@ -183,6 +193,8 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
     why = c->thread_vec_why;
   else if (!c->block[b].fn)
     why = c->block[b].why;
+  else if ((g == G_DTA || g == G_DSA) && c->spec->pair)
+    why = "a global atomic combines one word, and an Arg is a (value, index) pair";
   else if ((g == G_DTA || g == G_DSA) && c->spec->epilogue)
     why = arena_printf(a, "global atomics leave no block that makes the final value, where the "
                           "epilogue '%s' must run once", c->spec->epilogue_text);

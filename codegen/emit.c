@@ -74,6 +74,8 @@ const char *emit_type(Arena *a, const Type *t) {
   switch (t->kind) {
   case TY_PTR:
     return arena_printf(a, "%s *", emit_type(a, t->base));
+  case TY_ARG:
+    return t->is_const ? "const tgm_arg" : "tgm_arg";
   default:
     return type_str(a, t);
   }
@@ -99,6 +101,8 @@ static const char *call_name(const char *name) {
     return "tgm_lowest";
   if (strcmp(name, "Highest") == 0)
     return "tgm_highest";
+  if (strcmp(name, "Arg") == 0)
+    return "tgm_arg";
   return name;
 }
 
@@ -226,8 +230,16 @@ static void expr(Printer *p, const Node *n, int need) {
     operand(p, n->lhs, P_POSTFIX, false);
     buf_printf(o, ".%s", n->name);
     return;
+  case ND_METHOD: /* only in what the manifest quotes: in.Index(i) */
+    operand(p, n->lhs, P_POSTFIX, false);
+    buf_printf(o, ".%s", n->name);
+    args(p, n);
+    return;
   case ND_SHFL:
-    buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
+    if (n->ty && n->ty->kind == TY_ARG) /* two shuffles: file.tpl */
+      buf_printf(o, "tgm_shfl_down(%s, %s)", expr_str(p, n->lhs), expr_str(p, n->rhs));
+    else
+      buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
     return;
   case ND_REDUX: /* tgm_warp_reduce: __reduce_<op>_sync, see file.tpl */
     buf_printf(o, p->d->redux ? p->d->redux : "/* no warp-reduce instruction */ %s",

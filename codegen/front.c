@@ -501,7 +501,8 @@ static Type *conv_named(Conv *cv, CXType t) {
       return ty;
     }
     static const struct { const char *name; TypeKind kind; } classes[] = {
-        {"Vector", TY_VECTOR}, {"Sequence", TY_SEQUENCE}, {"Partition", TY_PARTITION}, {"Map", TY_MAP}};
+        {"Vector", TY_VECTOR}, {"Sequence", TY_SEQUENCE}, {"Partition", TY_PARTITION}, {"Map", TY_MAP},
+        {"Arg", TY_ARG}};
     for (size_t i = 0; i < COUNT_OF(classes); i++)
       if (strcmp(name, classes[i].name) == 0)
         return type_new(cv->arena, classes[i].kind);
@@ -681,6 +682,13 @@ static Node *conv_call(Conv *cv, CXCursor c) {
     n->loc = n->lhs ? n->lhs->loc : loc;
     if (n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_ARRAY) /* in[i] is a T */
       n->ty = n->lhs->ty->base;
+  } else if (strcmp(name, "operator=") == 0 && clang_Cursor_getNumArguments(c) == 2) {
+    /* an assignment to a class type (an Arg): a plain assignment */
+    n = node_new(a, ND_ASSIGN, loc);
+    n->op = OP_NONE;
+    n->lhs = conv_expr(cv, clang_Cursor_getArgument(c, 0));
+    n->rhs = conv_expr(cv, clang_Cursor_getArgument(c, 1));
+    n->loc = n->lhs ? n->lhs->loc : loc;
   } else if (cs.len > 0 && clang_getCursorKind(strip(cs.items[0])) == CXCursor_MemberRefExpr &&
              ck == CXCursor_CXXMethod) {
     CXCursor member = strip(cs.items[0]);

@@ -245,12 +245,20 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "vtype", elem_text[c->elem].vtype);
   tpl_setf(d, "vw", "%d", 16 / elem_info(c->elem)->bytes);
   const ElemText *at = &elem_text[c->acc_elem];
+  const Spectrum *sp = c->spec;
+  tpl_set(d, "pair", sp->pair ? "1" : "");
+  tpl_set(d, "indexed", sp->indexed ? "1" : "");
+  tpl_set(d, "value_t", sp->pair ? "T" : "A"); /* what Lowest(), max, ... take and give */
+  tpl_set(d, "shfl_key", arena_printf(a, dl->shfl_down, "v.key", "offset"));
+  tpl_set(d, "shfl_value", arena_printf(a, dl->shfl_down, "v.value", "offset"));
+  tpl_set(d, "volatile_load", sp->pair ? "tgm_load(p + i)" : "p[i]");
   tpl_set(d, "lowest", at->lowest);
   tpl_set(d, "highest", at->highest);
   tpl_set(d, "identity", identity_text(c->op, c->acc_elem));
   tpl_set(d, "combine", combine_text(c->op));
-  const char *how;
-  tpl_set(d, "atomic_body", atomic_body(a, c->op, c->acc_elem, &how));
+  const char *how = "";
+  /* no atomics on an Arg (compose.c leaves those plans out) */
+  tpl_set(d, "atomic_body", sp->pair ? "" : atomic_body(a, c->op, c->acc_elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));
   tpl_set(d, "redux", c->block[B_VR].fn ? "1" : "");

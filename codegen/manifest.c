@@ -177,6 +177,12 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "identity", json_string(gen_identity_text(c)));
   json_object_set_new(meaning, "accumulator", json_string(sp->acc_ctype));
   json_object_set_new(meaning, "result", json_string(sp->result_ctype));
+  if (sp->pair)
+    json_object_set_new(meaning, "pair",
+                        json_string("struct tgm_arg { tgm_size key; T value; }: the winning element's "
+                                    "index in the whole input and its value (CUB's KeyValuePair); "
+                                    "ties go to the lower index; n = 0, or only NaNs, give the "
+                                    "identity's value with key ~0"));
   json_object_set_new(meaning, "epilogue", sp->epilogue_text ? json_string(sp->epilogue_text) : json_null());
   json_object_set_new(meaning, "plain", json_boolean(spectrum_is_plain(sp)));
   json_object_set_new(meaning, "text", json_string(gen_meaning(a, c)));

@@ -13,6 +13,8 @@
 //   Vector               the lanes: ThreadId(), LaneId(), VectorId(),
 //                        Size(), MaxValue()
 //   max(a, b), min(a, b), Lowest(), Highest()   for max/min reductions
+//   Arg(value, in.Index(i))  an element's value and its index in the whole
+//                        input, for argmax/argmin (max/min of two Args)
 //   sqrt fabs abs exp log pow floor ceil   math, for every element type
 //   __device             marks a helper function (any function the file
 //                        defines is one), emitted with the kernels
@@ -76,6 +78,9 @@ template <int D, typename E> struct Array {
   unsigned Size() const;
   unsigned Stride() const;
   const E &operator[](unsigned i) const;
+  // The index in the whole input of the element in[i] (i counts within the
+  // part being reduced), for Arg(in[i], in.Index(i)).
+  unsigned long long Index(unsigned i) const;
 };
 
 struct Sequence {
@@ -192,5 +197,18 @@ TGM_POW(TGM_D, TGM_D, TGM_D)
 
 T Lowest();
 T Highest();
+
+// An element's value and its index in the whole input: argmax and argmin
+// combine Arg(in[i], in.Index(i)) with max or min. max keeps the larger
+// value, min the smaller, and on a tie the lower index (CUB's ArgMax and
+// ArgMin). A value alone (Lowest(), Highest(): the identities) has no index
+// and loses every tie.
+struct Arg {
+  Arg(); // for __shared arrays
+  Arg(T value);
+  Arg(T value, unsigned long long index);
+};
+Arg max(Arg a, Arg b);
+Arg min(Arg a, Arg b);
 
 #endif

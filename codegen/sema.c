@@ -400,7 +400,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   Node *fn = cd->fn;
   cd->id = cd->tag; /* untagged: named after their kind, below */
 
-  if (!type_is_arith(fn->ty))
+  if (!type_is_arith(fn->ty) && fn->ty->kind != TY_ARG)
     error(&ck, cd->loc, "codelet '%s' must return the element type T or an arithmetic type, not "
           "'%s'", cd->name, type_str(a, fn->ty));
   Node *param = node_kid(fn, 0);

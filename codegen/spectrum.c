@@ -191,6 +191,15 @@ static bool check_transform_use(Node *n, void *ctx) {
     }
     return true;
   case ND_METHOD:
+    if (is_input_method(n, "Index")) { /* x.Index(i): in[i]'s index in the whole input */
+      if (n->kids.len != 1 || !is_var_of(n->kids.items[0], dv->index))
+        fail(dv, n->kids.len ? ((Node *)n->kids.items[0])->loc : n->loc,
+             "%s.Index() takes the loop's index: %s.Index(%s) is the index of %s[%s] in the "
+             "whole input",
+             n->lhs->name, n->lhs->name, dv->index->name, n->lhs->name, dv->index->name);
+      dv->s->indexed = true;
+      return false;
+    }
     fail(dv, n->loc, "the value combined per element cannot use %s(): it differs between the "
                      "parts tgm splits the input into",
          n->name);
@@ -268,6 +277,60 @@ static Node *statement_value(Derive *dv, Node *s) {
   if (!v)
     fail(dv, s->loc, "%s", BODY_FORM);
   return v;
+}
+
+/* ---------------------------------------------------------- Arg pairs */
+
+static const char *const PAIR_FORM =
+    "acc = max(acc, Arg(f(in[i]), in.Index(i))) (or min): an element's value and its index in "
+    "the whole input";
+
+static bool is_call(const Node *n, const char *name, int nargs) {
+  return n && n->kind == ND_CALL && n->name && strcmp(n->name, name) == 0 && n->kids.len == nargs;
+}
+
+/* An Arg accumulator combines Arg(value, x.Index(i)), the identity, or
+ * these under a condition or combined (two statements): every pair it
+ * takes in carries its element's own index. */
+static void check_pair_value(Derive *dv, const Node *v) {
+  if (dv->failed || !v)
+    return;
+  if (v->kind == ND_COND) {
+    check_pair_value(dv, v->then);
+    check_pair_value(dv, v->els);
+    return;
+  }
+  if (is_call(v, "max", 2) || is_call(v, "min", 2)) {
+    check_pair_value(dv, v->kids.items[0]);
+    check_pair_value(dv, v->kids.items[1]);
+    return;
+  }
+  if (is_call(v, "Lowest", 0) || is_call(v, "Highest", 0))
+    return;
+  if (is_call(v, "Arg", 2)) {
+    const Node *key = v->kids.items[1];
+    if (!(key->kind == ND_METHOD && is_input_method(key, "Index") && key->kids.len == 1 &&
+          is_var_of(key->kids.items[0], dv->index)))
+      fail(dv, key->loc, "the index of an Arg must be the element's own, %s.Index(%s): ties go "
+                         "to the lower index, so another key would change which element wins",
+           ((SpecInput *)dv->s->inputs.items[0])->name, dv->index->name);
+    return;
+  }
+  fail(dv, v->loc, "'%s' is an Arg accumulator, so each element comes in with its index: %s",
+       dv->acc->name, PAIR_FORM);
+}
+
+static void check_pair(Derive *dv, Node *ret) {
+  Spectrum *s = dv->s;
+  if (s->op != OP_MAX && s->op != OP_MIN) {
+    fail(dv, dv->cd->op_loc, "an Arg accumulator combines with max or min: %s", PAIR_FORM);
+    return;
+  }
+  check_pair_value(dv, s->transform);
+  if (!dv->failed && s->epilogue)
+    fail(dv, ret->lhs->loc, "an Arg accumulator is the result as it is ('return %s;'): the "
+                            "value and the index of the element that wins",
+         dv->acc->name);
 }
 
 static void derive_transform(Derive *dv, Node *loop) {
@@ -453,15 +516,18 @@ static void derive(Derive *dv) {
     derive_transform(dv, loop);
   if (!dv->failed)
     derive_epilogue(dv, ret);
+  s->pair = dv->acc->ty->kind == TY_ARG;
+  if (!dv->failed && s->pair)
+    check_pair(dv, ret);
   if (dv->failed)
     return;
   s->acc = dv->acc;
   s->acc_ty = dv->acc->ty;
-  s->acc_ctype = type_str(a, dv->acc->ty);
+  s->acc_ctype = emit_type(a, dv->acc->ty); /* tgm_arg for an Arg */
   s->acc_float = dv->acc->ty->kind == TY_FLOAT || dv->acc->ty->kind == TY_DOUBLE ||
                  (dv->acc->ty->kind == TY_ELEM && elem_info(dv->elem)->is_float);
   s->result_ty = fn->ty;
-  s->result_ctype = type_str(a, fn->ty);
+  s->result_ctype = emit_type(a, fn->ty);
   s->transform_text = emit_expr(a, dialect_get(DIALECT_CUDA), s->transform);
   s->epilogue_text = s->epilogue ? emit_expr(a, dialect_get(DIALECT_CUDA), s->epilogue) : NULL;
 }
@@ -608,6 +674,10 @@ static bool match(const Match *m, const Node *p, const Node *e) {
     return e->kind == ND_INDEX && is_input_var(e->lhs) &&
            param_pos(m->fn, e->lhs->decl) == param_pos(m->scalar, p->lhs->decl) &&
            m->at_index(e->rhs, m->ctx);
+  if (p->kind == ND_METHOD && is_input_method(p, "Index") && p->kids.len == 1)
+    return e->kind == ND_METHOD && is_input_method(e, "Index") && e->kids.len == 1 &&
+           param_pos(m->fn, e->lhs->decl) == param_pos(m->scalar, p->lhs->decl) &&
+           m->at_index(e->kids.items[0], m->ctx);
   if (p->kind == ND_VAR && p->decl && p->decl->kind == ND_PARAM)
     return e->kind == ND_VAR && e->decl && param_pos(m->fn, e->decl) == param_pos(m->scalar, p->decl);
   if (p->kind != e->kind || p->op != e->op || p->kids.len != e->kids.len)

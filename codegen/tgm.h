@@ -146,6 +146,7 @@ typedef enum {
   TY_SIZE,      /* tgm_size: 64-bit unsigned index (lowered code) */
   TY_PTR,       /* pointer to base (lowered code) */
   TY_VEC,       /* the 16-byte vector of T (int4, float4, double2, ...) */
+  TY_ARG,       /* Arg: an element's value and its index (argmax, argmin) */
   TY_OTHER,     /* anything else; name holds clang's spelling */
 } TypeKind;
 
@@ -182,7 +183,8 @@ typedef enum {
 
 /* Qualifiers of a declaration. */
 enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
-       Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */ };
+       Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */,
+       Q_INDEX = 64 /* a thread function's index of its first element (lowering) */ };
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
 
@@ -323,6 +325,8 @@ typedef struct Spectrum {
   Node *epilogue;     /* the returned expression of the accumulator, or NULL */
   const char *epilogue_text;  /* NULL, or e.g. acc / len */
   bool epilogue_uses_n;
+  bool indexed;       /* the transform uses in.Index(i), an element's index in the whole input */
+  bool pair;          /* the accumulator is an Arg: (value, index), combined by max or min */
 } Spectrum;
 
 typedef struct {

@@ -72,6 +72,7 @@ static const char *base_str(Arena *a, const Type *t) {
   case TY_SIZE: return "tgm_size";
   case TY_PTR: return arena_printf(a, "%s *", type_str(a, t->base));
   case TY_VEC: return "V";
+  case TY_ARG: return "Arg";
   case TY_OTHER: return t->name ? t->name : "?";
   }
   return "?";

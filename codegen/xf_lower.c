@@ -2,8 +2,11 @@
  * of the GPU hierarchy that runs it.
  *
  * Thread level (the scalar codelet, run by one thread over its part):
- *   A sum_scalar(const T *in, [const T *y, ...] tgm_size in_size, tgm_size in_stride, [params])
+ *   A sum_scalar(const T *in, [const T *y, ...] tgm_size in_size, tgm_size in_stride,
+ *                [tgm_size in_first,] [params])
  *   x.Size() -> in_size, x.Stride() -> in_stride for every input, x[i] -> x[i];
+ *   x.Index(i) -> in_first + i, where in_first is the index of in[0] in the
+ *   whole input (only for spectra whose transform uses x.Index(i): argmax);
  *   the return gives the accumulator (the epilogue runs once, elsewhere);
  *   unsigned/int locals other than the accumulator widen to 64 bits, so any
  *   n works.
@@ -30,6 +33,7 @@ typedef struct {
   const Codelet *cd;
   Node *fn;     /* the codelet's copy */
   Node *size, *stride; /* thread level: the new parameters */
+  Node *first;  /* thread level, spectra that use x.Index(i): in[0]'s index in the whole input */
   Node *value;  /* block level: the thread's value */
   Node *acc;    /* thread level: the accumulator (copy) */
   PtrVec inputs; /* Node *: the Array parameters (copies) */
@@ -70,6 +74,14 @@ static Node *lower_node(Node *n, void *ctx) {
         return lw->block ? mk_gpu(a, n->loc, "block") : mk_var(a, n->loc, lw->size);
       if (strcmp(n->name, "Stride") == 0)
         return lw->block ? mk_int(a, n->loc, 1) : mk_var(a, n->loc, lw->stride);
+      if (strcmp(n->name, "Index") == 0 && n->kids.len == 1 && lw->first) /* first + i */
+        return mk_binary(a, n->loc, OP_ADD, mk_var(a, n->loc, lw->first), n->kids.items[0]);
+      if (strcmp(n->name, "Index") == 0 && lw->block) {
+        fail(lw, n->loc, arena_printf(a, "uses %s.Index() outside the spectrum's transform '%s' "
+                                         "at ThreadId()",
+                                      n->lhs->name, lw->spec->transform_text));
+        return n;
+      }
     }
     if (n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_VECTOR) {
       static const struct { const char *method, *gpu; } map[] = {
@@ -188,6 +200,11 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
                          type_new(a, TY_SIZE), 0);
     vec_push(a, &f->kids, lw.size);
     vec_push(a, &f->kids, lw.stride);
+    if (spec->indexed) {
+      lw.first = mk_param(a, first->loc, arena_printf(a, "%s_first", first->name),
+                          type_new(a, TY_SIZE), Q_INDEX);
+      vec_push(a, &f->kids, lw.first);
+    }
     for (int i = 0; i < fn->kids.len; i++) {
       Node *p = fn->kids.items[i];
       if (p->ty->kind != TY_PTR)

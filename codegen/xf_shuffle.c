@@ -222,11 +222,13 @@ static void transform_loop(Shuffle *sh, Node *f) {
   Arena *a = sh->a;
   Loc loc = guard->then->loc;
   Node *off = f->init;
-  Node *sh_decl = mk_decl(a, loc, "shfl", ty_elem(a), NULL);
+  /* an Arg is shuffled as its two halves (emit.c: tgm_shfl_down) */
+  Type *sty = acc->ty && acc->ty->kind == TY_ARG ? acc->ty : ty_elem(a);
+  Node *sh_decl = mk_decl(a, loc, "shfl", sty, NULL);
   Node *shfl = node_new(a, ND_SHFL, loc);
   shfl->lhs = mk_var(a, loc, acc);
   shfl->rhs = mk_var(a, loc, off);
-  shfl->ty = ty_elem(a);
+  shfl->ty = sty;
   sh_decl->init = shfl;
   guard->then = mk_var(a, loc, sh_decl);
   Node *combine = f->body->kids.items[0];

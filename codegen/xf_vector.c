@@ -6,7 +6,8 @@
  * count vectors. Each statement that reads in[i] becomes
  *   { V v = in[i]; S[v.x]; S[v.y]; S[v.z]; S[v.w]; }
  * one copy of the statement per component, in order (an `if` whose
- * condition reads in[i] is one statement). A statement that reads
+ * condition reads in[i] is one statement); in_first + i (x.Index(i)) in
+ * the copy for component k becomes in_first + i * width + k. A statement that reads
  * in[] at two different indices cannot be split that way: the transform
  * fails with a reason and the vector variants are left out. The aligned
  * body is the caller's business (head and tail stay scalar). */
@@ -18,9 +19,22 @@ typedef struct {
   Arena *a;
   Node *in;         /* the pointer parameter */
   int width;        /* components per vector */
+  int indexed;      /* in_first + i (x.Index(i)) in the statements split so far */
   const char *why;
   Loc why_loc;
 } Vec;
+
+/* in_first + i: x.Index(i), lowered (xf_lower.c) */
+static bool is_index(const Node *n) {
+  return n->kind == ND_BINARY && n->op == OP_ADD && n->lhs && n->lhs->kind == ND_VAR &&
+         n->lhs->decl && (n->lhs->decl->qual & Q_INDEX);
+}
+
+static bool count_index(Node *n, void *ctx) {
+  if (is_index(n))
+    ++*(int *)ctx;
+  return true;
+}
 
 static const char *const components[] = {"x", "y", "z", "w"};
 
@@ -46,13 +60,18 @@ typedef struct {
   Arena *a;
   Node *in;
   Node *v;        /* the vector local */
-  const char *c;  /* component */
+  int k, width;   /* component k of width */
 } Subst;
 
 static Node *subst(Node *n, void *ctx) {
   Subst *s = ctx;
   if (n->kind == ND_INDEX && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == s->in)
-    return mk_member(s->a, n->loc, mk_var(s->a, n->loc, s->v), s->c);
+    return mk_member(s->a, n->loc, mk_var(s->a, n->loc, s->v), components[s->k]);
+  if (is_index(n)) { /* in[i] is vector i: component k is element in_first + i * width + k */
+    Node *e = mk_binary(s->a, n->loc, OP_ADD, n->lhs,
+                        mk_binary(s->a, n->loc, OP_MUL, n->rhs, mk_int(s->a, n->loc, s->width)));
+    return s->k ? mk_binary(s->a, n->loc, OP_ADD, e, mk_int(s->a, n->loc, s->k)) : e;
+  }
   return n;
 }
 
@@ -112,8 +131,9 @@ static Node *split(Vec *vc, Node *s) {
   Type *vt = type_new(a, TY_VEC);
   Node *v = mk_decl(a, r.first->loc, "v", vt, node_clone(a, r.first));
   block_add(a, blk, v);
+  node_walk(s, count_index, &vc->indexed);
   for (int i = 0; i < vc->width; i++) {
-    Subst sb = {a, vc->in, v, components[i]};
+    Subst sb = {a, vc->in, v, i, vc->width};
     block_add(a, blk, node_rewrite(node_clone(a, s), subst, &sb));
   }
   return blk;
@@ -126,7 +146,13 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
   Node *in = node_kid(fn, 0);
   in->ty = ty_ptr(a, type_new(a, TY_VEC), true);
   Vec vc = {.a = a, .in = in, .width = width};
+  int indexed = 0;
+  node_walk(fn->body, count_index, &indexed);
   split_list(&vc, fn->body);
+  if (!vc.why && vc.indexed != indexed) {
+    vc.why = "uses the input's Index() in a statement that reads no element";
+    vc.why_loc = fn->loc;
+  }
   if (vc.why) {
     *why = vc.why;
     *why_loc = vc.why_loc;

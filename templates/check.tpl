@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sys/wait.h>
 #include <type_traits>
@@ -54,6 +55,21 @@ static std::vector<T> data[NIN];
 // per setting and size: the reference, and the epilogue of the accumulated
 // value -/+ the float bound
 static R wants[NSETTINGS][NSIZES][3];
+{{?pair}}
+
+// (value, index) results (argmax, argmin): both exactly, a NaN value equal
+// to a NaN.
+static bool close_enough(R got, const R want[3]) {
+  bool same = got.value == want[0].value || (got.value != got.value && want[0].value != want[0].value);
+  return same && got.key == want[0].key;
+}
+
+static void print_got(R got, const R want[3]) {
+  std::printf("got index %llu, value %.9g; want index %llu, value %.9g\n", (unsigned long long)got.key,
+              (double)got.value, (unsigned long long)want[0].key, (double)want[0].value);
+}
+{{/pair}}
+{{?scalar_result}}
 
 static double float_bound(unsigned long long off, unsigned long long n, A acc) {
   if (!std::is_floating_point<A>::value || RULE == 0 || n == 0)
@@ -84,6 +100,15 @@ static bool close_enough(R got, const R want[3]) {
   return g == w || (g >= std::fmin(a, b) && g <= std::fmax(a, b));
 }
 
+static void print_got(R got, const R want[3]) {
+  if (std::is_integral<R>::value)
+    std::printf("got %lld, want %lld\n", (long long)got, (long long)want[0]);
+  else
+    std::printf("got %.9g, want %.9g (within [%.9g, %.9g])\n", (double)got, (double)want[0],
+                (double)want[1], (double)want[2]);
+}
+{{/scalar_result}}
+
 template <typename Launch, typename TempBytes>
 static int run_variant(const char *id, Launch launch, TempBytes temp_bytes) {
   for (int s = 0; s < NSETTINGS; s++) {
@@ -109,11 +134,8 @@ static int run_variant(const char *id, Launch launch, TempBytes temp_bytes) {
           std::printf("the launch failed: %s\n", tgm_sim::last_error_text());
         else if (std::memcmp(&out[1], &canary, sizeof(R)) != 0)
           std::printf("wrote past the result\n");
-        else if (std::is_integral<R>::value)
-          std::printf("got %lld, want %lld\n", (long long)out[0], (long long)want[0]);
         else
-          std::printf("got %.9g, want %.9g (within [%.9g, %.9g])\n", (double)out[0], (double)want[0],
-                      (double)want[1], (double)want[2]);
+          print_got(out[0], want);
         return 1;
       }
     }
@@ -155,17 +177,34 @@ int main() {
         x = (T)(rng() % 2001);
     }
   }
+{{?pair}}
+  // argmax, argmin: ties in floating point too (multiples of 1/8), a NaN now
+  // and then (it never wins), and at 0 and 1 the identity's value, which
+  // ties with the identity when n = 1 (the element must win).
+  for (int k = 0; k < NIN; k++) {
+    bool fp = std::is_floating_point<T>::value;
+    if (fp)
+      for (size_t j = 0; j < len; j++)
+        data[k][j] = j % 1009 == 500 ? (T)NAN : (T)((double)((long long)(rng() % 2001) - 1000) / 8);
+    T lowest = fp ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    T highest = fp ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    (void)lowest, (void)highest;
+    data[k][0] = data[k][1] = {{pair_extreme}};
+  }
+{{/pair}}
   for (int s = 0; s < NSETTINGS; s++)
     for (int i = 0; i < NSIZES; i++) {
       const unsigned long long off = settings[s].offset, n = sizes[i];
       R *w = wants[s][i];
       w[0] = w[1] = w[2] = ns::tgm_reference({{ins}}, n{{param_args}});
+{{?scalar_result}}
       if constexpr (std::is_floating_point<A>::value) {
         A acc = ns::tgm_accumulate({{ins}}, n, 1{{param_args}});
         double b = float_bound(off, n, acc);
         w[1] = ns::tgm_epilogue((A)(acc - b), n{{param_args}});
         w[2] = ns::tgm_epilogue((A)(acc + b), n{{param_args}});
       }
+{{/scalar_result}}
     }
 {{#variants}}
   isolated("{{id}}", [] { return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, ns::temp_bytes_{{cname}}<BLOCK>); });

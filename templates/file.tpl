@@ -39,6 +39,17 @@ typedef unsigned long long tgm_size;
 namespace {{namespace}} {
 
 typedef {{ctype}} T; // the element
+{{?pair}}
+// An element's value and its index in the whole input (Arg in the codelets;
+// CUB's KeyValuePair: key = the index). A value alone has index ~0, which
+// loses every tie: Lowest() and Highest() as Args are the identities.
+struct tgm_arg {
+  tgm_size key;
+  T value;
+  tgm_arg() = default;
+  __host__ __device__ tgm_arg(T v, tgm_size k = ~0ull) : key(k), value(v) {}
+};
+{{/pair}}
 typedef {{acc_ctype}} A; // the accumulator
 typedef {{result_ctype}} R; // the result
 typedef {{vtype}} V; // 16 bytes: {{vw}} elements
@@ -57,17 +68,47 @@ __device__ __forceinline__ void tgm_sync_warp() {
 }
 {{/hip}}
 
-__device__ __forceinline__ A tgm_lowest() { return {{lowest}}; }
-__device__ __forceinline__ A tgm_highest() { return {{highest}}; }
-__device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
-__device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+__device__ __forceinline__ {{value_t}} tgm_lowest() { return {{lowest}}; }
+__device__ __forceinline__ {{value_t}} tgm_highest() { return {{highest}}; }
+__device__ __forceinline__ {{value_t}} tgm_max({{value_t}} a, {{value_t}} b) { return a < b ? b : a; }
+__device__ __forceinline__ {{value_t}} tgm_min({{value_t}} a, {{value_t}} b) { return b < a ? b : a; }
+{{?pair}}
+
+// max and min of two Args: the larger (smaller) value, and on a tie the
+// lower index (CUB's ArgMax, ArgMin). A NaN compares neither greater nor
+// equal, so a fold that starts from the identity never takes one.
+__device__ __forceinline__ tgm_arg tgm_max(tgm_arg a, tgm_arg b) {
+  return (b.value > a.value || (b.value == a.value && b.key < a.key)) ? b : a;
+}
+__device__ __forceinline__ tgm_arg tgm_min(tgm_arg a, tgm_arg b) {
+  return (b.value < a.value || (b.value == a.value && b.key < a.key)) ? b : a;
+}
+
+// An Arg is two words: two shuffles.
+__device__ __forceinline__ tgm_arg tgm_shfl_down(tgm_arg v, int offset) {
+  v.key = {{shfl_key}};
+  v.value = {{shfl_value}};
+  return v;
+}
+
+// An Arg another block wrote during this kernel, through volatile loads.
+__device__ __forceinline__ tgm_arg tgm_load(const volatile tgm_arg *p) {
+  tgm_arg v;
+  v.key = p->key;
+  v.value = p->value;
+  return v;
+}
+
+{{/pair}}
 __device__ __forceinline__ A tgm_identity() { return {{identity}}; }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return {{combine}}; }
+{{?atomic_body}}
 
 // Combines v into *p atomically ({{atomic_how}}).
 __device__ __forceinline__ void {{atomic_fn}}(A *p, A v) {
 {{atomic_body}}
 }
+{{/atomic_body}}
 
 {{?redux}}
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
@@ -108,11 +149,11 @@ __device__ __forceinline__ A tgm_warp_reduce(A v) {
 {{reference_fn}}
 
 __device__ __forceinline__ A tgm_accumulate({{in_decls}}, tgm_size n, tgm_size stride{{param_decls}}) {
-  return {{thread_name}}({{in_args}}, n, stride{{param_args}});
+  return {{thread_name}}({{in_args}}, n, stride{{?indexed}}, 0{{/indexed}}{{param_args}});
 }
 
 __device__ __forceinline__ R tgm_reference({{in_decls}}, tgm_size n{{param_decls}}) {
-  return {{reference_name}}({{in_args}}, n, 1{{param_args}});
+  return {{reference_name}}({{in_args}}, n, 1{{?indexed}}, 0{{/indexed}}{{param_args}});
 }
 
 // The compound codelets, composed: which elements a thread reduces.
@@ -136,9 +177,9 @@ __device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
   if (threadIdx.x < head)
-    value = {{thread_name}}(in + threadIdx.x, 1, 1{{param_args}});
+    value = {{thread_name}}(in + threadIdx.x, 1, 1{{?indexed}}, threadIdx.x{{/indexed}}{{param_args}});
   if (tail + threadIdx.x < n)
-    value = tgm_combine(value, {{thread_name}}(in + tail + threadIdx.x, 1, 1{{param_args}}));
+    value = tgm_combine(value, {{thread_name}}(in + tail + threadIdx.x, 1, 1{{?indexed}}, tail + threadIdx.x{{/indexed}}{{param_args}}));
   return value;
 }
 {{/thread_vec_fn}}
@@ -148,7 +189,7 @@ __device__ __forceinline__ A tgm_values_DT_ST({{in_decls}}, tgm_size n, unsigned
   (void)g;
   tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
   tgm_size hi = lo + items < n ? lo + items : n;
-  return {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}lo < hi ? hi - lo : 0, 1{{param_args}});
+  return {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}lo < hi ? hi - lo : 0, 1{{?indexed}}, lo{{/indexed}}{{param_args}});
 }
 
 template <unsigned BLOCK>
@@ -157,7 +198,7 @@ __device__ __forceinline__ A tgm_values_DT_SS({{in_decls}}, tgm_size n, unsigned
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
   tgm_size first = lo + threadIdx.x;
-  return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < hi ? hi - first : 0, BLOCK{{param_args}});
+  return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < hi ? hi - first : 0, BLOCK{{?indexed}}, first{{/indexed}}{{param_args}});
 }
 
 template <unsigned BLOCK>
@@ -166,7 +207,7 @@ __device__ __forceinline__ A tgm_values_DS_ST({{in_decls}}, tgm_size n, unsigned
   tgm_size chunk = (tgm_size)BLOCK * items;
   for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
-    value = tgm_combine(value, {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}hi - lo, 1{{param_args}}));
+    value = tgm_combine(value, {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}hi - lo, 1{{?indexed}}, lo{{/indexed}}{{param_args}}));
   }
   return value;
 }
@@ -175,7 +216,7 @@ template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DS_SS({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
   (void)items;
   tgm_size first = b * BLOCK + threadIdx.x;
-  return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < n ? n - first : 0, g * BLOCK{{param_args}});
+  return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < n ? n - first : 0, g * BLOCK{{?indexed}}, first{{/indexed}}{{param_args}});
 }
 {{?thread_vec_fn}}
 
@@ -187,7 +228,7 @@ __device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
   tgm_size first = lo + threadIdx.x;
-  A value = {{thread_vec_name}}(vin + first, first < hi ? hi - first : 0, BLOCK{{param_args}});
+  A value = {{thread_vec_name}}(vin + first, first < hi ? hi - first : 0, BLOCK{{?indexed}}, head + first * TGM_VW{{/indexed}}{{param_args}});
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
 }
 
@@ -197,7 +238,7 @@ __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size first = b * BLOCK + threadIdx.x;
-  A value = {{thread_vec_name}}(vin + first, first < nv ? nv - first : 0, g * BLOCK{{param_args}});
+  A value = {{thread_vec_name}}(vin + first, first < nv ? nv - first : 0, g * BLOCK{{?indexed}}, head + first * TGM_VW{{/indexed}}{{param_args}});
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
 }
 {{/thread_vec_fn}}
@@ -219,7 +260,7 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   const volatile A *p = partials;
   A value = tgm_identity();
   for (tgm_size i = threadIdx.x; i < count; i += BLOCK)
-    value = tgm_combine(value, p[i]);
+    value = tgm_combine(value, {{volatile_load}});
   return value;
 }
 
