@@ -1,13 +1,16 @@
 /* embed.c -- tgm-gen --embed: one self-contained header with the chosen
  * kernels and a CUB-like entry point that dispatches on the GPU and on n.
  *
- * The choice comes from tgm-tune's database (--embed=DB: the tuned GPU's
+ * The choice comes from tgm-tune's database (--embed=DB: per tuned GPU, one
  * winner per size bucket) or from one named variant (--embed --variant=ID),
  * which works before any tuning. The header is the generated source
- * restricted to the chosen variants (templates/file.tpl, launch.tpl)
- * followed by templates/embed.tpl: the choices (a variant and its knobs),
- * the table of buckets, and the entry point. The database is read by
- * tgm-tune's own reader and every bucket is checked against the manifest. */
+ * restricted to the chosen variants (templates/file.tpl, launch.tpl: a
+ * kernel several tables use is there once) followed by templates/embed.tpl:
+ * the choices (a variant and its knobs), one table of buckets per GPU, and
+ * the entry point.
+ *
+ * Several GPUs: each table is used on a GPU of its name, compute capability
+ * and SM count; any other GPU gets the portable table (portable_table). */
 #include "tgm.h"
 #include "tune.h" /* tune_db_load_buckets: the database as tgm-tune reads it */
 
@@ -206,8 +209,96 @@ static EmbedTable *tuned_gpu(Ctx *ctx, const char *db_path, json_t *key) {
   return t;
 }
 
+static bool same_gpu(const EmbedTable *a, const EmbedTable *b) {
+  return strcmp(a->device, b->device) == 0 && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor &&
+         a->sms == b->sms;
+}
+
 static bool same_choice(const EmbedChoice *a, const EmbedChoice *b) {
   return a->plan == b->plan && a->block == b->block && a->items == b->items && a->cap == b->cap;
+}
+
+/* The choice of table t (EmbedChoice *, in order) for size 2^s, if one was
+ * tuned there. */
+static const EmbedChoice *tuned_at(const PtrVec *t, int s) {
+  for (int i = 0; i < t->len; i++) {
+    const EmbedChoice *ch = t->items[i];
+    if (ch->from <= s && s <= ch->to)
+      return ch;
+  }
+  return NULL;
+}
+
+static int arch_number(const Plan *p) { /* sm_80 -> 80 */
+  const char *digits = strpbrk(p->min_arch, "0123456789");
+  return digits ? atoi(digits) : 0;
+}
+
+/* The portable table, for a GPU none of the tables was tuned on: per size,
+ * the choice with the best worst case over the tuned GPUs.
+ *
+ * A choice that needs a newer GPU than the oldest one the header runs on
+ * (VR: sm_80) would trap there: only choices every GPU runs are candidates.
+ * Among those, the worst case is judged by the times in the database, but
+ * the database holds each GPU's winner only (one result per size), so a
+ * choice's loss is known, and zero, only on the GPUs where it won: the
+ * portable choice is the one that won on the most tuned GPUs; ties go to
+ * fewer launches, then a deterministic variant, then the GPU listed first.
+ * A size where no tuned GPU's winner runs everywhere gets `fallback` (the
+ * untuned default). Neighbouring sizes with one choice share a bucket. */
+static void portable_table(Arena *a, const Composition *c, PtrVec *const tables[], int n, const EmbedTable *pt,
+                           PtrVec *out) {
+  int lo = 63, hi = 0, oldest = 1 << 30;
+  for (int t = 0; t < n; t++) {
+    const EmbedChoice *first = tables[t]->items[0], *last = tables[t]->items[tables[t]->len - 1];
+    lo = first->from < lo ? first->from : lo;
+    hi = last->to > hi ? last->to : hi;
+  }
+  for (int i = 0; i < c->plans.len; i++) {
+    int arch = arch_number(c->plans.items[i]);
+    oldest = arch < oldest ? arch : oldest;
+  }
+  EmbedChoice fallback = {0};
+  const Plan *dflt = plan_by_id(c, "DSL.VS.SV");
+  if (dflt)
+    defaults(dflt, &fallback);
+  EmbedChoice *cur = NULL;
+  for (int s = lo; s <= hi; s++) {
+    const EmbedChoice *best = NULL;
+    int best_votes = 0;
+    bool tuned_here = false;
+    for (int t = 0; t < n; t++) {
+      const EmbedChoice *ch = tuned_at(tables[t], s);
+      tuned_here |= ch != NULL;
+      if (!ch || arch_number(ch->plan) > oldest)
+        continue;
+      int votes = 0;
+      for (int u = 0; u < n; u++) {
+        const EmbedChoice *other = tuned_at(tables[u], s);
+        votes += other && same_choice(other, ch);
+      }
+      const Plan *p = ch->plan, *q = best ? best->plan : NULL;
+      if (!best || votes > best_votes ||
+          (votes == best_votes && (p->launches < q->launches ||
+                                   (p->launches == q->launches && p->deterministic && !q->deterministic))))
+        best = ch, best_votes = votes;
+    }
+    if (!best && tuned_here && dflt)
+      best = &fallback;
+    if (!best) { /* no GPU was tuned at 2^s: the next bucket serves it */
+      cur = NULL;
+      continue;
+    }
+    if (cur && same_choice(cur, best)) {
+      cur->to = s;
+      continue;
+    }
+    cur = arena_alloc(a, sizeof *cur);
+    *cur = *best;
+    cur->from = cur->to = s;
+    cur->table = pt;
+    vec_push(a, out, cur);
+  }
 }
 
 int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
@@ -247,13 +338,14 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     EmbedTable *t = tuned_gpu(ctx, db_path, key);
     if (!t)
       goto done;
-    if (ntuned) {
-      diag_error(ctx->diag, at, "%s %s is tuned for %s (%s) and for %s (%s); choose one with --device (and --mode)",
-                 op, type, text_comment_safe(a, tuned[0].table->label), tuning_of(a, tuned[0].key),
-                 text_comment_safe(a, t->label), tuning_of(a, key));
-      goto done;
+    for (int k = 0; k < ntuned; k++) {
+      if (same_gpu(tuned[k].table, t)) {
+        diag_error(ctx->diag, at, "%s %s is tuned twice for %s (%s; %s); choose one with --mode (or --device)",
+                   op, type, text_comment_safe(a, t->label), tuning_of(a, tuned[k].key), tuning_of(a, key));
+        goto done;
+      }
     }
-    tuned = realloc(tuned, sizeof *tuned);
+    tuned = realloc(tuned, (size_t)(ntuned + 1) * sizeof *tuned);
     tuned[ntuned++] = (Tuned){key, json_object_get(e, "buckets"), t};
   }
   if (!ntuned) {
@@ -267,13 +359,32 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
                              : "");
     goto done;
   }
-  json_t *b;
-  json_array_foreach(tuned[0].buckets, i, b) {
-    EmbedChoice *ch = bucket_choice(ctx, c, db_path, tuned[0].key, i, b);
-    if (!ch)
-      goto done;
-    ch->table = tuned[0].table;
-    vec_push(a, out, ch);
+  if (ntuned > 250) {
+    diag_error(ctx->diag, at, "%d GPUs tuned %s %s: one header holds 250 at most (choose with --device)",
+               ntuned, op, type);
+    goto done;
+  }
+  PtrVec **tables = arena_alloc(a, (size_t)ntuned * sizeof *tables);
+  for (int k = 0; k < ntuned; k++) {
+    tables[k] = arena_alloc(a, sizeof **tables);
+    json_t *b;
+    json_array_foreach(tuned[k].buckets, i, b) {
+      EmbedChoice *ch = bucket_choice(ctx, c, db_path, tuned[k].key, i, b);
+      if (!ch)
+        goto done;
+      ch->table = tuned[k].table;
+      vec_push(a, tables[k], ch);
+      vec_push(a, out, ch);
+    }
+  }
+  if (ntuned > 1) {
+    EmbedTable *pt = arena_alloc(a, sizeof *pt);
+    pt->label = "portable";
+    pt->note = arena_printf(a, "portable, for any other GPU: per size, the choice with the best worst\n"
+                               "//      case over the %d tuned GPUs: among their winners that every GPU runs,\n"
+                               "//      the winner on the most of them (ties: fewer launches, deterministic,\n"
+                               "//      the GPU listed first); DSL.VS.SV where none runs everywhere", ntuned);
+    portable_table(a, c, tables, ntuned, pt, out);
   }
   rc = 0;
 done:
@@ -375,10 +486,7 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_set(d, "in_args", arena_strdup(a, ns_args.data));
     tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
     tpl_set(d, "param_decls", gen_param_decls(a, c));
-    /* an Arg result lives in the kernels' namespace: {key = the index, value} */
-    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t
-                        : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
-                                  : s->result_ctype);
+    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t : s->result_ctype);
     tpl_set(d, "meaning", gen_meaning(a, c));
     Buf *bufs[] = {&decls, &args, &pdecls, &pargs, &ns_decls, &ns_args};
     for (size_t i = 0; i < COUNT_OF(bufs); i++)
@@ -394,6 +502,10 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tpl_set(d, "get_device", cuda ? "cudaGetDevice" : "hipGetDevice");
   tpl_set(d, "get_attribute", cuda ? "cudaDeviceGetAttribute" : "hipDeviceGetAttribute");
   tpl_set(d, "sm_count_attr", cuda ? "cudaDevAttrMultiProcessorCount" : "hipDeviceAttributeMultiprocessorCount");
+  tpl_set(d, "cc_major_attr", cuda ? "cudaDevAttrComputeCapabilityMajor" : "hipDeviceAttributeComputeCapabilityMajor");
+  tpl_set(d, "cc_minor_attr", cuda ? "cudaDevAttrComputeCapabilityMinor" : "hipDeviceAttributeComputeCapabilityMinor");
+  tpl_set(d, "props_t", cuda ? "cudaDeviceProp" : "hipDeviceProp_t");
+  tpl_set(d, "get_props", cuda ? "cudaGetDeviceProperties" : "hipGetDeviceProperties");
   tpl_set(d, "memset_async", cuda ? "cudaMemsetAsync" : "hipMemsetAsync");
 
   /* the choices: each distinct (variant, knobs) once */
@@ -421,7 +533,7 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
                 : "0");
   }
 
-  /* the table (one, for every GPU) */
+  /* the tables: the tuned GPUs' (in the database's order), then the portable one */
   tpl_list(d, "tables");
   Buf notes = {0};
   int portable = tables.len - 1;
@@ -447,9 +559,13 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_setf(it, "table_row", "{%s, %s, %d, %d, %d, %d, tgm_buckets_%d},", c_string(a, tb->label),
              tb->device ? c_string(a, tb->device) : "nullptr", tb->cc_major, tb->cc_minor, tb->sms, count, t);
   }
+  if (tables.len > 1)
+    buf_puts(&notes, "\n// At the first call on a GPU, the table tuned on a GPU of its name, compute\n"
+                     "// capability and SM count is chosen, else the last one, and kept for that GPU.");
   tpl_set(d, "tables_note", arena_strdup(a, notes.data));
   buf_free(&notes);
   tpl_setf(d, "ntables", "%d", tables.len);
   tpl_setf(d, "portable", "%d", portable);
+  tpl_set(d, "several", tables.len > 1 ? "1" : "");
   return tpl_expand(out, "embed.tpl", tpl_text("embed.tpl"), d, err, errlen);
 }

@@ -564,7 +564,7 @@ typedef struct {
 } EmbedTable;
 
 /* A variant chosen for sizes 2^from ... 2^(to+1) - 1, with its knobs, in a
- * table. */
+ * table (several tables: one header for several GPUs, and a portable one). */
 typedef struct {
   int from, to;
   const Plan *plan;
@@ -573,10 +573,10 @@ typedef struct {
 } EmbedChoice;
 
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out);
-/* The tuned GPU's table of the database (out: EmbedChoice *, in order of
- * size). The database is checked as tgm-tune checks it, and every bucket
- * against the manifest (variant, tunables); errors name the file, entry and
- * bucket. */
+/* Every tuned GPU's table of the database (out: EmbedChoice *, grouped by
+ * table, in order of size), and with several GPUs a portable table last.
+ * The database is checked as tgm-tune checks it, and every bucket against
+ * the manifest (variant, tunables); errors name the file, entry and bucket. */
 int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
                     const char *device, const char *mode, PtrVec *out);
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,

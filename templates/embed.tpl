@@ -98,12 +98,37 @@ inline constexpr tgm_table tgm_tables[] = {
 };
 enum { TGM_TABLES = {{ntables}}, TGM_OTHER = {{portable}} }; // TGM_OTHER: the table for any other GPU
 
-// The table for GPU dev (the one table) and its SM count.
+// The table for GPU dev and its SM count.
 inline {{err_t}} tgm_choose(int dev, int *table, int *sms) {
   *table = TGM_OTHER;
   {{err_t}} e = {{get_attribute}}(sms, {{sm_count_attr}}, dev);
   if (e != {{success}})
     return e;
+{{?several}}
+  int major = 0, minor = 0;
+  e = {{get_attribute}}(&major, {{cc_major_attr}}, dev);
+  if (e == {{success}})
+    e = {{get_attribute}}(&minor, {{cc_minor_attr}}, dev);
+  if (e != {{success}})
+    return e;
+  {{props_t}} props;
+  bool named = false; // the name comes with the properties: read once, when a table may match
+  for (int i = 0; i < TGM_TABLES; i++) {
+    const tgm_table &t = tgm_tables[i];
+    if (!t.device || t.cc_major != major || t.cc_minor != minor || t.sms != *sms)
+      continue;
+    if (!named) {
+      e = {{get_props}}(&props, dev);
+      if (e != {{success}})
+        return e;
+      named = true;
+    }
+    if (strcmp(props.name, t.device) == 0) {
+      *table = i;
+      break;
+    }
+  }
+{{/several}}
   return {{success}};
 }
 

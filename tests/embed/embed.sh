@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tgm-gen --embed: from one variant and from a tuning database; the
 # database's checks (tgm-tune's reader, and every bucket against the
-# manifest); and, given a compiler, the six headers (sum/max/min x i32/f32)
-# compiled together.
+# manifest); several GPUs in one header; and, given a compiler, the headers
+# compiled together (six untuned, six of several GPUs).
 #   embed.sh TGM_GEN ROOT cli | cuda NVCC | hip HIPCC
 set -u
 gen=$1 root=$2 what=$3 cc=${4:-}
@@ -11,6 +11,22 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cd "$root" || exit 1
+
+# The six headers sum/max/min x i32/f32 of several GPUs into DIR (cuda: the
+# H100 and the H200 of the fixture, mode stream; hip: the fixture's AMD
+# GPUs), made in DIR so that the paths they name are the same everywhere.
+several() { # several DIR cuda|hip
+  local dir=$1 dialect=$2 flags=--mode=stream s t
+  [ "$dialect" = hip ] && flags=--hip
+  mkdir -p "$dir" && ln -sfn "$root/codelets" "$dir/codelets" &&
+    bash tests/embed/gpus_db.sh "$gen" "$root" "$dir/gpus.db.json" || return 1
+  for t in i32 f32; do
+    for s in sum max min; do
+      (cd "$dir" && "$gen" --embed=gpus.db.json $flags --type=$t -o "${s}_$t.h" "codelets/$s.tgm") || return 1
+    done
+  done
+  rm -f "$dir/codelets" "$dir/gpus.db.json"
+}
 
 if [ "$what" = cli ]; then
   "$gen" --embed --variant=DSL.VS.SV -o "$work/a.cuh" codelets/sum.tgm || fail "--variant"
@@ -95,20 +111,50 @@ JSON
   "$gen" --embed="$work/other.json" -o "$work/other.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "entry 1 bucket 0 has no size range" "$work/err" || fail "a bad entry of another type ($rc)"
 
-  # one GPU per header
+  # several GPUs: one table each, a portable one, shared kernels once
   two="$(entry i32 "$hash" "$good"), $(entry i32 "$hash" "$(b 0 15 B1.VS.SV 512 1 0), $(b 16 30 DTA.VS.SV 256 16 0)" "NVIDIA H200")"
   echo "{\"tgm_db\": 1, \"entries\": [$two]}" >"$work/two.json"
-  "$gen" --embed="$work/two.json" -o "$work/two.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
-  [ $rc -eq 1 ] && grep -q "sum i32 is tuned for NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0) and for NVIDIA H200, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0); choose one with --device" "$work/err" ||
-    fail "two GPUs ($rc): $(head -1 "$work/err")"
+  "$gen" --embed="$work/two.json" -o "$work/two.cuh" codelets/sum.tgm || fail "two GPUs"
+  grep -q '{"NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", "NVIDIA H100 80GB HBM3", 9, 0, 132, 3, tgm_buckets_0},' "$work/two.cuh" || fail "the H100's table"
+  grep -q '{"NVIDIA H200, cc 9.0, 132 SMs", "NVIDIA H200", 9, 0, 132, 2, tgm_buckets_1},' "$work/two.cuh" || fail "the H200's table"
+  grep -q '{"portable", nullptr, 0, 0, 0, 2, tgm_buckets_2},' "$work/two.cuh" || fail "the portable table"
+  [ "$(grep -c 'void __launch_bounds__(BLOCK) sum_DTA_VS_SV(' "$work/two.cuh")" = 1 ] || fail "a kernel of two tables, once"
+  [ "$(grep -c '^  case [0-9]*:' "$work/two.cuh")" = 6 ] || fail "three distinct choices, each once in both switches"
+  # the portable table: sizes both GPUs chose alike stay; VR (sm_80) is
+  # never portable: DTA.VS.SV (the H200's) for 2^16..2^22, where the H100
+  # chose DSL.VR.SV
+  sed -n '/^inline constexpr tgm_bucket tgm_buckets_2/,/^};/p' "$work/two.cuh" >"$work/portable"
+  grep -q '{15, 0}, // 2^0..2^15: B1.VS.SV, block 512, items 1' "$work/portable" &&
+    grep -q '{30, 2}, // 2^16..2^30: DTA.VS.SV, block 256, items 16' "$work/portable" ||
+    fail "the portable choice: $(cat "$work/portable")"
+  grep -q 'cudaGetDeviceProperties(&props, dev)' "$work/two.cuh" || fail "the name is read"
   "$gen" --embed="$work/two.json" --device="NVIDIA H200" -o "$work/h200.cuh" codelets/sum.tgm || fail "--device"
-  grep -q '"NVIDIA H200, cc 9.0, 132 SMs"' "$work/h200.cuh" || fail "--device selects the table"
+  grep -q 'TGM_TABLES = 1, TGM_OTHER = 0' "$work/h200.cuh" && grep -q '"NVIDIA H200, cc 9.0, 132 SMs"' "$work/h200.cuh" ||
+    fail "--device selects one table"
+  # the same GPU twice (two modes) needs --mode
+  echo "{\"tgm_db\": 1, \"entries\": [$two, $(entry i32 "$hash" "$good" | sed 's/"stream"/"graph"/')]}" >"$work/modes.json"
+  "$gen" --embed="$work/modes.json" -o "$work/modes.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "sum i32 is tuned twice for NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0; mode graph, driver 13000, compiler 13.0); choose one with --mode" "$work/err" ||
+    fail "two modes of one GPU ($rc): $(head -1 "$work/err")"
+  "$gen" --embed="$work/modes.json" --mode=graph -o "$work/modes.cuh" codelets/sum.tgm || fail "--mode picks"
+  # device names are data: quotes, backslashes and newlines stay in the string
+  weird='A \"quoted\" \\ GPU\n#error x'
+  echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$good" "$weird"), $(entry i32 "$hash" "$good" "NVIDIA H200")]}" >"$work/weird.json"
+  "$gen" --embed="$work/weird.json" -o "$work/weird.cuh" codelets/sum.tgm || fail "a strange device name"
+  ! grep -q '^#error' "$work/weird.cuh" && grep -qF '"A \042quoted\042 \134 GPU\012#error x"' "$work/weird.cuh" ||
+    fail "the device name as a C string: $(grep -m1 'quoted' "$work/weird.cuh")"
   # tuned with hiprtc: for --hip only
   echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$(b 0 30 DSL.VS.SV 256 1 4)")]}" |
     sed 's/"compiler": "13.0"/"compiler": "hiprtc 5.2"/' >"$work/amd.json"
   "$gen" --embed="$work/amd.json" -o "$work/amd.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "the hiprtc tunings are for --hip" "$work/err" || fail "hiprtc tunings in a CUDA header ($rc)"
   "$gen" --embed="$work/amd.json" --hip -o "$work/amd.hip.h" codelets/sum.tgm || fail "hiprtc tunings in a HIP header"
+
+  # the database of several GPUs the GPU test uses
+  several "$work/cuda" cuda || fail "headers of several GPUs (cuda)"
+  several "$work/hip" hip || fail "headers of several GPUs (hip)"
+  grep -q '"NVIDIA H200, cc 9.0, 132 SMs", "NVIDIA H200"' "$work/cuda/sum_i32.h" || fail "the H200 in sum_i32.h"
+  grep -q '"AMD Instinct MI250X, cc 9.0, 110 SMs"' "$work/hip/max_f32.h" || fail "the MI250X in max_f32.h"
 else
   for t in i32 f32; do
     for s in sum max min; do
@@ -119,13 +165,16 @@ else
       fi
     done
   done
-  if [ "$what" = cuda ]; then
-    "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -DTGM_STREAM=cudaStream_t -I"$work" -c -x cu \
-      tests/embed/all.cu -o "$work/all.o" || fail "nvcc sm_90"
-  else
-    "$cc" --offload-arch=gfx90a -std=c++17 -Werror -DTGM_STREAM=hipStream_t -include hip/hip_runtime.h \
-      -I"$work" -c -x hip tests/embed/all.cu -o "$work/all.o" || fail "hipcc gfx90a"
-  fi
+  several "$work/several" "$what" || fail "headers of several GPUs"
+  for dir in "$work" "$work/several"; do
+    if [ "$what" = cuda ]; then
+      "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -DTGM_STREAM=cudaStream_t -I"$dir" -c -x cu \
+        tests/embed/all.cu -o "$work/all.o" || fail "nvcc sm_90 ($dir)"
+    else
+      "$cc" --offload-arch=gfx90a -std=c++17 -Werror -DTGM_STREAM=hipStream_t -include hip/hip_runtime.h \
+        -I"$dir" -c -x hip tests/embed/all.cu -o "$work/all.o" || fail "hipcc gfx90a ($dir)"
+    fi
+  done
 fi
 [ $fails -eq 0 ] && echo "ok embed $what"
 exit $((fails > 0))

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# A tuning database for the embed tests: the H100's, as tgm-tune wrote it
-# (bench/results/2026-11-22-h100/tgm-tune.db.json), for CUDA, and the
-# synthetic GPU of tests/embed/fixture-gpus.db.json (an AMD GPU tuned with
-# hiprtc) for --hip, whose source hashes are those of the codelets as they
-# are now.
+# A tuning database of several GPUs for the embed tests: the H100's, as
+# tgm-tune wrote it (bench/results/2026-11-22-h100/tgm-tune.db.json), and
+# the synthetic GPUs of tests/embed/fixture-gpus.db.json (an "NVIDIA H200"
+# for CUDA; two AMD GPUs, tuned with hiprtc, for --hip), whose source hashes
+# are those of the codelets as they are now.
 #   gpus_db.sh TGM_GEN ROOT OUT
 set -euo pipefail
 gen=$1 root=$2 out=$3

@@ -4,12 +4,14 @@
 // compute capability and an SM count).
 //
 // Built per dialect against the six headers sum/max/min x i32/f32 made by
-// tgm-gen --embed from the database of tests/embed/gpus_db.sh:
-//   CUDA: the H100 (bench/results), mode stream;
-//   HIP (-DTGM_HIP): a synthetic AMD GPU.
-// Checks, on the fake GPU:
-// - the table (the one there is); the GPU is queried once, also when 8
-//   threads race at the first call;
+// tgm-gen --embed from a database of several GPUs (tests/embed/gpus_db.sh):
+//   CUDA: the H100 (bench/results) and a synthetic H200, mode stream;
+//   HIP (-DTGM_HIP): two synthetic AMD GPUs.
+// Checks, on every fake GPU:
+// - the table: each GPU of a tuned name, compute capability and SM count
+//   runs its own, any other the portable one; the choice is made once per
+//   GPU (the properties are read once), also by 8 threads racing at the
+//   first call;
 // - the temp size, over a dense sweep of n (every n to 4096, then about
 //   2000 log-spaced sizes with their neighbours, to 2^40, and 2^k - 1..2^k + 1
 //   to 2^62): at least 1 byte, never smaller for a larger n, and enough for
@@ -127,16 +129,25 @@ static const Header headers[] = {
 struct Gpu {
   fake::Gpu gpu;
   const char *label; // the table it must run
-  bool named;        // the name is read (several tables only)
+  bool named;        // a table has its compute capability and SM count: the name is read
 };
 
 #ifdef TGM_HIP
 static const Gpu gpus[] = {
-    {{"AMD Instinct MI250X", 9, 0, 110}, "AMD Instinct MI250X, cc 9.0, 110 SMs", false},
+    {{"AMD Instinct MI250X", 9, 0, 110}, "AMD Instinct MI250X, cc 9.0, 110 SMs", true},
+    {{"AMD Radeon RX 6900 XT", 10, 3, 40}, "AMD Radeon RX 6900 XT, cc 10.3, 40 SMs", true},
+    {{"AMD Instinct MI250", 9, 0, 110}, "portable", true},    // another name
+    {{"AMD Instinct MI250X", 9, 0, 104}, "portable", false},  // another SM count
+    {{"AMD Instinct MI300X", 9, 4, 304}, "portable", false},  // nothing alike
 };
 #else
 static const Gpu gpus[] = {
-    {{"NVIDIA H100 80GB HBM3", 9, 0, 132}, "NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", false},
+    {{"NVIDIA H100 80GB HBM3", 9, 0, 132}, "NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", true},
+    {{"NVIDIA H200", 9, 0, 132}, "NVIDIA H200, cc 9.0, 132 SMs", true},
+    {{"NVIDIA H200 NVL", 9, 0, 132}, "portable", true},           // a longer name
+    {{"NVIDIA H100 80GB HBM3", 9, 0, 114}, "portable", false},    // another SM count
+    {{"NVIDIA H200", 8, 0, 132}, "portable", false},              // another compute capability
+    {{"NVIDIA A100-SXM4-80GB", 8, 0, 108}, "portable", false},    // nothing alike
 };
 #endif
 static const int n_gpus = (int)(sizeof gpus / sizeof gpus[0]);
