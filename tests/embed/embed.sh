@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tgm-gen --embed: from one variant and from a tuning database; the
 # database's checks (tgm-tune's reader, and every bucket against the
-# manifest); several GPUs in one header; and, given a compiler, the headers
-# compiled together (six untuned, six of several GPUs).
-#   embed.sh TGM_GEN ROOT cli | cuda NVCC | hip HIPCC
+# manifest); several GPUs in one header; tests/embed/headers (what the GPU
+# test uses) fresh; and, given a compiler, the headers compiled together
+# (six untuned, six of several GPUs).
+#   embed.sh TGM_GEN ROOT cli | fresh | cuda NVCC | hip HIPCC
+# TGM_BLESS=1 with `fresh` rewrites tests/embed/headers.
 set -u
 gen=$1 root=$2 what=$3 cc=${4:-}
 work=$(mktemp -d)
@@ -155,6 +157,11 @@ JSON
   several "$work/hip" hip || fail "headers of several GPUs (hip)"
   grep -q '"NVIDIA H200, cc 9.0, 132 SMs", "NVIDIA H200"' "$work/cuda/sum_i32.h" || fail "the H200 in sum_i32.h"
   grep -q '"AMD Instinct MI250X, cc 9.0, 110 SMs"' "$work/hip/max_f32.h" || fail "the MI250X in max_f32.h"
+elif [ "$what" = fresh ]; then
+  several "$work/cuda" cuda || exit 1
+  [ "${TGM_BLESS:-}" = 1 ] && mkdir -p tests/embed/headers && cp "$work"/cuda/*.h tests/embed/headers/
+  diff -r -u tests/embed/headers "$work/cuda" >"$work/diff" ||
+    { head -40 "$work/diff"; fail "tests/embed/headers is stale (TGM_BLESS=1 ctest -R embed.fresh, then review the diff)"; }
 else
   for t in i32 f32; do
     for s in sum max min; do

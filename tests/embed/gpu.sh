@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The embedded headers on the GPU, from the repository root, on a machine
+# with nvcc (CUDA 12 or 13) and a GPU, no libclang needed: builds
+# tests/embed/gpu_embed.cu against the committed headers (tests/embed/headers,
+# made by tgm-gen from the H100's database and a synthetic H200, see
+# tests/embed/gpus_db.sh) and runs it; arguments go to gpu_embed
+# (--quick, --bench FILE.md). Exit status: gpu_embed's (77: no GPU).
+#   bash tests/embed/gpu.sh [--quick] [--bench FILE.md]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+arch=${TGM_GPU_ARCH:-sm_90}
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+echo "building gpu_embed ($nvcc, $arch)"
+"$nvcc" -std=c++17 -O3 -arch="$arch" -I tests/embed/headers tests/embed/gpu_embed.cu -o "$bin/gpu_embed"
+set +e
+time "$bin/gpu_embed" "$@"
