@@ -486,7 +486,10 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_set(d, "in_args", arena_strdup(a, ns_args.data));
     tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
     tpl_set(d, "param_decls", gen_param_decls(a, c));
-    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t : s->result_ctype);
+    /* an Arg result lives in the kernels' namespace: {key = the index, value} */
+    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t
+                        : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
+                                  : s->result_ctype);
     tpl_set(d, "meaning", gen_meaning(a, c));
     Buf *bufs[] = {&decls, &args, &pdecls, &pargs, &ns_decls, &ns_args};
     for (size_t i = 0; i < COUNT_OF(bufs); i++)
