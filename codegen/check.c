@@ -157,14 +157,9 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "pair", s->pair ? "1" : "");
   tpl_set(d, "scalar_result", s->pair ? "" : "1");
   tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
-  /* floating-point tolerance by operator: sums and products accumulate
-   * rounding in any order; max, min and bitwise operators are exact */
-  tpl_set(d, "rule", s->op == OP_ADD ? "1" : s->op == OP_MUL ? "2" : "0");
-  Buf ins = {0}, ins_i = {0}, pargs = {0};
-  for (int i = 0; i < s->inputs.len; i++) {
+  Buf ins = {0}, pargs = {0};
+  for (int i = 0; i < s->inputs.len; i++)
     buf_printf(&ins, "%sdata[%d].data() + off", i ? ", " : "", i);
-    buf_printf(&ins_i, "%sdata[%d].data() + off + i", i ? ", " : "", i);
-  }
   tpl_list(d, "params");
   for (int i = 0; i < s->params.len; i++) {
     const SpecParam *p = s->params.items[i];
@@ -175,10 +170,8 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     buf_printf(&pargs, ", %s", p->name);
   }
   tpl_set(d, "ins", arena_strndup(a, ins.data, ins.len));
-  tpl_set(d, "ins_at_i", arena_strndup(a, ins_i.data, ins_i.len));
   tpl_set(d, "param_args", pargs.len ? arena_strndup(a, pargs.data, pargs.len) : "");
   buf_free(&ins);
-  buf_free(&ins_i);
   buf_free(&pargs);
   tpl_list(d, "variants");
   for (int i = 0; i < h->plans.len; i++) {

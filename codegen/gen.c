@@ -171,6 +171,30 @@ const char *gen_kernel_args(Arena *a, const Composition *c) {
   return s;
 }
 
+/* The reference kernel's tolerance (gen_reference_bound): how far a fold of
+ * n values in another order may round away from the sequential one. */
+const char *gen_reference_bound(const Composition *c) {
+  if (!c->spec->acc_float)
+    return "exact";
+  return c->op == OP_ADD ? "sum" : c->op == OP_MUL ? "product" : "exact";
+}
+
+/* The holes of tgm_reference_kernel: x + i, y + i; the bound's parts. */
+static void fill_reference(TplDict *d, Arena *a, const Composition *c) {
+  const Spectrum *s = c->spec;
+  Buf at = {0};
+  for (int i = 0; i < s->inputs.len; i++)
+    buf_printf(&at, "%s%s + i", i ? ", " : "", ((const SpecInput *)s->inputs.items[i])->name);
+  tpl_set(d, "in_args_at_i", arena_strdup(a, at.data));
+  buf_free(&at);
+  const char *bound = gen_reference_bound(c);
+  tpl_set(d, "bound", strcmp(bound, "exact") ? bound : "");
+  tpl_set(d, "bound_sum", strcmp(bound, "sum") ? "" : "1");
+  tpl_set(d, "bound_exact", strcmp(bound, "exact") ? "" : "1");
+  tpl_set(d, "bound_of", strcmp(bound, "sum") ? "(acc < 0 ? -(double)acc : (double)acc)" : "mag");
+  tpl_set(d, "eps", elem_info(c->acc_elem)->bytes == 4 ? "1.1920929e-7" : "2.220446049250313e-16");
+}
+
 /* The holes that spell the inputs and parameters: `const T *__restrict__ x, ...` */
 static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   const Spectrum *s = c->spec;
@@ -197,6 +221,7 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   tpl_set(d, "param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
   tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
   tpl_set(d, "kernel_args", gen_kernel_args(a, c));
+  fill_reference(d, a, c);
   buf_free(&decls);
   buf_free(&host);
   buf_free(&args);
@@ -281,6 +306,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;
   tpl_set(d, "thread_vec_fn", c->thread_vec_fn && any_vec ? printed(a, dl, c->thread_vec_fn) : "");
   tpl_set(d, "what", only ? "the chosen variants" : "every variant");
+  tpl_set(d, "reference_kernel", only ? "" : "1"); /* for tgm-tune; not in embedded headers */
   tpl_set(d, "thread_vec_name", c->thread_vec_fn ? c->thread_vec_fn->name : "");
   tpl_list(d, "blocks");
   tpl_list(d, "plans");

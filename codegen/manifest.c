@@ -190,6 +190,22 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "kernel_args",
                       json_string(arena_printf(a, "(%s); tgm_init(R *out%s)",
                                                gen_kernel_args(a, c), gen_param_decls(a, c))));
+  /* the reference, for tgm-tune: R[3] = {sequential result, low, high} */
+  const char **rargs = arena_alloc(a, (size_t)(sp->inputs.len + sp->params.len + 2) * sizeof *rargs);
+  size_t nr = 0;
+  for (int i = 0; i < sp->inputs.len; i++)
+    rargs[nr++] = sp->inputs.len == 1 ? "in"
+                                       : arena_printf(a, "in:%s", ((const SpecInput *)sp->inputs.items[i])->name);
+  rargs[nr++] = "n";
+  rargs[nr++] = "out";
+  for (int i = 0; i < sp->params.len; i++)
+    rargs[nr++] = arena_printf(a, "param:%s", ((const SpecParam *)sp->params.items[i])->name);
+  json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
+  json_object_set_new(ref, "out", json_string("R[3]: the scalar codelet run sequentially (past "
+                                              "2^22 elements, 1024 parts combined in order); the "
+                                              "lowest and highest a fold in another order may give"));
+  json_object_set_new(ref, "bound", json_string(gen_reference_bound(c)));
+  json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
                       json_string("one: 1 block; tiles: ceil(n / (block * items)); tiles_vec: the "
                                   "same over the 16-byte aligned body, in vectors, at least 1; "

@@ -534,6 +534,7 @@ const char *gen_meaning(Arena *a, const Composition *c); /* out[0] = ... in a li
 const char *gen_identity_text(const Composition *c);      /* 0, tgm_lowest(), ... */
 const char *gen_kernel_args(Arena *a, const Composition *c); /* const T *in, tgm_size n, ... */
 const char *gen_param_decls(Arena *a, const Composition *c); /* ", float threshold" or "" */
+const char *gen_reference_bound(const Composition *c); /* sum, product, exact: tgm_reference_kernel */
 
 /* --------------------------------------------------------------- check.c */
 

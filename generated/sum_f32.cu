@@ -99,6 +99,57 @@ __device__ __forceinline__ R tgm_reference(const T *__restrict__ in, tgm_size n)
   return sum_reference(in, n, 1);
 }
 
+// The reference as a kernel, for tgm-tune: out[0] is the scalar codelet run
+// by one thread over the whole input; out[1] and out[2] are the epilogue of
+// the accumulated value -/+ how far a fold of n values in another order may
+// round away from it (for a + of floating-point values; else out[0]).
+// Past TGM_REFERENCE_SEQUENTIAL elements one thread is too slow (a load or
+// two in flight): each thread of the block folds a contiguous part with the
+// thread level, and thread 0 combines the parts in order. That is a fold in
+// another order: the same result where the operator is exact, inside the
+// bound where it is not.
+enum { TGM_REFERENCE_PARTS = 1024 };
+static const tgm_size TGM_REFERENCE_SEQUENTIAL = (tgm_size)1 << 22;
+__global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *out) {
+  __shared__ A part[TGM_REFERENCE_PARTS];
+  __shared__ double part_mag[TGM_REFERENCE_PARTS];
+  if (blockIdx.x != 0)
+    return;
+  const tgm_size parts = n <= TGM_REFERENCE_SEQUENTIAL ? 1
+                       : blockDim.x < TGM_REFERENCE_PARTS ? blockDim.x : TGM_REFERENCE_PARTS;
+  if (parts > 1 && threadIdx.x < parts) {
+    const tgm_size lo = n / parts * threadIdx.x + (threadIdx.x < n % parts ? threadIdx.x : n % parts);
+    const tgm_size hi = lo + n / parts + (threadIdx.x < n % parts ? 1 : 0);
+    part[threadIdx.x] = sum_scalar(in + lo, hi - lo, 1);
+    double m = 0; // the sum of |t_i|, t_i the transformed elements
+    for (tgm_size i = lo; i < hi; i++) {
+      double t = (double)tgm_accumulate(in + i, 1, 1);
+      m += t < 0 ? -t : t;
+    }
+    part_mag[threadIdx.x] = m;
+  }
+  if (parts > 1)
+    __syncthreads();
+  if (threadIdx.x != 0)
+    return;
+  A acc = tgm_identity();
+  for (tgm_size p = 0; p < parts && parts > 1; p++)
+    acc = tgm_combine(acc, part[p]);
+  out[0] = parts > 1 ? tgm_epilogue(acc, n) : tgm_reference(in, n);
+  if (parts == 1)
+    acc = tgm_accumulate(in, n, 1);
+  double mag = 0;
+  for (tgm_size p = 0; p < parts && parts > 1; p++)
+    mag += part_mag[p];
+  for (tgm_size i = 0; i < n && parts == 1; i++) {
+    double t = (double)tgm_accumulate(in + i, 1, 1);
+    mag += t < 0 ? -t : t;
+  }
+  double b = 2.0 * (double)(n + 1) * 1.1920929e-7 * mag;
+  out[1] = tgm_epilogue((A)(acc - b), n);
+  out[2] = tgm_epilogue((A)(acc + b), n);
+}
+
 // The compound codelets, composed: which elements a thread reduces.
 //   DT: block b of g takes tile b (items * BLOCK elements; the grid covers n)
 //   DS: block b takes chunks b, b + g, b + 2g, ... (BLOCK elements each)

@@ -212,9 +212,10 @@ static tgm_status load_op(tgm_ctx *c, int op, int type, rd_opstate **out) {
   if (s != TGM_OK)
     return s;
   static const char *const mops[] = {"+", "max", "min"};
-  if (strcmp(st->m.type, tn) || strcmp(st->m.op, mops[op]) || !st->m.cuda_source) {
-    s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s; expected %s %s", path, st->m.type,
-                  st->m.op, st->m.cuda_source ? "" : ", no CUDA source", tn, mops[op]);
+  if (strcmp(st->m.type, tn) || strcmp(st->m.op, mops[op]) || !st->m.cuda_source || !st->m.plain) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s%s; expected a plain %s %s", path,
+                  st->m.type, st->m.op, st->m.cuda_source ? "" : ", no CUDA source",
+                  st->m.plain ? "" : ", not a plain fold", tn, mops[op]);
     tune_manifest_free(&st->m);
     return s;
   }
@@ -462,11 +463,12 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
     const tune_launch *l = &ls[i];
     unsigned block = l->block_one ? 1 : b->block;
     unsigned grid = grid_of(l->rule, in, nn, block, b->items, cap, elem);
-    uint64_t vals[8];
-    void *args[8];
+    uint64_t vals[TUNE_MAX_ARGS];
+    void *args[TUNE_MAX_ARGS];
     for (int a = 0; a < l->n_args; a++) {
       switch (l->args[a]) {
       case ARG_IN: vals[a] = in; break;
+      case ARG_PARAM: vals[a] = 0; break; // none: load_op takes plain folds only
       case ARG_N: vals[a] = nn; break;
       case ARG_OUT: vals[a] = out; break;
       case ARG_PARTIALS: vals[a] = partials; break;

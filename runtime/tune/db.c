@@ -338,10 +338,13 @@ static tgm_status file_read(const char *path, db_file *f, entry_fn fn, void *arg
 
 // ------------------------------------------------------------------ keys
 static json_t *key_json(const tune_key *k) {
-  return json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:s,s:b,s:b}", "device", k->device, "cc", k->cc,
+  json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:s,s:b,s:b}", "device", k->device, "cc", k->cc,
                    "sm_count", k->sm_count, "driver", k->driver, "compiler", k->compiler, "type",
                    k->type, "op", k->op, "mode", k->mode, "source_hash", k->source_hash,
                    "deterministic", k->deterministic, "hot_l2", k->hot);
+  if (k->params[0]) // parameters change the choice: part of the key (absent: none)
+    json_object_set_new(j, "params", json_string(k->params));
+  return j;
 }
 
 static tgm_status set_field(char *dst, size_t cap, const char *src, const char *what) {

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 char *tgm__read_file(const char *path, size_t *len);
+tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 enum { EXIT_TUNE = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3, EXIT_DB = 4 };
 // Fixed sizes, none indexed by a count read from a file or the command line:
@@ -34,8 +35,6 @@ enum { EXIT_TUNE = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3, EXIT_DB = 4 };
 // MAX_VERIFY_SIZES is checked where --verify-sizes is read.
 enum { MAXSAMPLES = 64, SLOTS = 1024, CHUNK = 4, MAX_VERIFY_SIZES = 32 };
 
-typedef enum { TY_I32, TY_U32, TY_I64, TY_F32, TY_F64 } elem_type;
-typedef enum { OP_SUM, OP_MAX, OP_MIN } red_op;
 
 typedef struct {
   const char *manifest, *type, *op, *db, *report, *mode, *cache;
@@ -44,6 +43,8 @@ typedef struct {
   int deterministic, hot, verify_only, all_knobs_default, quiet, hip;
   unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
+  const char *params[TUNE_MAX_PARAMS]; // --param NAME=VALUE, as given
+  int n_params;
   char *command;     // the command line, for the report
 } options;
 
@@ -57,9 +58,16 @@ typedef struct {
   tgm_backend *b;
   const tgm_device_info *info;
   tune_manifest m;
-  elem_type ty;
-  red_op op;
-  size_t elem;
+  size_t elem;               // an input element (T)
+  size_t acc_size, res_size; // A (the partials), R (the result)
+  int n_in;                  // inputs: input k lies in_gap bytes after input k - 1
+  size_t in_gap;
+  uint64_t param_vals[TUNE_MAX_PARAMS]; // each parameter's bytes, as the kernels take it
+  char param_text[256];      // "threshold=0.25": in the database key and the report
+  tgm_module *ref_mod;       // the reference kernel (tgm_reference_kernel)
+  tgm_function ref_fn;
+  tgm_devptr ref_out;        // R[3]
+  const char *cub_note;      // why there is no CUB column
   int *usable;               // [variant]: compiled, arch and dialect fine
   tgm_module **mods;
   int n_mods;
@@ -127,7 +135,9 @@ static unsigned grid_of(tune_rule rule, tgm_devptr in, unsigned long long n, uns
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
-static size_t partials_bytes(unsigned grid, size_t elem) { return ((size_t)grid * elem + 15) / 16 * 16; }
+static size_t partials_bytes(unsigned grid, size_t acc_size) {
+  return ((size_t)grid * acc_size + 15) / 16 * 16;
+}
 
 // The grid of the variant's main (BLOCK-sized) launch.
 static unsigned main_grid(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n) {
@@ -145,7 +155,7 @@ static tgm_status prepare(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   const tune_variant *v = &c->m.v[k.v];
   if (!v->counter)
     return TGM_OK;
-  size_t off = partials_bytes(main_grid(c, k, in, n), c->elem);
+  size_t off = partials_bytes(main_grid(c, k, in, n), c->acc_size);
   return tgm_memset(c->b, c->temp + off, 0, 16, c->s);
 }
 
@@ -153,7 +163,7 @@ static size_t temp_need(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long 
   const tune_variant *v = &c->m.v[k.v];
   if (!v->partials)
     return 0;
-  return partials_bytes(main_grid(c, k, in, n), c->elem) + (v->counter ? 16 : 0);
+  return partials_bytes(main_grid(c, k, in, n), c->acc_size) + (v->counter ? 16 : 0);
 }
 
 // Enqueues every launch of one reduction of in[0..n) into *out.
@@ -167,7 +177,7 @@ static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   int nl = n ? v->n_pos : v->n_zero;
   unsigned g0 = main_grid(c, k, in, n);
   tgm_devptr partials = v->partials ? c->temp : 0;
-  tgm_devptr counter = v->counter ? c->temp + partials_bytes(g0, c->elem) : 0;
+  tgm_devptr counter = v->counter ? c->temp + partials_bytes(g0, c->acc_size) : 0;
   // A caller whose temp storage comes uninitialised (CUB-like, as the
   // embedded header's entry point) must clear the last-block counter on
   // every call; it is timed here as part of the variant, so the embedded
@@ -181,11 +191,12 @@ static tgm_status enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
     const tune_launch *l = &ls[i];
     unsigned block = l->block_one ? 1 : k.block;
     unsigned grid = grid_of(l->rule, in, n, block, k.items, cap, c->elem);
-    uint64_t vals[8];
-    void *args[8];
+    uint64_t vals[TUNE_MAX_ARGS];
+    void *args[TUNE_MAX_ARGS];
     for (int a = 0; a < l->n_args; a++) {
       switch (l->args[a]) {
-      case ARG_IN: vals[a] = in; break;
+      case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
+      case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
       case ARG_N: vals[a] = n; break;
       case ARG_OUT: vals[a] = out; break;
       case ARG_PARTIALS: vals[a] = partials; break;
@@ -243,9 +254,9 @@ static int compile_all(ctx *c) {
       continue;
     vids[nv++] = i;
   }
-  int nj = (nv + CHUNK - 1) / CHUNK;
-  tgm_compile_job *jobs = calloc((size_t)nj, sizeof *jobs);
-  tgm_compile_result *res = calloc((size_t)nj, sizeof *res);
+  int nj = (nv + CHUNK - 1) / CHUNK; // and one more: the reference kernel
+  tgm_compile_job *jobs = calloc((size_t)nj + 1, sizeof *jobs);
+  tgm_compile_result *res = calloc((size_t)nj + 1, sizeof *res);
   char ***names = calloc((size_t)nj, sizeof *names);
   for (int j = 0; j < nj; j++) {
     names[j] = calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO) + 1, sizeof(char *));
@@ -273,8 +284,13 @@ static int compile_all(ctx *c) {
     jobs[j].names = (const char *const *)names[j];
     jobs[j].n_names = nn;
   }
+  const char *ref_name = c->m.reference.name_expr;
+  jobs[nj].source = src;
+  jobs[nj].source_name = file;
+  jobs[nj].names = &ref_name;
+  jobs[nj].n_names = 1;
   long threads = sysconf(_SC_NPROCESSORS_ONLN);
-  tgm_compile(c->b, jobs, nj, threads > 0 ? (int)threads : 4, c->o->cache, res);
+  tgm_compile(c->b, jobs, nj + 1, threads > 0 ? (int)threads : 4, c->o->cache, res);
   c->mods = calloc((size_t)nj, sizeof *c->mods);
   c->n_mods = nj;
   int cached = 0, failed = 0;
@@ -295,6 +311,16 @@ static int compile_all(ctx *c) {
       free(names[j][x]);
     free(names[j]);
   }
+  // the reference kernel, compiled with the variants (its own job)
+  tgm_status rs = res[nj].status;
+  if (rs == TGM_OK)
+    rs = tgm_module_load(c->b, &res[nj], &c->ref_mod);
+  if (rs == TGM_OK)
+    rs = tgm_module_function(c->ref_mod, 0, &c->ref_fn);
+  if (rs != TGM_OK)
+    fprintf(stderr, "tgm-tune: compiling the reference kernel: %s\n%s\n", tgm_strerror(rs),
+            res[nj].log ? res[nj].log : tgm_last_error());
+  tgm_compile_result_free(&res[nj]);
   free(names);
   free(jobs);
   free(res);
@@ -303,7 +329,7 @@ static int compile_all(ctx *c) {
   if (!c->o->quiet)
     fprintf(stderr, "tgm-tune: %d variants in %d modules (%d from the cache, %d failed) in %.1f s\n",
             nv, nj, cached, failed, c->compile_seconds);
-  return failed == nj ? EXIT_TUNE : 0;
+  return failed == nj || rs != TGM_OK ? EXIT_TUNE : 0;
 }
 
 // The L2 flush: a kernel that reads (not writes: a memset would leave the
@@ -349,113 +375,141 @@ static uint64_t rnd(void) {
   return rng_state = x;
 }
 
-// Fills host[0..n) with test data: for float sums small nonzero integers,
-// so that every order of summation is exact.
+static int is_float(tune_type t) { return t == TUNE_F32 || t == TUNE_F64; }
+
+// Fills host[0..n) (the element type) with test data, by operator, so that a
+// fold in any order is exact where it can be: a floating-point sum of small
+// nonzero integers (+-1 past 2^21 elements), a product of +-1, odd integers
+// for an integer product (never 0 modulo 2^32), values in -8..8 for a pair
+// (argmax: many ties); else random values.
 static void fill_host(ctx *c, void *host, unsigned long long n) {
+  int sum = !strcmp(c->m.op, "+"), prod = !strcmp(c->m.op, "*"), pair = c->m.res == TUNE_PAIR;
   for (unsigned long long i = 0; i < n; i++) {
     uint64_t r = rnd();
     int small = (int)(r % 16) - 8;
     if (small >= 0)
       small++;
-    switch (c->ty) {
-    case TY_I32: ((int32_t *)host)[i] = (int32_t)(uint32_t)r; break;
-    case TY_U32: ((uint32_t *)host)[i] = (uint32_t)r; break;
-    case TY_I64: ((int64_t *)host)[i] = (int64_t)r; break;
-    case TY_F32:
-      ((float *)host)[i] = c->op == OP_SUM ? (n > (1ull << 21) ? (small > 0 ? 1.f : -1.f) : (float)small)
-                                           : (float)((int32_t)(r >> 40) - (1 << 23));
+    double f = prod ? (small > 0 ? 1 : -1) : sum ? (n > (1ull << 21) ? (small > 0 ? 1 : -1) : small) : 0;
+    if (prod && !is_float(c->m.elem))
+      r |= 1;
+    switch (c->m.elem) {
+    case TUNE_I32: ((int32_t *)host)[i] = (int32_t)(uint32_t)r; break;
+    case TUNE_U32: ((uint32_t *)host)[i] = (uint32_t)r; break;
+    case TUNE_I64: ((int64_t *)host)[i] = (int64_t)r; break;
+    case TUNE_U64: ((uint64_t *)host)[i] = r; break;
+    case TUNE_F32:
+      ((float *)host)[i] = sum || prod ? (float)f : (float)((int32_t)(r >> 40) - (1 << 23));
       break;
-    case TY_F64:
-      ((double *)host)[i] = c->op == OP_SUM ? (double)small : (double)(int64_t)(r >> 12);
+    case TUNE_F64:
+      ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12);
       break;
+    case TUNE_PAIR: break; // never an element type (manifest.c)
     }
+    if (pair) // values from a small range: ties, which the lower index wins
+      switch (c->m.elem) {
+      case TUNE_F32: ((float *)host)[i] = (float)small; break;
+      case TUNE_F64: ((double *)host)[i] = small; break;
+      case TUNE_I32: case TUNE_U32: ((int32_t *)host)[i] = small; break;
+      case TUNE_I64: case TUNE_U64: ((int64_t *)host)[i] = small; break;
+      case TUNE_PAIR: break;
+      }
   }
 }
 
-// The reference result of host[0..n) into ref (elem bytes).
-static void reference(ctx *c, const void *host, unsigned long long n, void *ref) {
-  uint64_t u = 0;
-  int64_t smax = INT64_MIN, smin = INT64_MAX;
-  uint64_t umax = 0, umin = UINT64_MAX;
-  double d = 0, dmax = -INFINITY, dmin = INFINITY;
-  for (unsigned long long i = 0; i < n; i++) {
-    switch (c->ty) {
-    case TY_I32: {
-      int32_t x = ((const int32_t *)host)[i];
-      u += (uint32_t)x, smax = x > smax ? x : smax, smin = x < smin ? x : smin;
-      break;
+// The reference of the inputs at in (c->in_gap apart) into want[3] (R each):
+// the spectrum's scalar codelet run by one GPU thread (tgm_reference_kernel),
+// and the lowest and highest a fold in another order may give.
+static tgm_status run_reference(ctx *c, tgm_devptr in, unsigned long long n, void *want) {
+  const tune_launch *l = &c->m.reference;
+  uint64_t vals[TUNE_MAX_ARGS];
+  void *args[TUNE_MAX_ARGS];
+  for (int a = 0; a < l->n_args; a++) {
+    switch (l->args[a]) {
+    case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
+    case ARG_N: vals[a] = n; break;
+    case ARG_OUT: vals[a] = c->ref_out; break;
+    case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
+    default: return tgm__fail(TGM_ERR_MANIFEST, "the reference kernel takes an unknown argument");
     }
-    case TY_U32: {
-      uint32_t x = ((const uint32_t *)host)[i];
-      u += x, umax = x > umax ? x : umax, umin = x < umin ? x : umin;
-      break;
-    }
-    case TY_I64: {
-      int64_t x = ((const int64_t *)host)[i];
-      u += (uint64_t)x, smax = x > smax ? x : smax, smin = x < smin ? x : smin;
-      break;
-    }
-    case TY_F32: case TY_F64: {
-      double x = c->ty == TY_F32 ? ((const float *)host)[i] : ((const double *)host)[i];
-      d += x, dmax = x > dmax ? x : dmax, dmin = x < dmin ? x : dmin;
-      break;
-    }
-    }
+    args[a] = &vals[a];
   }
-  switch (c->ty) {
-  case TY_I32: {
-    int32_t smax32 = n ? (int32_t)smax : INT32_MIN, smin32 = n ? (int32_t)smin : INT32_MAX;
-    int32_t r = c->op == OP_SUM ? (int32_t)(uint32_t)u : c->op == OP_MAX ? smax32 : smin32;
-    memcpy(ref, &r, 4);
-    break;
-  }
-  case TY_U32: {
-    uint32_t r = c->op == OP_SUM ? (uint32_t)u : c->op == OP_MAX ? (uint32_t)umax : n ? (uint32_t)umin : UINT32_MAX;
-    memcpy(ref, &r, 4);
-    break;
-  }
-  case TY_I64: {
-    int64_t r = c->op == OP_SUM ? (int64_t)u : c->op == OP_MAX ? smax : smin;
-    memcpy(ref, &r, 8);
-    break;
-  }
-  case TY_F32: {
-    float r = c->op == OP_SUM ? (float)d : c->op == OP_MAX ? (n ? (float)dmax : -INFINITY) : (n ? (float)dmin : INFINITY);
-    memcpy(ref, &r, 4);
-    break;
-  }
-  case TY_F64: {
-    double r = c->op == OP_SUM ? d : c->op == OP_MAX ? dmax : dmin;
-    memcpy(ref, &r, 8);
-    break;
-  }
-  }
+  tgm_status s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
+  if (s == TGM_OK)
+    s = tgm_launch(c->b, c->ref_fn, 1, l->block_fixed ? l->block_fixed : 1, args, c->s);
+  if (s == TGM_OK)
+    s = tgm_stream_sync(c->b, c->s);
+  if (s == TGM_OK)
+    s = tgm_copy_to_host(c->b, want, c->ref_out, 3 * c->res_size);
+  return s;
 }
 
+static double as_double(tune_type t, const void *p) {
+  switch (t) {
+  case TUNE_I32: return *(const int32_t *)p;
+  case TUNE_U32: return *(const uint32_t *)p;
+  case TUNE_I64: return (double)*(const int64_t *)p;
+  case TUNE_U64: return (double)*(const uint64_t *)p;
+  case TUNE_F32: return *(const float *)p;
+  case TUNE_F64: return *(const double *)p;
+  case TUNE_PAIR: return NAN; // compared by same() in parts
+  }
+  return 0;
+}
+
+// got (R) against want[3] (R each): integers exactly; floating point equal
+// to the reference or between want[1] and want[2] (NaN only for NaN; a range
+// end outside the epilogue's domain, sqrt(< 0), allows as far as the other);
+// a pair's index exactly and its value exactly (NaN only for NaN).
 static int same(ctx *c, const void *got, const void *want) {
-  if (c->ty == TY_F32) {
-    float g, w;
-    memcpy(&g, got, 4), memcpy(&w, want, 4);
-    if (isinf(w) || g == w)
-      return g == w;
-    return fabsf(g - w) <= 1e-5f * fabsf(w); // only past 2^24 elements
+  size_t r = c->res_size;
+  if (c->m.res == TUNE_PAIR) {
+    if (memcmp(got, want, 8))
+      return 0;
+    const char *gv = (const char *)got + 8, *wv = (const char *)want + 8;
+    if (!is_float(c->m.elem))
+      return memcmp(gv, wv, c->elem) == 0;
+    double g = as_double(c->m.elem, gv), w = as_double(c->m.elem, wv);
+    return g == w || (isnan(g) && isnan(w));
   }
-  if (c->ty == TY_F64) {
-    double g, w;
-    memcpy(&g, got, 8), memcpy(&w, want, 8);
-    return g == w;
+  if (!is_float(c->m.res))
+    return memcmp(got, want, r) == 0;
+  double g = as_double(c->m.res, got), w = as_double(c->m.res, want);
+  double a = as_double(c->m.res, (const char *)want + r), b = as_double(c->m.res, (const char *)want + 2 * r);
+  if (isnan(g) || isnan(w))
+    return isnan(g) && isnan(w);
+  if (isnan(a) || isnan(b)) {
+    double end = isnan(a) ? b : a;
+    return isnan(end) || fabs(g - w) <= fabs(end - w);
   }
-  return memcmp(got, want, c->elem) == 0;
+  return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
+}
+
+static void value_str_of(tune_type t, const void *p, char *buf, size_t len) {
+  switch (t) {
+  case TUNE_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
+  case TUNE_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
+  case TUNE_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
+  case TUNE_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+  case TUNE_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
+  case TUNE_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
+  case TUNE_PAIR: snprintf(buf, len, "?"); break; // value_str spells pairs
+  }
 }
 
 static void value_str(ctx *c, const void *p, char *buf, size_t len) {
-  switch (c->ty) {
-  case TY_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
-  case TY_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
-  case TY_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
-  case TY_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
-  case TY_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
+  tune_type t = c->m.res;
+  if (t == TUNE_PAIR) { // (index, value)
+    uint64_t key;
+    memcpy(&key, p, 8);
+    int w = snprintf(buf, len, "(%llu, ", (unsigned long long)key);
+    if (w > 0 && (size_t)w < len) {
+      value_str_of(c->m.elem, (const char *)p + 8, buf + w, len - (size_t)w);
+      size_t at = strlen(buf);
+      snprintf(buf + at, len - at, ")");
+    }
+    return;
   }
+  value_str_of(t, p, buf, len);
 }
 
 // ------------------------------------------------------------- verification
@@ -468,11 +522,12 @@ static int verify(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long lon
   unsigned long long nmax = 0;
   for (int i = 0; i < n_sizes; i++)
     nmax = sizes[i] + (unsigned long long)offsets[i] > nmax ? sizes[i] + (unsigned long long)offsets[i] : nmax;
-  size_t in_bytes = (size_t)(nmax ? nmax : 1) * c->elem;
+  size_t in_bytes = ((size_t)(nmax ? nmax : 1) * c->elem + 255) / 256 * 256;
   tgm_devptr din;
-  TRY("allocating the verification input", tgm_malloc(c->b, in_bytes, &din));
+  TRY("allocating the verification input", tgm_malloc(c->b, in_bytes * (size_t)c->n_in, &din));
+  c->in_gap = in_bytes; // input k at din + k * in_bytes
   void *host = malloc(in_bytes);
-  char *outs = malloc((size_t)2 * SLOTS * c->elem);
+  char *outs = malloc((size_t)2 * SLOTS * c->res_size);
   char *bad = calloc((size_t)*n_sets, 1);
   if (!host || !outs || !bad) {
     fprintf(stderr, "tgm-tune: out of host memory for verification\n");
@@ -481,14 +536,16 @@ static int verify(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long lon
   for (int si = 0; si < n_sizes; si++) {
     unsigned long long n = sizes[si];
     tgm_devptr in = din + (tgm_devptr)offsets[si] * c->elem;
-    fill_host(c, host, n);
-    if (n)
-      TRY("copying the verification input", tgm_copy_to_device(c->b, in, host, (size_t)n * c->elem));
-    char want[8];
-    reference(c, host, n, want);
+    for (int k = 0; k < c->n_in && n; k++) {
+      fill_host(c, host, n);
+      TRY("copying the verification input",
+          tgm_copy_to_device(c->b, in + (tgm_devptr)k * c->in_gap, host, (size_t)n * c->elem));
+    }
+    char want[3 * 16];
+    TRY("running the reference", run_reference(c, in, n, want));
     for (int first = 0; first < *n_sets; first += SLOTS) {
       int last = first + SLOTS < *n_sets ? first + SLOTS : *n_sets;
-      TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, (size_t)2 * SLOTS * c->elem, c->s));
+      TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, (size_t)2 * SLOTS * c->res_size, c->s));
       for (int i = first; i < last; i++) {
         if (bad[i])
           continue;
@@ -499,7 +556,7 @@ static int verify(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long lon
         }
         TRY("preparing", prepare(c, sets[i], in, n));
         for (int rep = 0; rep < 2; rep++) {
-          tgm_status s = enqueue(c, sets[i], in, n, c->out + (tgm_devptr)(2 * (i - first) + rep) * c->elem);
+          tgm_status s = enqueue(c, sets[i], in, n, c->out + (tgm_devptr)(2 * (i - first) + rep) * c->res_size);
           if (s != TGM_OK)
             return gpu_fail(c->m.v[sets[i].v].id, s);
         }
@@ -511,10 +568,10 @@ static int verify(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long lon
                 c->m.v[sets[first].v].id, c->m.v[sets[last - 1].v].id, tgm_last_error());
         return EXIT_TUNE;
       }
-      TRY("reading results", tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->elem));
+      TRY("reading results", tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->res_size));
       for (int i = first; i < last; i++) {
         for (int rep = 0; rep < 2 && !bad[i]; rep++) {
-          const char *got = outs + (size_t)(2 * (i - first) + rep) * c->elem;
+          const char *got = outs + (size_t)(2 * (i - first) + rep) * c->res_size;
           if (same(c, got, want))
             continue;
           bad[i] = 1;
@@ -814,7 +871,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
   snprintf(r->variant, sizeof r->variant, "%s", c->m.v[cand[chosen].v].id);
   r->block = cand[chosen].block, r->items = cand[chosen].items, r->cap = cand[chosen].cap;
   r->us = fin[chosen].median, r->us_p25 = fin[chosen].p25, r->us_p75 = fin[chosen].p75;
-  r->gbps = (double)n * c->elem / (r->us * 1e3);
+  r->gbps = (double)n * c->elem * c->n_in / (r->us * 1e3);
   // 5. CUB, same harness
   r->cub_us = -1;
   if (c->cub) {
@@ -832,7 +889,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: tgm-tune MANIFEST [options]\n"
           "  --type T          element type (must match the manifest; default: the manifest's)\n"
-          "  --op OP           sum | max | min (must match the manifest)\n"
+          "  --op OP           the spectrum's operator: sum, max, min, *, &, ... (must match)\n"
+          "  --param NAME=V    the value of a scalar parameter of the spectrum (each one)\n"
           "  --sizes A..B      power-of-two range, e.g. 2^10..2^30 (default)\n"
           "  --budget SECONDS  wall-time target of the whole tune (default 60)\n"
           "  --deterministic   only variants deterministic for floating point\n"
@@ -879,7 +937,8 @@ static int parse_args(int argc, char **argv, options *o) {
       {"hot", no_argument, 0, 'H'},             {"cache", required_argument, 0, 'c'},
       {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
       {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
-      {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+      {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},
+      {"param", required_argument, 0, 'P'},     {0, 0, 0, 0}};
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -933,6 +992,13 @@ static int parse_args(int argc, char **argv, options *o) {
       break;
     }
     case 'K': o->all_knobs_default = 1; break;
+    case 'P':
+      if (o->n_params == TUNE_MAX_PARAMS || !strchr(optarg, '=')) {
+        fprintf(stderr, "tgm-tune: --param wants NAME=VALUE (at most %d)\n", TUNE_MAX_PARAMS);
+        return EXIT_USAGE;
+      }
+      o->params[o->n_params++] = optarg;
+      break;
     case 'q': o->quiet = 1; break;
     case 'B':
       if (strcmp(optarg, "cuda") && strcmp(optarg, "hip")) {
@@ -962,17 +1028,6 @@ static int parse_args(int argc, char **argv, options *o) {
   return 0;
 }
 
-static int type_of(const char *t, elem_type *ty, size_t *elem) {
-  static const struct { const char *n; elem_type t; size_t s; } types[] = {
-      {"i32", TY_I32, 4}, {"u32", TY_U32, 4}, {"i64", TY_I64, 8}, {"f32", TY_F32, 4}, {"f64", TY_F64, 8}};
-  for (int i = 0; i < 5; i++)
-    if (!strcmp(t, types[i].n)) {
-      *ty = types[i].t, *elem = types[i].s;
-      return 0;
-    }
-  return -1;
-}
-
 static void *load_cub(void) {
   const char *env = getenv("TGM_CUB_LIB");
   if (env)
@@ -997,7 +1052,8 @@ static void ctx_free(ctx *c) {
     for (int i = 0; i < c->n_mods; i++)
       tgm_module_unload(c->mods[i]);
     tgm_module_unload(c->flush_mod);
-    tgm_devptr bufs[] = {c->pool, c->out, c->temp, c->flush, c->cub_temp};
+    tgm_module_unload(c->ref_mod);
+    tgm_devptr bufs[] = {c->pool, c->out, c->temp, c->flush, c->cub_temp, c->ref_out};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
       tgm_free(c->b, bufs[i]);
     for (int i = 0; i < 2 * MAXSAMPLES; i++)
@@ -1025,6 +1081,85 @@ static void ctx_free(ctx *c) {
 }
 
 static int run(ctx *c, options *o);
+
+// --param NAME=VALUE for each of the spectrum's scalar parameters, typed as
+// the manifest says; their text goes into the database key.
+static int read_params(ctx *c, options *o) {
+  int given[TUNE_MAX_PARAMS] = {0};
+  for (int i = 0; i < o->n_params; i++) {
+    const char *eq = strchr(o->params[i], '=');
+    int k = -1;
+    for (int q = 0; eq && q < c->m.n_params; q++)
+      if (strlen(c->m.param_names[q]) == (size_t)(eq - o->params[i]) &&
+          !strncmp(o->params[i], c->m.param_names[q], (size_t)(eq - o->params[i])))
+        k = q;
+    if (k < 0) {
+      fprintf(stderr, "tgm-tune: --param %s: %s has no parameter of that name%s\n", o->params[i],
+              c->m.spectrum, c->m.n_params ? "" : " (it takes none)");
+      return EXIT_USAGE;
+    }
+    char *end;
+    errno = 0;
+    tune_type t = c->m.param_types[k];
+    uint64_t bits = 0;
+    if (t == TUNE_F32 || t == TUNE_F64) {
+      double d = strtod(eq + 1, &end);
+      float f = (float)d;
+      if (t == TUNE_F32)
+        memcpy(&bits, &f, 4);
+      else
+        memcpy(&bits, &d, 8);
+    } else if (t == TUNE_I32 || t == TUNE_I64) {
+      long long v = strtoll(eq + 1, &end, 0);
+      if (t == TUNE_I32 && (v < INT32_MIN || v > INT32_MAX))
+        errno = ERANGE;
+      int32_t v32 = (int32_t)v;
+      if (t == TUNE_I32)
+        memcpy(&bits, &v32, 4);
+      else
+        memcpy(&bits, &v, 8);
+    } else {
+      unsigned long long v = strtoull(eq + 1, &end, 0);
+      if ((t == TUNE_U32 && v > UINT32_MAX) || eq[1] == '-')
+        errno = ERANGE;
+      uint32_t v32 = (uint32_t)v;
+      if (t == TUNE_U32)
+        memcpy(&bits, &v32, 4);
+      else
+        memcpy(&bits, &v, 8);
+    }
+    if (end == eq + 1 || *end || errno) {
+      fprintf(stderr, "tgm-tune: --param %s: not a %s value\n", o->params[i], tune_type_name(t));
+      return EXIT_USAGE;
+    }
+    if (given[k]++) {
+      fprintf(stderr, "tgm-tune: --param %s given twice\n", c->m.param_names[k]);
+      return EXIT_USAGE;
+    }
+    c->param_vals[k] = bits;
+  }
+  size_t at = 0;
+  for (int q = 0; q < c->m.n_params; q++) {
+    if (!given[q]) {
+      fprintf(stderr, "tgm-tune: %s takes the parameter '%s' (%s): give its value with --param %s=VALUE\n",
+              c->m.spectrum, c->m.param_names[q], tune_type_name(c->m.param_types[q]),
+              c->m.param_names[q]);
+      return EXIT_USAGE;
+    }
+    for (int i = 0; i < o->n_params; i++)
+      if (!strncmp(o->params[i], c->m.param_names[q], strlen(c->m.param_names[q])) &&
+          o->params[i][strlen(c->m.param_names[q])] == '=') {
+        int w = snprintf(c->param_text + at, sizeof c->param_text - at, "%s%s", q ? "," : "", o->params[i]);
+        if (w < 0 || (size_t)w >= sizeof c->param_text - at) {
+          fprintf(stderr, "tgm-tune: the --param values are longer than %zu characters\n",
+                  sizeof c->param_text - 1);
+          return EXIT_USAGE;
+        }
+        at += (size_t)w;
+      }
+  }
+  return 0;
+}
 
 int main(int argc, char **argv) {
   options o = {0};
@@ -1059,11 +1194,18 @@ static int run(ctx *c, options *o) {
             o->type, o->op);
     return EXIT_USAGE;
   }
-  if (type_of(o->type, &c->ty, &c->elem) || (strcmp(op_name, "sum") && strcmp(op_name, "max") && strcmp(op_name, "min"))) {
-    fprintf(stderr, "tgm-tune: type %s / op %s not supported by the tuner\n", o->type, op_name);
+  // any spectrum: checked against its own scalar codelet (the reference kernel)
+  if (!c->m.has_reference) {
+    fprintf(stderr, "tgm-tune: %s has no reference kernel (an older tgm-gen made it); generate it "
+                    "again\n", o->manifest);
     return EXIT_USAGE;
   }
-  c->op = !strcmp(op_name, "sum") ? OP_SUM : !strcmp(op_name, "max") ? OP_MAX : OP_MIN;
+  c->elem = tune_type_size(c->m.elem);
+  c->acc_size = tune_type_size(c->m.acc);
+  c->res_size = tune_type_size(c->m.res);
+  c->n_in = c->m.n_inputs;
+  if ((rc = read_params(c, o)))
+    return rc;
 
   // the report folder, made now: a path that cannot be one stops us before any work
   if (o->report && mkdir(o->report, 0777) != 0 && errno != EEXIST) {
@@ -1105,11 +1247,15 @@ static int run(ctx *c, options *o) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_USAGE;
   }
+  snprintf(key.params, sizeof key.params, "%s", c->param_text); // both 256: never cut
   tune_db *db = c->db;
   if (!o->quiet)
     fprintf(stderr, "tgm-tune: %s (%s, %d SMs, L2 %zu MB), driver %d, %s; %s %s, %s mode\n",
             c->info->name, c->info->arch, c->info->sm_count, c->info->l2_bytes >> 20,
             c->info->driver_version, c->info->compiler, o->op, o->type, o->mode);
+  if (!o->quiet && !c->m.plain)
+    fprintf(stderr, "tgm-tune: %s%s%s\n", c->m.text ? c->m.text : c->m.spectrum,
+            c->param_text[0] ? ", with " : "", c->param_text);
   double t_start = now();
   if ((rc = compile_all(c)))
     return rc;
@@ -1119,14 +1265,15 @@ static int run(ctx *c, options *o) {
   for (int i = 0; i < o->n_verify_sizes; i++)
     vmax = o->verify_sizes[i] + 8 > vmax ? o->verify_sizes[i] + 8 : vmax;
   unsigned long long nmax = o->verify_only ? vmax : (1ull << o->hi) > vmax ? 1ull << o->hi : vmax;
-  c->temp_bytes = (size_t)(nmax / 128 + 2) * c->elem + 64;
+  c->temp_bytes = (size_t)(nmax / 128 + 2) * c->acc_size + 64;
   c->flush_bytes = c->info->l2_bytes * 2 > (32u << 20) ? c->info->l2_bytes * 2 : (32u << 20);
   c->pool_bytes = o->verify_only ? 0 : (size_t)(1ull << o->hi) * c->elem;
   if (c->pool_bytes < (256u << 20) && !o->verify_only)
     c->pool_bytes = 256u << 20;
   TRY("creating a stream", tgm_stream_create(c->b, &c->s));
   TRY("allocating temp", tgm_malloc(c->b, c->temp_bytes, &c->temp));
-  TRY("allocating out", tgm_malloc(c->b, (size_t)2 * SLOTS * c->elem, &c->out));
+  TRY("allocating out", tgm_malloc(c->b, (size_t)2 * SLOTS * c->res_size, &c->out));
+  TRY("allocating the reference's out", tgm_malloc(c->b, 3 * c->res_size, &c->ref_out));
   TRY("zeroing temp", tgm_memset(c->b, c->temp, 0, c->temp_bytes, c->s));
   for (int i = 0; i < 2 * MAXSAMPLES; i++)
     TRY("creating events", tgm_event_create(c->b, &c->ev[i]));
@@ -1183,7 +1330,8 @@ static int run(ctx *c, options *o) {
   }
 
   // timing buffers and CUB
-  TRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes, &c->pool));
+  TRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes * (size_t)c->n_in, &c->pool));
+  c->in_gap = c->pool_bytes; // input k: pool_bytes after input k - 1
   TRY("allocating the L2 flush buffer", tgm_malloc(c->b, c->flush_bytes, &c->flush));
   TRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
   if ((rc = compile_flush(c)))
@@ -1193,12 +1341,18 @@ static int run(ctx *c, options *o) {
     size_t chunk = 1u << 24;
     void *host = malloc(chunk);
     fill_host(c, host, chunk / c->elem);
-    for (size_t off = 0; off < c->pool_bytes; off += chunk)
+    size_t all = c->pool_bytes * (size_t)c->n_in;
+    for (size_t off = 0; off < all; off += chunk) {
+      if (off && off % c->pool_bytes == 0)
+        fill_host(c, host, chunk / c->elem); // another input: other values
       TRY("filling the input pool",
-          tgm_copy_to_device(c->b, c->pool + off, host, c->pool_bytes - off < chunk ? c->pool_bytes - off : chunk));
+          tgm_copy_to_device(c->b, c->pool + off, host, all - off < chunk ? all - off : chunk));
+    }
     free(host);
   }
-  void *cublib = o->hip ? NULL : load_cub(); // hipCUB: not yet
+  // CUB: plain sum, max and min so far (a TransformReduce per spectrum: issue 9)
+  int cub_can = c->m.plain && (!strcmp(o->op, "sum") || !strcmp(o->op, "max") || !strcmp(o->op, "min"));
+  void *cublib = o->hip || !cub_can ? NULL : load_cub(); // hipCUB: not yet
   if (cublib) {
     c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
                       size_t *, void *))dlsym(cublib, "tgm_cub_reduce");
@@ -1214,18 +1368,18 @@ static int run(ctx *c, options *o) {
     // CUB is checked like a variant: 65537 random elements, poisoned output
     unsigned long long n = 65537;
     void *host = malloc((size_t)n * c->elem);
-    char want[8], got[8];
+    char want[3 * 16], got[16];
     fill_host(c, host, n);
-    reference(c, host, n, want);
     tgm_devptr din;
     TRY("allocating the CUB check", tgm_malloc(c->b, (size_t)n * c->elem, &din));
     TRY("copying the CUB check", tgm_copy_to_device(c->b, din, host, (size_t)n * c->elem));
-    TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, c->elem, c->s));
+    TRY("running the reference", run_reference(c, din, n, want));
+    TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, c->res_size, c->s));
     size_t bytes = c->cub_temp_bytes;
     int e = c->cub(o->type, o->op, (const void *)(uintptr_t)din, n, (void *)(uintptr_t)c->out,
                    (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
     TRY("running CUB", tgm_stream_sync(c->b, c->s));
-    TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->elem));
+    TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->res_size));
     tgm_free(c->b, din);
     free(host);
     if (e != 0 || !same(c, got, want)) {
@@ -1236,8 +1390,16 @@ static int run(ctx *c, options *o) {
               "65537 elements", w, e);
       c->cub = NULL;
     }
-  } else if (!o->quiet)
-    fprintf(stderr, "tgm-tune: no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB): no CUB column\n");
+  } else if (!cub_can)
+    c->cub_note = "libtgm_cub.so times plain sum, max and min only, so far";
+  else if (o->hip)
+    c->cub_note = "no hipCUB baseline, so far";
+  else
+    c->cub_note = "no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB)";
+  if (!c->cub && !c->cub_note)
+    c->cub_note = "CUB gave a wrong result (above)";
+  if (!o->quiet && c->cub_note)
+    fprintf(stderr, "tgm-tune: no CUB column: %s\n", c->cub_note);
 
   // per-variant search state
   vstate *vs = c->vs = calloc((size_t)c->m.n_v, sizeof *vs);
@@ -1293,7 +1455,8 @@ static int run(ctx *c, options *o) {
   }
   double elapsed = now() - t_start;
   tune_report rep = {&key, rows, total, o->command, (const char *const *)c->excluded, c->n_excluded,
-                     elapsed, c->compile_seconds, 0, n_settings, (int)c->measured};
+                     elapsed, c->compile_seconds, 0, n_settings, (int)c->measured, c->m.spectrum,
+                     c->m.plain ? NULL : c->m.text, c->cub_note};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
   printf("tgm-tune: %s %s, %s mode, on %s: %.1f s (compile %.1f s)%s\n", o->op, o->type, o->mode,

@@ -32,8 +32,49 @@ static int read_uints(json_t *a, unsigned *out, int cap, int *n) {
   return 0;
 }
 
+size_t tune_type_size(tune_type t) {
+  return t == TUNE_PAIR ? 16 : t == TUNE_I32 || t == TUNE_U32 || t == TUNE_F32 ? 4 : 8;
+}
+
+const char *tune_type_name(tune_type t) {
+  static const char *names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "pair"};
+  return names[t];
+}
+
+// A C type as the manifest spells it ("T": the element type).
+static int type_of_c(const char *c, tune_type elem, tune_type *out) {
+  static const struct { const char *c; tune_type t; } types[] = {
+      {"int", TUNE_I32},           {"signed", TUNE_I32},           {"unsigned", TUNE_U32},
+      {"unsigned int", TUNE_U32},  {"long long", TUNE_I64},        {"long", TUNE_I64},
+      {"unsigned long long", TUNE_U64}, {"unsigned long", TUNE_U64}, {"float", TUNE_F32},
+      {"double", TUNE_F64}};
+  if (c && !strcmp(c, "T")) {
+    *out = elem;
+    return 0;
+  }
+  if (c && !strcmp(c, "tgm_arg") && elem != TUNE_PAIR) { // an element's value and index
+    *out = TUNE_PAIR;
+    return 0;
+  }
+  for (size_t i = 0; c && i < sizeof types / sizeof types[0]; i++)
+    if (!strcmp(c, types[i].c)) {
+      *out = types[i].t;
+      return 0;
+    }
+  return -1;
+}
+
+// The manifest's inputs and parameters, for "in:NAME" and "param:NAME".
+typedef struct {
+  int n_inputs, n_params;
+  char **inputs, **params;
+} arg_names;
+
+static int read_launch(const char *path, const char *id, json_t *l, size_t i, tune_launch *t,
+                       const arg_names *an);
+
 static int read_launches(const char *path, const char *id, json_t *a, tune_launch *out, int cap,
-                         int *n) {
+                         int *n, const arg_names *names) {
   *n = 0;
   if (json_is_array(a) && json_array_size(a) > (size_t)cap)
     return BAD("%s: variant %s: %zu launches; the limit is %d", path, id, json_array_size(a), cap);
@@ -42,8 +83,18 @@ static int read_launches(const char *path, const char *id, json_t *a, tune_launc
   size_t i;
   json_t *l;
   json_array_foreach(a, i, l) {
-    tune_launch *t = &out[(*n)++];
+    if (read_launch(path, id, l, i, &out[(*n)++], names))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_launch(const char *path, const char *id, json_t *l, size_t i, tune_launch *t,
+                       const arg_names *an) {
+  {
     memset(t, 0, sizeof *t);
+    if (!json_is_object(l))
+      return BAD("%s: variant %s: launch %zu is not an object", path, id, i);
     t->kernel = str_of(l, "kernel");
     t->name_expr = str_of(l, "name_expr");
     char *grid = str_of(l, "grid"), *block = str_of(l, "block");
@@ -52,10 +103,15 @@ static int read_launches(const char *path, const char *id, json_t *a, tune_launc
     for (int r = 0; grid && r < 5; r++)
       if (!strcmp(grid, rules[r]))
         rule = r;
+    // "BLOCK" (the knob) or a fixed size: "1" (tgm_init), "1024" (the reference)
+    char *end = NULL;
+    unsigned long fixed = block && strcmp(block, "BLOCK") ? strtoul(block, &end, 10) : 0;
     int ok = t->kernel && t->name_expr && rule >= 0 && block &&
-             (!strcmp(block, "BLOCK") || !strcmp(block, "1"));
+             (!strcmp(block, "BLOCK") || (block[0] >= '1' && block[0] <= '9' && end && !*end &&
+                                          fixed >= 1 && fixed <= 1024));
     t->rule = (tune_rule)rule;
-    t->block_one = block && !strcmp(block, "1");
+    t->block_fixed = ok ? (unsigned)fixed : 0;
+    t->block_one = t->block_fixed == 1;
     free(grid);
     free(block);
     if (!ok)
@@ -69,19 +125,30 @@ static int read_launches(const char *path, const char *id, json_t *a, tune_launc
       return BAD("%s: variant %s: bad args", path, id);
     json_array_foreach(args, k, x) {
       static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
-      int found = -1;
-      for (int a2 = 0; a2 < 7; a2++)
-        if (json_is_string(x) && !strcmp(json_string_value(x), names[a2]))
+      const char *s = json_string_value(x);
+      int found = -1, index = 0;
+      for (int a2 = 0; s && a2 < 7; a2++)
+        if (!strcmp(s, names[a2]))
           found = a2;
+      const char *colon = s ? strchr(s, ':') : NULL;
+      if (found < 0 && colon && (!strncmp(s, "in:", 3) || !strncmp(s, "param:", 6))) {
+        int is_in = s[0] == 'i';
+        int count = is_in ? an->n_inputs : an->n_params;
+        char **list = is_in ? an->inputs : an->params;
+        for (int q = 0; q < count; q++)
+          if (!strcmp(colon + 1, list[q]))
+            found = is_in ? ARG_IN : ARG_PARAM, index = q;
+      }
       if (found < 0)
-        return BAD("%s: variant %s: unknown argument", path, id);
-      t->args[t->n_args++] = (tune_arg)found;
+        return BAD("%s: variant %s: unknown argument '%s'", path, id, s ? s : "(not a string)");
+      t->args[t->n_args] = (tune_arg)found;
+      t->arg_index[t->n_args++] = index;
     }
   }
   return 0;
 }
 
-static int read_variant(const char *path, json_t *o, tune_variant *v) {
+static int read_variant(const char *path, json_t *o, tune_variant *v, const arg_names *an) {
   memset(v, 0, sizeof *v);
   v->id = str_of(o, "id");
   v->kernel = str_of(o, "kernel");
@@ -120,11 +187,59 @@ static int read_variant(const char *path, json_t *o, tune_variant *v) {
   if (v->n_items == 0)
     v->items[v->n_items++] = 1;
   if (read_launches(path, v->id, json_object_get(o, "launches_n_positive"), v->pos,
-                    TUNE_MAX_LAUNCHES, &v->n_pos))
+                    TUNE_MAX_LAUNCHES, &v->n_pos, an))
     return -1;
   if (read_launches(path, v->id, json_object_get(o, "launches_n_zero"), v->zero, TUNE_MAX_ZERO,
-                    &v->n_zero))
+                    &v->n_zero, an))
     return -1;
+  return 0;
+}
+
+// "meaning": inputs, parameters and their types, accumulator and result.
+static int read_meaning(const char *path, json_t *root, tune_manifest *m) {
+  json_t *meaning = json_object_get(root, "meaning");
+  if (type_of_c(m->ctype, TUNE_I32, &m->elem) || m->elem == TUNE_PAIR)
+    return BAD("%s: element type '%s' is not one the tuner knows", path, m->ctype);
+  m->acc = m->res = m->elem;
+  if (!meaning) { // older manifests: a plain fold of one input
+    m->plain = 1;
+    m->n_inputs = 1;
+    m->inputs[0] = strdup("in");
+    return 0;
+  }
+  m->plain = json_is_true(json_object_get(meaning, "plain"));
+  m->text = str_of(meaning, "text");
+  json_t *ins = json_object_get(meaning, "inputs"), *prm = json_object_get(meaning, "params"), *x;
+  if (!json_is_array(ins) || json_array_size(ins) == 0 || json_array_size(ins) > TUNE_MAX_INPUTS)
+    return BAD("%s: meaning.inputs: 1 to %d input names", path, TUNE_MAX_INPUTS);
+  if (prm && (!json_is_array(prm) || json_array_size(prm) > TUNE_MAX_PARAMS))
+    return BAD("%s: meaning.params: at most %d parameters", path, TUNE_MAX_PARAMS);
+  size_t i;
+  json_array_foreach(ins, i, x) {
+    if (!json_is_string(x))
+      return BAD("%s: meaning.inputs: names", path);
+    m->inputs[m->n_inputs++] = strdup(json_string_value(x));
+  }
+  json_array_foreach(prm, i, x) {
+    char *name = str_of(x, "name"), *ctype = str_of(x, "ctype");
+    tune_type t;
+    int bad = !name || type_of_c(ctype, m->elem, &t) || t == TUNE_PAIR;
+    if (bad) {
+      int r = BAD("%s: meaning.params[%zu]: a name and a C type the tuner knows (got '%s')", path,
+                  i, ctype ? ctype : "");
+      free(name);
+      free(ctype);
+      return r;
+    }
+    free(ctype);
+    m->param_names[m->n_params] = name;
+    m->param_types[m->n_params++] = t;
+  }
+  const char *acc = json_string_value(json_object_get(meaning, "accumulator"));
+  const char *res = json_string_value(json_object_get(meaning, "result"));
+  if (type_of_c(acc, m->elem, &m->acc) || type_of_c(res, m->elem, &m->res))
+    return BAD("%s: meaning: accumulator '%s' or result '%s' is not a type the tuner knows", path,
+               acc ? acc : "", res ? res : "");
   return 0;
 }
 
@@ -165,15 +280,11 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
       goto out;
     }
   }
-  json_t *meaning = json_object_get(root, "meaning");
-  if (meaning && !json_is_true(json_object_get(meaning, "plain"))) {
-    const char *text = json_string_value(json_object_get(meaning, "text"));
-    s = tgm__fail(TGM_ERR_MANIFEST,
-                  "%s: spectrum '%s' is not a plain fold of its input (%s); the tuner and the "
-                  "run-time path handle plain folds only, so far",
-                  path, m->spectrum, text ? text : "a transform, parameters or an epilogue");
+  if (read_meaning(path, root, m) != 0) {
+    s = TGM_ERR_MANIFEST;
     goto out;
   }
+  arg_names an = {m->n_inputs, m->n_params, m->inputs, m->param_names};
   json_t *vs = json_object_get(root, "variants");
   if (!json_is_array(vs) || json_array_size(vs) == 0) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: no variants", path);
@@ -183,13 +294,21 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   size_t i;
   json_t *o;
   json_array_foreach(vs, i, o) {
-    if (read_variant(path, o, &m->v[m->n_v])) {
+    if (read_variant(path, o, &m->v[m->n_v], &an)) {
       m->n_v++;
       s = TGM_ERR_MANIFEST;
       goto out;
     }
     m->v[m->n_v].index = m->n_v;
     m->n_v++;
+  }
+  json_t *ref = json_object_get(root, "reference");
+  if (ref) {
+    m->has_reference = 1; // freed with the manifest, also when it is bad
+    if (read_launch(path, "reference", ref, 0, &m->reference, &an)) {
+      s = TGM_ERR_MANIFEST;
+      goto out;
+    }
   }
 out:
   json_decref(root);
@@ -214,6 +333,13 @@ void tune_manifest_free(tune_manifest *m) {
       free_launch(&v->zero[k]);
   }
   free(m->v);
+  if (m->has_reference)
+    free_launch(&m->reference);
+  for (int i = 0; i < m->n_inputs; i++)
+    free(m->inputs[i]);
+  for (int i = 0; i < m->n_params; i++)
+    free(m->param_names[i]);
+  free(m->text);
   free(m->path);
   free(m->dir);
   free(m->cuda_source);

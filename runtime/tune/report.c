@@ -126,20 +126,25 @@ static void svg(FILE *f, const tune_report *r) {
 
 tgm_status tune_report_write(const char *dir, const tune_report *r) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/report-%s-%s-%s.md", dir, r->key->type, r->key->op, r->key->mode);
+  const char *sp = r->spectrum ? r->spectrum : r->key->op;
+  snprintf(path, sizeof path, "%s/report-%s-%s-%s.md", dir, sp, r->key->type, r->key->mode);
   FILE *f = fopen(path, "w");
   if (!f)
     return tgm__fail(TGM_ERR_IO, "%s: cannot write", path);
   const tune_key *k = r->key;
-  fprintf(f, "# tgm-tune: %s %s, %s mode\n\n", k->op, k->type, k->mode);
+  fprintf(f, "# tgm-tune: %s %s (%s), %s mode\n\n", sp, k->type, k->op, k->mode);
+  if (r->meaning)
+    fprintf(f, "- computes: %s%s%s\n", r->meaning, k->params[0] ? ", with " : "", k->params);
   fprintf(f, "- device: %s (cc %s, %d SMs), driver %d, %s\n", k->device, k->cc, k->sm_count,
           k->driver, k->compiler);
   fprintf(f, "- manifest source hash %s; %s variants, L2 %s\n", k->source_hash,
           k->deterministic ? "deterministic" : "all", k->hot ? "hot" : "cold (flushed per sample)");
   fprintf(f, "- command: `%s`\n", r->command ? r->command : "?");
-  fprintf(f, "- %d variants, %d knob settings verified; %d timings; compile %.1f s; tune %.1f s\n\n",
+  fprintf(f, "- %d variants, %d knob settings verified; %d timings; compile %.1f s; tune %.1f s\n",
           r->n_variants, r->n_settings, r->n_measured, r->compile_seconds, r->tune_seconds);
-  fprintf(f, "| size | winner | knobs | us | GB/s | CUB us | CUB/tgm |\n");
+  if (r->cub_note)
+    fprintf(f, "- no CUB column: %s\n", r->cub_note);
+  fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm |\n");
   fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
   for (int i = 0; i < r->n_rows; i++)
     row_line(f, &r->rows[i], 1);
@@ -162,12 +167,12 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
       fprintf(f, "| 2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[i].variant, knobs);
     i = j + 1;
   }
-  fprintf(f, "\n![time vs size](plot-%s-%s-%s.svg)\n", k->type, k->op, k->mode);
+  fprintf(f, "\n![time vs size](plot-%s-%s-%s.svg)\n", sp, k->type, k->mode);
   fprintf(f, "\n## Excluded (failed verification): %d\n\n", r->n_excluded);
   for (int i = 0; i < r->n_excluded; i++)
     fprintf(f, "- %s\n", r->excluded[i]);
   fclose(f);
-  snprintf(path, sizeof path, "%s/plot-%s-%s-%s.svg", dir, k->type, k->op, k->mode);
+  snprintf(path, sizeof path, "%s/plot-%s-%s-%s.svg", dir, sp, k->type, k->mode);
   f = fopen(path, "w");
   if (!f)
     return tgm__fail(TGM_ERR_IO, "%s: cannot write", path);

@@ -9,18 +9,29 @@
 
 // -------------------------------------------------------------- manifest.c
 // What one variant may have; the reader refuses more, naming the limit.
-enum { TUNE_MAX_KNOBS = 8, TUNE_MAX_LAUNCHES = 4, TUNE_MAX_ZERO = 2, TUNE_MAX_ARGS = 8 };
+enum { TUNE_MAX_KNOBS = 8, TUNE_MAX_LAUNCHES = 4, TUNE_MAX_ZERO = 2, TUNE_MAX_ARGS = 16,
+       TUNE_MAX_INPUTS = 8, TUNE_MAX_PARAMS = 8 };
 
 typedef enum { RULE_ONE, RULE_TILES, RULE_TILES_VEC, RULE_STRIDED, RULE_STRIDED_VEC } tune_rule;
-typedef enum { ARG_IN, ARG_N, ARG_OUT, ARG_PARTIALS, ARG_COUNTER, ARG_ITEMS, ARG_GRID } tune_arg;
+typedef enum { ARG_IN, ARG_N, ARG_OUT, ARG_PARTIALS, ARG_COUNTER, ARG_ITEMS, ARG_GRID, ARG_PARAM } tune_arg;
+
+// The value types a spectrum's inputs, accumulator, result and parameters
+// have (the manifest spells them as C: "T", "int", "unsigned", ...).
+// TUNE_PAIR is tgm_arg, struct {uint64 key; T value;} (argmax, argmin): 16
+// bytes, the value at byte 8, for every T the tuner knows.
+typedef enum { TUNE_I32, TUNE_U32, TUNE_I64, TUNE_U64, TUNE_F32, TUNE_F64, TUNE_PAIR } tune_type;
+size_t tune_type_size(tune_type t);
+const char *tune_type_name(tune_type t); // i32, ..., f64, pair
 
 typedef struct {
   char *kernel;
   char *name_expr;  // with "BLOCK" where the block size goes
   tune_rule rule;
   int block_one;    // block 1 (tgm_init), else BLOCK
+  unsigned block_fixed; // the block as a number ("1", "1024"); 0: BLOCK
   int n_args;
   tune_arg args[TUNE_MAX_ARGS];
+  int arg_index[TUNE_MAX_ARGS]; // ARG_IN: which input ("in:y"); ARG_PARAM: which parameter
 } tune_launch;
 
 typedef struct {
@@ -44,6 +55,20 @@ typedef struct {
   char *source_hash, *spectrum, *type, *ctype, *op, *ns;
   tune_variant *v;
   int n_v;
+  // what the spectrum computes ("meaning"; a manifest without it is a plain
+  // fold of one input): out[0] = epilogue(fold(op, map(transform, inputs)))
+  int plain;             // no transform, parameters or epilogue; A = R = T
+  char *text;            // the meaning in a line
+  int n_inputs;
+  char *inputs[TUNE_MAX_INPUTS];
+  int n_params;
+  char *param_names[TUNE_MAX_PARAMS];
+  tune_type param_types[TUNE_MAX_PARAMS];
+  tune_type elem, acc, res; // T, A, R
+  // the reference kernel (one thread runs the scalar codelet: R[3] = result,
+  // lowest, highest); has_reference 0 for older manifests
+  int has_reference;
+  tune_launch reference;
 } tune_manifest;
 
 // Reads a manifest; on failure returns TGM_ERR_MANIFEST with the reason in
@@ -103,6 +128,7 @@ typedef struct {
   char type[16], op[16], mode[16];
   char source_hash[TUNE_ID_MAX + 1];
   int deterministic, hot;
+  char params[256]; // the scalar parameters' values, "threshold=0.25" ("": none; not in the key)
 } tune_key;
 
 typedef struct {
@@ -158,9 +184,13 @@ typedef struct {
   int n_excluded;
   double tune_seconds, compile_seconds;
   int n_variants, n_settings, n_measured;
+  const char *spectrum; // the manifest's name: sum, dot, count_if, ...
+  const char *meaning;  // what it computes, in a line (NULL: a plain fold)
+  const char *cub_note; // why there is no CUB column (NULL: there is one, or none was asked)
 } tune_report;
 
-// Writes DIR/report-TYPE-OP-MODE.md and DIR/plot-TYPE-OP-MODE.svg.
+// Writes DIR/report-SPECTRUM-TYPE-MODE.md and DIR/plot-SPECTRUM-TYPE-MODE.svg
+// (several spectra of one operator and type share a folder).
 tgm_status tune_report_write(const char *dir, const tune_report *r);
 // Prints the table to f.
 void tune_report_table(void *file, const tune_report *r);

@@ -23,10 +23,10 @@ int main(void) {
       {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1},
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
-  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500};
+  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL};
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   char path[256];
-  snprintf(path, sizeof path, "%s/report-i32-sum-stream.md", dir);
+  snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
   char *md = tgm__read_file(path, NULL);
   CHECK(md != NULL);
   if (md) {
@@ -40,7 +40,7 @@ int main(void) {
     CHECK(strstr(md, "tgm-tune m.json"));
   }
   free(md);
-  snprintf(path, sizeof path, "%s/plot-i32-sum-stream.svg", dir);
+  snprintf(path, sizeof path, "%s/plot-sum-i32-stream.svg", dir);
   char *svg = tgm__read_file(path, NULL);
   CHECK(svg && !strncmp(svg, "<svg ", 5) && strstr(svg, "</svg>\n"));
   CHECK(svg && strstr(svg, "<polyline"));
