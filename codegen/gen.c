@@ -369,3 +369,68 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   }
   return tpl_expand(out, "launch.tpl", tpl_text("launch.tpl"), h, err, errlen);
 }
+
+/* The CUB operator of c's combine, as cub::DeviceReduce::Sum, Max and Min
+ * name theirs (CUB tunes its kernels for those); a pair's max/min is the
+ * variants' own tgm_combine. */
+static const char *cub_op(const Composition *c) {
+  if (c->spec->pair)
+    return "tgm_combine_op{}";
+  switch (c->op) {
+  case OP_ADD: return "::cuda::std::plus<>{}";
+  case OP_MUL: return "::cuda::std::multiplies<>{}";
+  case OP_MAX: return "::cuda::maximum<>{}";
+  case OP_MIN: return "::cuda::minimum<>{}";
+  case OP_AND: return "::cuda::std::bit_and<>{}";
+  case OP_OR: return "::cuda::std::bit_or<>{}";
+  case OP_XOR: return "::cuda::std::bit_xor<>{}";
+  default: return "tgm_combine_op{}";
+  }
+}
+
+int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen) {
+  const Spectrum *sp = c->spec;
+  TplDict *d = tpl_dict(a, NULL);
+  fill_common(d, a, c, dialect_get(DIALECT_CUDA), source);
+  bool plain = spectrum_is_plain(sp);
+  const char *op = cub_op(c);
+  tpl_set(d, "base", gen_base_name(a, c));
+  tpl_set(d, "thread_name", c->thread_fn->name);
+  tpl_set(d, "indexed", sp->indexed ? "1" : "");
+  tpl_set(d, "plain", plain ? "1" : "");
+  tpl_set(d, "transform", plain ? "" : "1");
+  tpl_set(d, "no_params", sp->params.len ? "" : "1");
+  tpl_set(d, "op_expr", op);
+  tpl_set(d, "custom_op", strncmp(op, "tgm_", 4) ? "" : "1");
+  const char *pair_of = sp->pair ? "A(%s<T>())" : "%s<A>()";
+  tpl_set(d, "host_identity", c->op == OP_MAX   ? arena_printf(a, pair_of, "tgm_host_lowest")
+                              : c->op == OP_MIN ? arena_printf(a, pair_of, "tgm_host_highest")
+                              : c->op == OP_MUL ? "A(1)"
+                              : c->op == OP_AND ? "A(~A(0))"
+                                                : "A(0)");
+  tpl_setf(d, "nin", "%d", sp->inputs.len);
+  tpl_set(d, "how",
+          plain ? arena_printf(a, "cub::DeviceReduce::Reduce over the input, operator %.*s, from the "
+                                  "identity (what DeviceReduce::Sum, Max and Min run)",
+                               (int)(strlen(op) - 2), op)
+                : arena_printf(a, "cub::DeviceReduce::TransformReduce over the indices 0..n-1: the\n"
+                                  "// spectrum's transform of element i (tgm_transform_op), operator "
+                                  "%.*s,\n// the identity, and the epilogue through a transform "
+                                  "output iterator",
+                               (int)(strlen(op) - 2), op));
+  tpl_list(d, "cub_inputs");
+  for (int i = 0; i < sp->inputs.len; i++) {
+    TplDict *it = tpl_item(d, "cub_inputs");
+    tpl_set(it, "name", ((const SpecInput *)sp->inputs.items[i])->name);
+    tpl_setf(it, "index", "%d", i);
+  }
+  tpl_list(d, "cub_params");
+  for (int i = 0; i < sp->params.len; i++) {
+    const SpecParam *p = sp->params.items[i];
+    TplDict *it = tpl_item(d, "cub_params");
+    tpl_set(it, "name", p->name);
+    tpl_set(it, "ctype", p->ctype);
+    tpl_setf(it, "index", "%d", i);
+  }
+  return tpl_expand(out, "cub.tpl", tpl_text("cub.tpl"), d, err, errlen);
+}

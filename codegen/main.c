@@ -43,7 +43,8 @@ static void usage(FILE *fp) {
         "  --list          print every variant, one per line: id, then properties\n"
         "  --dump=WHAT     print a pass's result: ast, sema, code (the lowered and\n"
         "                  transformed device functions and kernels, CUDA then HIP)\n"
-        "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json\n"
+        "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json,\n"
+        "                  NAME_TYPE.cub.cu (the CUB baseline tgm-tune times)\n"
         "                  (with --dump: the dump, as NAME.TYPE.WHAT)\n"
         "\n"
         "checking (with -o DIR, on by default):\n"
@@ -333,6 +334,10 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
       if (gen_source(out, arena, by[d], path, NULL, err, sizeof err) != 0)
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     }
+    char err[512];
+    if (gen_cub(outputs_add(outs, arena_printf(arena, "%s.cub.cu", base)), arena, by[DIALECT_CUDA],
+                path, err, sizeof err) != 0)
+      diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     gen_manifest(outputs_add(outs, arena_printf(arena, "%s.json", base)), arena, by, path,
                  prog->file->text);
   }

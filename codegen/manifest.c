@@ -156,6 +156,8 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_t *files = json_object();
   json_object_set_new(files, "cuda", json_string(arena_printf(a, "%s.cu", base)));
   json_object_set_new(files, "hip", json_string(arena_printf(a, "%s.hip", base)));
+  /* the CUB baseline (templates/cub.tpl): int tgm_cub_run(...), built with nvcc */
+  json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
   json_object_set_new(m, "sources", files);
   /* what the spectrum means: epilogue(fold(op, identity, map(transform, inputs))) */
   const Spectrum *sp = c->spec;

@@ -529,6 +529,8 @@ const char *plan_summary(Arena *a, const Plan *p);
  * not NULL); 0, or -1 with err (a template bug). */
 int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
                char *err, size_t errlen);
+/* NAME_TYPE.cub.cu, the CUB baseline of the spectrum (templates/cub.tpl) */
+int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen);
 const char *gen_grid_enum(const char *rule); /* tiles -> TGM_TILES */
 const char *gen_meaning(Arena *a, const Composition *c); /* out[0] = ... in a line */
 const char *gen_identity_text(const Composition *c);      /* 0, tgm_lowest(), ... */

@@ -40,7 +40,7 @@ typedef struct {
   const char *manifest, *type, *op, *db, *report, *mode, *cache;
   int lo, hi;
   double budget;
-  int deterministic, hot, verify_only, all_knobs_default, quiet, hip;
+  int deterministic, hot, verify_only, all_knobs_default, quiet, hip, prepare;
   unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
   const char *params[TUNE_MAX_PARAMS]; // --param NAME=VALUE, as given
@@ -68,6 +68,7 @@ typedef struct {
   tgm_function ref_fn;
   tgm_devptr ref_out;        // R[3]
   const char *cub_note;      // why there is no CUB column
+  char *cub_note_buf;        // the same, when made for this run
   int *usable;               // [variant]: compiled, arch and dialect fine
   tgm_module **mods;
   int n_mods;
@@ -79,6 +80,10 @@ typedef struct {
   tgm_event ev[2 * MAXSAMPLES];
   tgm_module *flush_mod;
   tgm_function flush_fn;    // reads the flush buffer: evicts L2, leaves it clean
+  // CUB: the spectrum's own baseline (tgm-gen's NAME_TYPE.cub.cu, built by
+  // cub.c), else libtgm_cub.so's for a plain sum, max or min
+  tune_cub *cub_build;
+  tune_cub_fn cub_run;
   int (*cub)(const char *, const char *, const void *, unsigned long long, void *, void *,
              size_t *, void *);
   int graph;
@@ -606,14 +611,25 @@ static tgm_status enq_variant(ctx *c, const void *arg, tgm_devptr in, unsigned l
   return enqueue(c, *(const tune_knobs *)arg, in, n, c->out);
 }
 
+// One CUB reduction of the inputs at in (c->in_gap apart) into out; temp 0:
+// the size query. Returns CUB's cudaError_t.
+static int cub_call(ctx *c, tgm_devptr in, unsigned long long n, tgm_devptr out, tgm_devptr temp,
+                    size_t *bytes) {
+  if (c->cub_run) {
+    const void *ins[TUNE_MAX_INPUTS];
+    for (int k = 0; k < c->n_in; k++)
+      ins[k] = in ? (const void *)(uintptr_t)(in + (tgm_devptr)k * c->in_gap) : NULL;
+    return c->cub_run(ins, n, (void *)(uintptr_t)out, (void *)(uintptr_t)temp, bytes,
+                      (const unsigned long long *)c->param_vals, c->s);
+  }
+  return c->cub(c->o->type, c->o->op, (const void *)(uintptr_t)in, n, (void *)(uintptr_t)out,
+                (void *)(uintptr_t)temp, bytes, c->s);
+}
+
 static tgm_status enq_cub(ctx *c, const void *arg, tgm_devptr in, unsigned long long n) {
   (void)arg;
   size_t bytes = c->cub_temp_bytes;
-  int e = c->cub(c->o->type, c->o->op, (const void *)(uintptr_t)in, n, (void *)(uintptr_t)c->out,
-                 (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
-  if (e != 0)
-    return TGM_ERR_DEVICE;
-  return TGM_OK;
+  return cub_call(c, in, n, c->out, c->cub_temp, &bytes) == 0 ? TGM_OK : TGM_ERR_DEVICE;
 }
 
 // One reduction between two events: its time in milliseconds.
@@ -874,7 +890,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
   r->gbps = (double)n * c->elem * c->n_in / (r->us * 1e3);
   // 5. CUB, same harness
   r->cub_us = -1;
-  if (c->cub) {
+  if (c->cub || c->cub_run) {
     tune_stats st;
     TRY("timing CUB", measure(c, enq_cub, NULL, n, 15, 0, &st));
     tune_stats st2;
@@ -900,6 +916,8 @@ static void usage(FILE *f) {
           "  --hot             keep the L2 warm (default: flushed before every sample)\n"
           "  --cache DIR       compile cache (default $TGM_CACHE_DIR or ~/.cache/tgm; '' none)\n"
           "  --verify-only     verify, print the excluded settings, time nothing\n"
+          "  --prepare         compile the variants and build the CUB baseline into the\n"
+          "                    cache, nothing else (several at once: a later tune compiles nothing)\n"
           "  --verify-sizes L  comma-separated sizes for verification\n"
           "  --default-knobs   verify only each variant's default knobs\n"
           "  --backend B       cuda (default: NVRTC + driver API) | hip (hiprtc + HIP, no CUB column)\n"
@@ -938,7 +956,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
       {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
       {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},
-      {"param", required_argument, 0, 'P'},     {0, 0, 0, 0}};
+      {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},     {0, 0, 0, 0}};
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -973,6 +991,7 @@ static int parse_args(int argc, char **argv, options *o) {
     case 'H': o->hot = 1; break;
     case 'c': o->cache = optarg; break;
     case 'V': o->verify_only = 1; break;
+    case 'p': o->prepare = o->verify_only = 1; break;
     case 'S': {
       char *p = optarg;
       o->n_verify_sizes = 0;
@@ -1048,6 +1067,8 @@ static void *load_cub(void) {
 // Everything the run allocated, on every way out (so a leak checker finds
 // nothing lost: valgrind --error-exitcode is usable on tgm-tune).
 static void ctx_free(ctx *c) {
+  tune_cub_free(c->cub_build);
+  free(c->cub_note_buf);
   if (c->b) {
     for (int i = 0; i < c->n_mods; i++)
       tgm_module_unload(c->mods[i]);
@@ -1257,8 +1278,22 @@ static int run(ctx *c, options *o) {
     fprintf(stderr, "tgm-tune: %s%s%s\n", c->m.text ? c->m.text : c->m.spectrum,
             c->param_text[0] ? ", with " : "", c->param_text);
   double t_start = now();
+  // the CUB baseline builds (nvcc) while the variants compile and verify
+  if ((!o->verify_only || o->prepare) && !o->hip && c->m.cub_source &&
+      tune_cub_start(c->m.dir, c->m.cub_source, c->m.cuda_source, c->info->cc_major,
+                     c->info->cc_minor, o->cache, &c->cub_build) != TGM_OK)
+    c->cub_note_buf = strdup(tgm_last_error());
   if ((rc = compile_all(c)))
     return rc;
+  if (o->prepare) {
+    tune_cub_fn fn = NULL;
+    if (c->cub_build && tune_cub_finish(c->cub_build, &fn) != TGM_OK)
+      fprintf(stderr, "tgm-tune: the CUB baseline: %s\n", tgm_last_error());
+    if (!o->quiet)
+      printf("tgm-tune: %s prepared in %.1f s: the variants%s\n", o->manifest, now() - t_start,
+             fn ? " and the CUB baseline" : "");
+    return 0;
+  }
 
   // buffers
   unsigned long long vmax = 1ull << 21;
@@ -1350,53 +1385,59 @@ static int run(ctx *c, options *o) {
     }
     free(host);
   }
-  // CUB: plain sum, max and min so far (a TransformReduce per spectrum: issue 9)
-  int cub_can = c->m.plain && (!strcmp(o->op, "sum") || !strcmp(o->op, "max") || !strcmp(o->op, "min"));
-  void *cublib = o->hip || !cub_can ? NULL : load_cub(); // hipCUB: not yet
-  if (cublib) {
+  // CUB: the spectrum's baseline, else (plain sum, max, min) libtgm_cub.so
+  if (c->cub_build) {
+    if (tune_cub_finish(c->cub_build, &c->cub_run) != TGM_OK) {
+      free(c->cub_note_buf);
+      c->cub_note_buf = strdup(tgm_last_error());
+    }
+  }
+  int plain_cub = c->m.plain && (!strcmp(o->op, "sum") || !strcmp(o->op, "max") || !strcmp(o->op, "min"));
+  void *cublib = o->hip || c->cub_run || !plain_cub ? NULL : load_cub(); // hipCUB: not yet
+  if (cublib)
     c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
                       size_t *, void *))dlsym(cublib, "tgm_cub_reduce");
+  if (c->cub_run || c->cub) {
     size_t need = 0;
-    if (c->cub && c->cub(o->type, o->op, NULL, 1ull << o->hi, NULL, NULL, &need, c->s) == 0) {
+    if (cub_call(c, 0, 1ull << o->hi, 0, 0, &need) == 0) {
       c->cub_temp_bytes = need;
       TRY("allocating CUB temp", tgm_malloc(c->b, need ? need : 16, &c->cub_temp));
     } else {
-      c->cub = NULL;
+      c->cub_run = NULL, c->cub = NULL;
+      c->cub_note = "CUB's temp-size query failed";
     }
   }
-  if (c->cub) {
-    // CUB is checked like a variant: 65537 random elements, poisoned output
+  if (c->cub || c->cub_run) {
+    // CUB is checked like a variant: the first 65537 elements of the input
+    // pool (random, each input at c->in_gap), poisoned output
     unsigned long long n = 65537;
-    void *host = malloc((size_t)n * c->elem);
     char want[3 * 16], got[16];
-    fill_host(c, host, n);
-    tgm_devptr din;
-    TRY("allocating the CUB check", tgm_malloc(c->b, (size_t)n * c->elem, &din));
-    TRY("copying the CUB check", tgm_copy_to_device(c->b, din, host, (size_t)n * c->elem));
+    tgm_devptr din = c->pool;
     TRY("running the reference", run_reference(c, din, n, want));
     TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, c->res_size, c->s));
     size_t bytes = c->cub_temp_bytes;
-    int e = c->cub(o->type, o->op, (const void *)(uintptr_t)din, n, (void *)(uintptr_t)c->out,
-                   (void *)(uintptr_t)c->cub_temp, &bytes, c->s);
+    int e = cub_call(c, din, n, c->out, c->cub_temp, &bytes);
     TRY("running CUB", tgm_stream_sync(c->b, c->s));
     TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->res_size));
-    tgm_free(c->b, din);
-    free(host);
     if (e != 0 || !same(c, got, want)) {
       char g[64], w[64];
       value_str(c, got, g, sizeof g);
       value_str(c, want, w, sizeof w);
       fprintf(stderr, "tgm-tune: CUB gave %s for %s, want %s (error %d): no CUB column\n", g,
               "65537 elements", w, e);
-      c->cub = NULL;
+      c->cub = NULL, c->cub_run = NULL;
     }
-  } else if (!cub_can)
-    c->cub_note = "libtgm_cub.so times plain sum, max and min only, so far";
+  } else if (c->cub_note)
+    ; // said above
   else if (o->hip)
     c->cub_note = "no hipCUB baseline, so far";
+  else if (c->cub_note_buf)
+    c->cub_note = c->cub_note_buf;
+  else if (!c->m.cub_source && !plain_cub)
+    c->cub_note = "the manifest names no CUB baseline (an older tgm-gen made it)";
   else
     c->cub_note = "no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB)";
-  if (!c->cub && !c->cub_note)
+  if (!c->cub && !c->cub_run && !c->cub_note)
     c->cub_note = "CUB gave a wrong result (above)";
   if (!o->quiet && c->cub_note)
     fprintf(stderr, "tgm-tune: no CUB column: %s\n", c->cub_note);
@@ -1456,10 +1497,11 @@ static int run(ctx *c, options *o) {
   double elapsed = now() - t_start;
   tune_report rep = {&key, rows, total, o->command, (const char *const *)c->excluded, c->n_excluded,
                      elapsed, c->compile_seconds, 0, n_settings, (int)c->measured, c->m.spectrum,
-                     c->m.plain ? NULL : c->m.text, c->cub_note};
+                     c->m.plain ? NULL : c->m.text, c->cub_note,
+                     c->cub_run ? c->m.cub_source : c->cub ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)" : NULL};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
-  printf("tgm-tune: %s %s, %s mode, on %s: %.1f s (compile %.1f s)%s\n", o->op, o->type, o->mode,
+  printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum, o->type, o->op, o->mode,
          c->info->name, elapsed, c->compile_seconds, resumed ? ", some sizes resumed" : "");
   tune_report_table(stdout, &rep);
   if (c->n_excluded)

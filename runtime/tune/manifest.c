@@ -260,6 +260,15 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   json_t *src = json_object_get(root, "sources");
   m->cuda_source = str_of(src, "cuda");
   m->hip_source = str_of(src, "hip");
+  m->cub_source = str_of(src, "cub");
+  // file names beside the manifest, never paths elsewhere
+  const char *names[] = {m->cuda_source, m->hip_source, m->cub_source};
+  for (int i = 0; i < 3; i++)
+    if (names[i] && (strchr(names[i], '/') || !names[i][0] || !strcmp(names[i], ".."))) {
+      s = tgm__fail(TGM_ERR_MANIFEST, "%s: sources: '%s' is not a file name beside the manifest",
+                    path, names[i]);
+      goto out;
+    }
   m->source_hash = str_of(root, "source_hash");
   m->spectrum = str_of(root, "spectrum");
   m->type = str_of(root, "type");
@@ -344,6 +353,7 @@ void tune_manifest_free(tune_manifest *m) {
   free(m->dir);
   free(m->cuda_source);
   free(m->hip_source);
+  free(m->cub_source);
   free(m->source_hash);
   free(m->spectrum);
   free(m->type);

@@ -142,7 +142,9 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
   fprintf(f, "- command: `%s`\n", r->command ? r->command : "?");
   fprintf(f, "- %d variants, %d knob settings verified; %d timings; compile %.1f s; tune %.1f s\n",
           r->n_variants, r->n_settings, r->n_measured, r->compile_seconds, r->tune_seconds);
-  if (r->cub_note)
+  if (r->cub_what)
+    fprintf(f, "- CUB: %s, timed in the same harness\n", r->cub_what);
+  else if (r->cub_note)
     fprintf(f, "- no CUB column: %s\n", r->cub_note);
   fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm |\n");
   fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");

@@ -52,6 +52,7 @@ typedef struct {
   char *path, *dir;      // the manifest file and its folder
   char *cuda_source;     // file names, relative to dir
   char *hip_source;
+  char *cub_source;      // the CUB baseline (NAME_TYPE.cub.cu); NULL: none
   char *source_hash, *spectrum, *type, *ctype, *op, *ns;
   tune_variant *v;
   int n_v;
@@ -174,6 +175,25 @@ int tune_db_entries(tune_db *db);
 // TGM_ERR_NOT_FOUND. (A json_t *: include jansson.h to use it.)
 tgm_status tune_db_load_buckets(const char *path, struct json_t **out);
 
+// ------------------------------------------------------------------- cub.c
+// The CUB baseline of a spectrum (tgm-gen's NAME_TYPE.cub.cu): out[0] = the
+// spectrum over ins[0..inputs) of n elements, params[k] parameter k's bytes;
+// temp NULL: *temp_bytes = what it needs. Returns a cudaError_t.
+typedef int (*tune_cub_fn)(const void *const *ins, unsigned long long n, void *out, void *temp,
+                           size_t *temp_bytes, const unsigned long long *params, void *stream);
+typedef struct tune_cub tune_cub;
+// Starts nvcc on DIR/cub_source (which includes DIR/cuda_source) for sm_XY
+// in the background, unless the compile cache (tgm_compile's cache_dir
+// argument) holds the library already. Errors: TGM_ERR_NOT_FOUND (no nvcc),
+// TGM_ERR_IO.
+tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *cuda_source,
+                          int cc_major, int cc_minor, const char *cache, tune_cub **out);
+// Waits for nvcc and loads the library. TGM_ERR_COMPILE with nvcc's first
+// error, TGM_ERR_IO.
+tgm_status tune_cub_finish(tune_cub *b, tune_cub_fn *fn);
+const char *tune_cub_command(const tune_cub *b); // the nvcc command line
+void tune_cub_free(tune_cub *b);                 // stops nvcc if it still runs
+
 // ---------------------------------------------------------------- report.c
 typedef struct {
   const tune_key *key;
@@ -187,6 +207,7 @@ typedef struct {
   const char *spectrum; // the manifest's name: sum, dot, count_if, ...
   const char *meaning;  // what it computes, in a line (NULL: a plain fold)
   const char *cub_note; // why there is no CUB column (NULL: there is one, or none was asked)
+  const char *cub_what; // the CUB program timed: NAME_TYPE.cub.cu, libtgm_cub.so
 } tune_report;
 
 // Writes DIR/report-SPECTRUM-TYPE-MODE.md and DIR/plot-SPECTRUM-TYPE-MODE.svg

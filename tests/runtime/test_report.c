@@ -23,7 +23,7 @@ int main(void) {
       {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1},
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
-  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL};
+  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL, "sum_i32.cub.cu"};
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   char path[256];
   snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
@@ -38,6 +38,7 @@ int main(void) {
     CHECK(strstr(md, "Excluded (failed verification): 1"));
     CHECK(strstr(md, "got 1, want 2"));
     CHECK(strstr(md, "tgm-tune m.json"));
+    CHECK(strstr(md, "- CUB: sum_i32.cub.cu, timed in the same harness"));
   }
   free(md);
   snprintf(path, sizeof path, "%s/plot-sum-i32-stream.svg", dir);
