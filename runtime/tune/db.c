@@ -129,12 +129,32 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
       return buf;
     }
     static const char *knobs[] = {"block", "items", "grid_cap_per_sm"};
-    for (int k = 0; k < 3; k++) {
-      json_t *x = json_object_get(o, knobs[k]);
+    json_t *ru = json_object_get(o, "runner_up");
+    for (int k = 0; k < 6; k++) {
+      json_t *x = json_object_get(k < 3 ? o : ru, knobs[k % 3]);
       if (x && !is_int(x, 0, 65536)) {
-        snprintf(buf, cap, "result %zu: %s is not a count of 0..65536", i, knobs[k]);
+        snprintf(buf, cap, "result %zu: %s%s is not a count of 0..65536", i, k < 3 ? "" : "runner_up.",
+                 knobs[k % 3]);
         return buf;
       }
+    }
+    // the runner-up and the margin (tgm-tune since the margins; optional)
+    if (ru && (!json_is_object(ru) || !is_id(json_object_get(ru, "variant")))) {
+      snprintf(buf, cap, "result %zu: runner_up has no variant", i);
+      return buf;
+    }
+    json_t *mg = json_object_get(o, "margin"), *by = json_object_get(o, "chosen_by");
+    static const char *parts[] = {"median", "lo", "hi"};
+    for (int k = 0; mg && k < 3; k++)
+      if (!json_is_object(mg) || !json_is_number(json_object_get(mg, parts[k])) ||
+          !isfinite(json_number_value(json_object_get(mg, parts[k]))) ||
+          json_number_value(json_object_get(mg, "lo")) > json_number_value(json_object_get(mg, "hi"))) {
+        snprintf(buf, cap, "result %zu: margin is not {median, lo, hi}, finite, lo <= hi", i);
+        return buf;
+      }
+    if (by && (!json_is_string(by) || strlen(json_string_value(by)) >= 48)) {
+      snprintf(buf, cap, "result %zu: chosen_by is not a string of under 48 characters", i);
+      return buf;
     }
   }
   long long last = -1;
@@ -600,6 +620,20 @@ static int result_of(json_t *o, tune_result *r) {
   r->us_p75 = json_number_value(json_object_get(o, "us_p75"));
   r->gbps = json_number_value(json_object_get(o, "gbps"));
   r->cub_us = json_number_value(json_object_get(o, "cub_us"));
+  json_t *ru = json_object_get(o, "runner_up"), *mg = json_object_get(o, "margin");
+  const char *ruv = json_string_value(json_object_get(ru, "variant"));
+  const char *by = json_string_value(json_object_get(o, "chosen_by"));
+  if (ruv && strlen(ruv) < sizeof r->runner_up) {
+    memcpy(r->runner_up, ruv, strlen(ruv) + 1);
+    r->ru_block = (unsigned)json_integer_value(json_object_get(ru, "block"));
+    r->ru_items = (unsigned)json_integer_value(json_object_get(ru, "items"));
+    r->ru_cap = (unsigned)json_integer_value(json_object_get(ru, "grid_cap_per_sm"));
+  }
+  r->margin = json_number_value(json_object_get(mg, "median"));
+  r->margin_lo = json_number_value(json_object_get(mg, "lo"));
+  r->margin_hi = json_number_value(json_object_get(mg, "hi"));
+  if (by && strlen(by) < sizeof r->chosen_by)
+    memcpy(r->chosen_by, by, strlen(by) + 1);
   return 1;
 }
 
@@ -679,7 +713,10 @@ static tgm_status check_result(const tune_result *r) {
     return tgm__fail(TGM_ERR_INVALID, "2^%d: a result without a variant", r->log2n);
   const struct { const char *name; double v; } t[] = {{"us", r->us},         {"us_p25", r->us_p25},
                                                       {"us_p75", r->us_p75}, {"gbps", r->gbps},
-                                                      {"cub_us", r->cub_us}};
+                                                      {"cub_us", r->cub_us},
+                                                      {"margin", r->margin},
+                                                      {"margin_lo", r->margin_lo},
+                                                      {"margin_hi", r->margin_hi}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (!isfinite(t[i].v))
       return tgm__fail(TGM_ERR_INVALID, "2^%d: %s of %s is %s; the result is not written", r->log2n,
@@ -697,6 +734,16 @@ static tgm_status edit_put(json_t *e, const void *arg) {
                           "variant", r->variant, "block", (int)r->block, "items", (int)r->items,
                           "grid_cap_per_sm", (int)r->cap, "us", r->us, "us_p25", r->us_p25,
                           "us_p75", r->us_p75, "gbps", r->gbps, "cub_us", r->cub_us);
+  if (row && r->runner_up[0])
+    json_object_set_new(row, "runner_up",
+                        json_pack("{s:s,s:i,s:i,s:i}", "variant", r->runner_up, "block",
+                                  (int)r->ru_block, "items", (int)r->ru_items, "grid_cap_per_sm",
+                                  (int)r->ru_cap));
+  if (row && r->runner_up[0])
+    json_object_set_new(row, "margin", json_pack("{s:f,s:f,s:f}", "median", r->margin, "lo",
+                                                 r->margin_lo, "hi", r->margin_hi));
+  if (row && r->chosen_by[0])
+    json_object_set_new(row, "chosen_by", json_string(r->chosen_by));
   if (!row)
     return tgm__fail(TGM_ERR_INVALID, "2^%d: the result of %s cannot be written as JSON", r->log2n,
                      r->variant);

@@ -68,6 +68,8 @@ typedef struct {
   tgm_function ref_fn;
   tgm_devptr ref_out;        // R[3]
   const char *cub_note;      // why there is no CUB column
+  tune_knobs prev;           // the previous size's choice (has_prev), for tune_prefer
+  int has_prev;
   char *cub_note_buf;        // the same, when made for this run
   int *usable;               // [variant]: compiled, arch and dialect fine
   tgm_module **mods;
@@ -875,14 +877,43 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
     fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
     return EXIT_TUNE;
   }
-  // 4. choose: the fastest; anything tied with it (inside the spread) goes
-  // by the fixed order of tune_tie_order
-  int chosen = w;
+  // 4. the runner-up (the next finalist by median) against the fastest, in
+  // interleaved A/B rounds: the margin and its interval. A winner must be
+  // faster beyond noise; within noise the stated rule chooses (tune_prefer)
+  int u = -1;
   for (int i = 0; i < top; i++)
-    if (in_final[i] && i != w && fin[i].n && tune_compare(&fin[i], &fin[w]) == 0 &&
-        tune_tie_order(&c->m, cand[i], cand[chosen]) < 0)
-      chosen = i;
+    if (i != w && in_final[i] && fin[i].n && (u < 0 || fin[i].median < fin[u].median))
+      u = i;
   memset(r, 0, sizeof *r);
+  int chosen = w;
+  snprintf(r->chosen_by, sizeof r->chosen_by, "the only one timed");
+  if (u >= 0) {
+    enum { ROUNDS = 8 };
+    double ta[ROUNDS], tb[ROUNDS];
+    for (int k = 0; k < ROUNDS; k++) {
+      tune_stats sa, sb;
+      TRY("timing", measure_knobs(c, cand[w], n, 7, 0, &sa));
+      TRY("timing", measure_knobs(c, cand[u], n, 7, 0, &sb));
+      ta[k] = sa.median, tb[k] = sb.median;
+    }
+    double m, lo, hi;
+    tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over w
+    const char *why = "faster";
+    if (lo <= 0 && hi >= 0 &&
+        tune_prefer(&c->m, cand[w], cand[u], c->has_prev ? &c->prev : NULL, &why) > 0)
+      chosen = u;
+    else if (hi < 0) // u is the faster one after all
+      chosen = u;
+    int other = chosen == w ? u : w;
+    if (chosen == u)
+      tune_margin(tb, ta, ROUNDS, &m, &lo, &hi); // w over u
+    snprintf(r->chosen_by, sizeof r->chosen_by, "%s%s", lo > 0 || hi < 0 ? "" : "within noise: ",
+             lo > 0 || hi < 0 ? "faster" : why);
+    snprintf(r->runner_up, sizeof r->runner_up, "%s", c->m.v[cand[other].v].id);
+    r->ru_block = cand[other].block, r->ru_items = cand[other].items, r->ru_cap = cand[other].cap;
+    r->margin = m, r->margin_lo = lo, r->margin_hi = hi;
+  }
+  c->prev = cand[chosen], c->has_prev = 1;
   r->log2n = log2n;
   snprintf(r->variant, sizeof r->variant, "%s", c->m.v[cand[chosen].v].id);
   r->block = cand[chosen].block, r->items = cand[chosen].items, r->cap = cand[chosen].cap;
@@ -1466,6 +1497,11 @@ static int run(ctx *c, options *o) {
   for (int l = o->lo; l <= o->hi; l++) {
     tune_result *r = &rows[l - o->lo];
     if (tune_db_get(db, &key, l, r)) {
+      for (int v = 0; v < c->m.n_v; v++) // the neighbour of the next size
+        if (!strcmp(c->m.v[v].id, r->variant)) {
+          c->prev = (tune_knobs){.v = v, .block = r->block, .items = r->items, .cap = r->cap};
+          c->has_prev = 1;
+        }
       resumed++;
       progress(c, l - o->lo + 1, total, l, t0, "resumed from the database");
       continue;

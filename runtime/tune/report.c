@@ -19,12 +19,22 @@ static void row_line(FILE *f, const tune_result *r, int md) {
     snprintf(cub, sizeof cub, "%.2f", r->cub_us);
     snprintf(ratio, sizeof ratio, "%.2fx", r->cub_us / r->us);
   }
+  // the runner-up and the margin: +3.1% [+1.2, +5.0]
+  char ru[TUNE_ID_MAX + 80] = "-", margin[64] = "-";
+  if (r->runner_up[0]) {
+    tune_knobs rk = {0, r->ru_block, r->ru_items, r->ru_cap};
+    char rknobs[64];
+    tune_knobs_str(&rk, rknobs, sizeof rknobs);
+    snprintf(ru, sizeof ru, "%s %s", r->runner_up, rknobs);
+    snprintf(margin, sizeof margin, "%+.1f%% [%+.1f, %+.1f]", 100 * r->margin, 100 * r->margin_lo,
+             100 * r->margin_hi);
+  }
   if (md)
-    fprintf(f, "| %s | %s | %s | %.2f | %.1f | %s | %s |\n", sz, r->variant, knobs, r->us, r->gbps,
-            cub, ratio);
+    fprintf(f, "| %s | %s | %s | %.2f | %.1f | %s | %s | %s | %s | %s |\n", sz, r->variant, knobs,
+            r->us, r->gbps, cub, ratio, ru, margin, r->chosen_by[0] ? r->chosen_by : "-");
   else
-    fprintf(f, "%-6s %-14s %-30s %10.2f %8.1f %10s %7s\n", sz, r->variant, knobs, r->us, r->gbps,
-            cub, ratio);
+    fprintf(f, "%-6s %-14s %-30s %10.2f %8.1f %10s %7s  %-24s %s\n", sz, r->variant, knobs, r->us,
+            r->gbps, cub, ratio, margin, r->chosen_by);
 }
 
 static double geomean_ratio(const tune_report *r, int lo, int hi, int *count) {
@@ -56,12 +66,20 @@ static void summary(FILE *f, const tune_report *r, const char *pre) {
       worst = r->rows[i].cub_us / r->rows[i].us, worst_at = r->rows[i].log2n;
   if (worst_at >= 0)
     fprintf(f, "%slowest ratio CUB/tgm: %.3fx at 2^%d\n", pre, worst, worst_at);
+  int beyond = 0, within = 0;
+  for (int i = 0; i < r->n_rows; i++) {
+    beyond += !strcmp(r->rows[i].chosen_by, "faster");
+    within += !strncmp(r->rows[i].chosen_by, "within noise", 12);
+  }
+  if (beyond + within)
+    fprintf(f, "%swinners faster than the runner-up beyond noise: %d of %d sizes; within noise, "
+               "chosen by the rule: %d\n", pre, beyond, r->n_rows, within);
 }
 
 void tune_report_table(void *file, const tune_report *r) {
   FILE *f = file;
-  fprintf(f, "%-6s %-14s %-30s %10s %8s %10s %7s\n", "size", "winner", "knobs", "us", "GB/s",
-          "CUB us", "CUB/tgm");
+  fprintf(f, "%-6s %-14s %-30s %10s %8s %10s %7s  %-24s %s\n", "size", "winner", "knobs", "us", "GB/s",
+          "CUB us", "CUB/tgm", "margin [95%]", "chosen by");
   for (int i = 0; i < r->n_rows; i++)
     row_line(f, &r->rows[i], 0);
   summary(f, r, "");
@@ -146,8 +164,12 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
     fprintf(f, "- CUB: %s, timed in the same harness\n", r->cub_what);
   else if (r->cub_note)
     fprintf(f, "- no CUB column: %s\n", r->cub_note);
-  fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm |\n");
-  fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: |\n");
+  fprintf(f, "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
+             "  interval over 8 interleaved A/B rounds; where the interval holds 0 the two are\n"
+             "  within noise and the rule chose (deterministic, fewer launches, no memset, the\n"
+             "  neighbour's choice, then a fixed order): such a choice is no claim\n");
+  fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm | runner-up | margin [95%%] | chosen by |\n");
+  fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
   for (int i = 0; i < r->n_rows; i++)
     row_line(f, &r->rows[i], 1);
   fprintf(f, "\n");

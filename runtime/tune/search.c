@@ -78,6 +78,30 @@ int tune_tie_order(const tune_manifest *m, tune_knobs a, tune_knobs b) {
   return 0;
 }
 
+int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_knobs *prev,
+                const char **why) {
+  const tune_variant *va = &m->v[a.v], *vb = &m->v[b.v];
+  if (va->deterministic != vb->deterministic) {
+    *why = "deterministic";
+    return va->deterministic ? -1 : 1;
+  }
+  if (va->n_pos != vb->n_pos) {
+    *why = "fewer launches";
+    return va->n_pos < vb->n_pos ? -1 : 1;
+  }
+  if (va->counter != vb->counter) {
+    *why = "no memset";
+    return va->counter ? 1 : -1;
+  }
+  if (prev && tune_knobs_equal(*prev, a) != tune_knobs_equal(*prev, b)) {
+    *why = "the neighbour's choice";
+    return tune_knobs_equal(*prev, a) ? -1 : 1;
+  }
+  *why = "fixed order";
+  int o = tune_tie_order(m, a, b);
+  return o ? o : -1;
+}
+
 int tune_knobs_equal(tune_knobs a, tune_knobs b) {
   return a.v == b.v && a.block == b.block && a.items == b.items && a.cap == b.cap;
 }

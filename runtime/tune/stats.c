@@ -1,6 +1,7 @@
 // stats.c — medians, quartiles and the tie rule of the timing protocol.
 #include "tune.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,4 +46,34 @@ int tune_compare(const tune_stats *a, const tune_stats *b) {
   if (fabs(d) <= tune_spread(a, b))
     return 0;
   return d < 0 ? -1 : 1;
+}
+
+void tune_margin(const double *a, const double *b, int n, double *m, double *lo, double *hi) {
+  *m = *lo = *hi = 0;
+  if (n <= 0)
+    return;
+  enum { RESAMPLES = 2000, MAXN = 64 };
+  if (n > MAXN)
+    n = MAXN;
+  double r[MAXN], pick[MAXN];
+  for (int k = 0; k < n; k++)
+    r[k] = a[k] > 0 ? b[k] / a[k] : 1;
+  *m = tune_stats_of(r, n).median - 1;
+  double *med = malloc(RESAMPLES * sizeof *med);
+  if (!med) {
+    *lo = *hi = *m;
+    return;
+  }
+  uint64_t x = 0x2545f4914f6cdd1dull; // xorshift64: a fixed seed
+  for (int i = 0; i < RESAMPLES; i++) {
+    for (int k = 0; k < n; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      pick[k] = r[x % (uint64_t)n];
+    }
+    med[i] = tune_stats_of(pick, n).median - 1;
+  }
+  qsort(med, RESAMPLES, sizeof *med, cmp_double);
+  *lo = med[(int)(0.025 * (RESAMPLES - 1))];
+  *hi = med[(int)(0.975 * (RESAMPLES - 1) + 0.5)];
+  free(med);
 }

@@ -99,6 +99,14 @@ int tune_neighbours(const tune_variant *v, tune_knobs k, tune_knobs out[6]);
 // Total order for ties: fewer launches, deterministic, manifest order, then
 // smaller knobs. <0 when a ranks first.
 int tune_tie_order(const tune_manifest *m, tune_knobs a, tune_knobs b);
+// The rule between two settings whose times are within noise of each other
+// (the margin's interval holds 0): deterministic first, then fewer launches,
+// then no counter to clear (no memset), then the previous size's choice
+// (prev, when not NULL), then tune_tie_order. Returns <0 when a is chosen,
+// >0 for b, with *why the deciding rule ("deterministic", "fewer launches",
+// "no memset", "the neighbour's choice", "fixed order").
+int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_knobs *prev,
+                const char **why);
 int tune_knobs_equal(tune_knobs a, tune_knobs b);
 void tune_knobs_str(const tune_knobs *k, char *buf, size_t len); // "b256 i4 c4"
 
@@ -114,6 +122,11 @@ tune_stats tune_stats_of(const double *x, int n); // sorts a copy
 double tune_spread(const tune_stats *a, const tune_stats *b);
 // -1: a faster, 1: b faster, 0: tie.
 int tune_compare(const tune_stats *a, const tune_stats *b);
+// The margin of b over a from n interleaved rounds (a[k] then b[k], each a
+// round's median time): *m = median(b[k] / a[k]) - 1, and [*lo, *hi] its 95%
+// bootstrap interval (2000 resamples from a fixed seed: the same samples give
+// the same interval). b is slower beyond noise when *lo > 0.
+void tune_margin(const double *a, const double *b, int n, double *m, double *lo, double *hi);
 
 // -------------------------------------------------------------------- db.c
 // The longest variant id, source hash or other key string (the manifest
@@ -138,6 +151,14 @@ typedef struct {
   unsigned block, items, cap;
   double us, gbps, cub_us;
   double us_p25, us_p75;
+  // The runner-up (runner_up[0] == 0: none) and the margin: its time over
+  // the chosen setting's, minus 1, with its 95% interval, from interleaved
+  // A/B rounds (negative: the rule chose the slower of two within noise);
+  // chosen_by: "faster", or "within noise: " and the rule that decided
+  char runner_up[TUNE_ID_MAX + 1];
+  unsigned ru_block, ru_items, ru_cap;
+  double margin, margin_lo, margin_hi;
+  char chosen_by[48];
 } tune_result;
 
 // Fills a key; a string longer than its field is TGM_ERR_INVALID (naming

@@ -136,6 +136,13 @@ int main(void) {
     tune_result x = result_of(l, l < 13 ? "B1.VS.SV" : "DTL.VR.ST", 256);
     CHECK_EQ_INT(tune_db_put(db, &h100, &x), TGM_OK);
   }
+  // the runner-up and the margin go in and come back
+  tune_result withm = result_of(15, "DTA.V.SV", 512);
+  snprintf(withm.runner_up, sizeof withm.runner_up, "DSL.VS.SV");
+  withm.ru_block = 256, withm.ru_items = 8, withm.ru_cap = 4;
+  withm.margin = 0.031, withm.margin_lo = 0.012, withm.margin_hi = 0.05;
+  snprintf(withm.chosen_by, sizeof withm.chosen_by, "faster");
+  CHECK_EQ_INT(tune_db_put(db, &graph, &withm), TGM_OK);
   tune_result g = result_of(10, "DT.VS.ST", 128);
   CHECK_EQ_INT(tune_db_put(db, &graph, &g), TGM_OK);
   CHECK_EQ_INT(tune_db_finish(db, &h100), TGM_OK);
@@ -148,6 +155,10 @@ int main(void) {
   CHECK(tune_db_get(db, &h100, 12, &r) && !strcmp(r.variant, "B1.VS.SV") && r.block == 256);
   CHECK(r.us == 18.0 && r.cub_us == 24.0);
   CHECK(tune_db_get(db, &h100, 14, &r) && !strcmp(r.variant, "DTL.VR.ST"));
+  CHECK(!r.runner_up[0] && !r.chosen_by[0]); // none was measured
+  CHECK(tune_db_get(db, &graph, 15, &r) && !strcmp(r.runner_up, "DSL.VS.SV") && r.ru_block == 256 &&
+        r.ru_items == 8 && r.ru_cap == 4 && !strcmp(r.chosen_by, "faster"));
+  CHECK(r.margin == 0.031 && r.margin_lo == 0.012 && r.margin_hi == 0.05);
   CHECK(tune_db_get(db, &graph, 10, &r) && !strcmp(r.variant, "DT.VS.ST"));
   CHECK(!tune_db_get(db, &graph, 11, &r));
   CHECK(!tune_db_get(db, &other, 10, &r));
@@ -220,6 +231,24 @@ int main(void) {
   CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_CORRUPT);
   write_text(bad, "");
   CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_CORRUPT);
+  // a malformed runner-up, margin or rule name
+  const char *bad_margin[] = {
+      "{\"log2n\": 3, \"variant\": \"A\", \"runner_up\": {\"block\": 1}}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"runner_up\": \"B\"}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"runner_up\": {\"variant\": \"B\", \"block\": -1}}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"margin\": {\"median\": 0.1, \"lo\": 0.2, \"hi\": 0.1}}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"margin\": {\"median\": 0.1, \"lo\": 0}}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"margin\": [0.1, 0, 0.2]}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"chosen_by\": 7}",
+  };
+  for (size_t i = 0; i < sizeof bad_margin / sizeof *bad_margin; i++) {
+    char t[512];
+    snprintf(t, sizeof t, "{\"tgm_db\": 1, \"entries\": [{\"key\": {}, \"results\": [%s]}]}",
+             bad_margin[i]);
+    write_text(bad, t);
+    CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_CORRUPT);
+    CHECK(strstr(tgm_last_error(), "result 0") != NULL);
+  }
   // foreign: valid JSON, not ours (or a newer version)
   write_text(bad, "{\"name\": \"package.json\", \"version\": \"1.0\"}");
   CHECK_EQ_INT(tune_db_open(bad, &db), TGM_ERR_DB_FOREIGN);

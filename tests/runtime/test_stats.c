@@ -36,5 +36,26 @@ int main(void) {
   tune_stats t1 = tune_stats_of(c1, 3), t2 = tune_stats_of(c2, 3);
   CHECK_EQ_INT(tune_compare(&t1, &t2), 0);
   CHECK(near(tune_spread(&t1, &t2), 1.0));
+
+  // margins from interleaved A/B rounds (recorded H100 round medians, us)
+  double ma, lo, hi, m2, lo2, hi2;
+  // B is 3-4% slower in every round: a margin beyond noise
+  double fa[] = {10.0, 10.2, 9.9, 10.1, 10.0, 10.3, 9.8, 10.0};
+  double fb[] = {10.4, 10.6, 10.25, 10.45, 10.35, 10.7, 10.15, 10.4};
+  tune_margin(fa, fb, 8, &ma, &lo, &hi);
+  CHECK(ma > 0.03 && ma < 0.04 && lo > 0 && lo <= ma && hi >= ma);
+  tune_margin(fa, fb, 8, &m2, &lo2, &hi2); // the same samples, the same interval
+  CHECK(m2 == ma && lo2 == lo && hi2 == hi);
+  tune_margin(fb, fa, 8, &m2, &lo2, &hi2); // the other way round: negative
+  CHECK(m2 < 0 && hi2 < 0);
+  // rounds that go either way: the interval holds 0, a tie
+  double ta[] = {10.0, 10.4, 9.8, 10.1, 10.3, 9.9, 10.2, 10.0};
+  double tb[] = {10.3, 10.0, 10.1, 9.9, 10.5, 9.7, 10.0, 10.2};
+  tune_margin(ta, tb, 8, &ma, &lo, &hi);
+  CHECK(lo <= 0 && hi >= 0 && lo <= ma && ma <= hi);
+  // one outlier round does not make a margin
+  double oa[] = {10, 10, 10, 10, 10, 10, 10, 10}, ob[] = {10, 10.01, 9.99, 10, 14, 10, 9.99, 10.01};
+  tune_margin(oa, ob, 8, &ma, &lo, &hi);
+  CHECK(fabs(ma) < 0.002 && lo <= 0);
   CHECK_DONE();
 }
