@@ -30,4 +30,5 @@ for run in $(seq 1 "${RUNS:-2}"); do
     echo "run $run $s: exit $? in $(( $(date +%s) - t0 )) s"
   done
 done
+rm -f "$out"/*.lock
 tar -C "$out" -czf "$out/reports.tar.gz" reports && rm -rf "$out/reports"

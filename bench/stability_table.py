@@ -56,7 +56,7 @@ for key in keys:
             # a winner beyond noise in one run that another run did not choose
             bad += 1
             bad_sizes.append(f"2^{l}: " + " / ".join(f"{r['variant']} b{r['block']} i{r['items']}"
-                                                   f" ({r.get('chosen_by', '?')}, {100 * r.get('margin', 0):+.1f}%)"
+                                                   f" ({r.get('chosen_by', '?')}, {100 * r.get('margin', {}).get('median', 0):+.1f}%)"
                                                    for r in rs))
         else:
             within += 1

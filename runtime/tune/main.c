@@ -41,6 +41,7 @@ typedef struct {
   int lo, hi;
   double budget;
   int deterministic, hot, verify_only, all_knobs_default, quiet, hip, prepare;
+  double noise; // run-to-run noise: a margin must exceed it (--noise)
   unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
   const char *params[TUNE_MAX_PARAMS]; // --param NAME=VALUE, as given
@@ -877,40 +878,47 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
     fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
     return EXIT_TUNE;
   }
-  // 4. the runner-up (the next finalist by median) against the fastest, in
-  // interleaved A/B rounds: the margin and its interval. A winner must be
-  // faster beyond noise; within noise the stated rule chooses (tune_prefer)
+  // 4. choose. Run-to-run noise (o->noise, measured: bench/README.md) sets
+  // what counts as faster: the finalists within it of the fastest median
+  // tie, and the stated rule picks among them (tune_prefer). Then the
+  // runner-up (the fastest other finalist) against the choice, in
+  // interleaved A/B rounds: the margin and its 95% interval. A winner is
+  // faster beyond noise only when the interval's low end exceeds the noise.
+  double noise = c->o->noise;
+  int chosen = w;
+  const char *why = "fastest median";
+  for (int i = 0; i < top; i++) {
+    const char *wy;
+    if (i != chosen && in_final[i] && fin[i].n && fin[i].median <= fin[w].median * (1 + noise) &&
+        tune_prefer(&c->m, cand[i], cand[chosen], c->has_prev ? &c->prev : NULL, &wy) < 0)
+      chosen = i, why = wy;
+  }
   int u = -1;
   for (int i = 0; i < top; i++)
-    if (i != w && in_final[i] && fin[i].n && (u < 0 || fin[i].median < fin[u].median))
+    if (i != chosen && in_final[i] && fin[i].n && (u < 0 || fin[i].median < fin[u].median))
       u = i;
   memset(r, 0, sizeof *r);
-  int chosen = w;
   snprintf(r->chosen_by, sizeof r->chosen_by, "the only one timed");
   if (u >= 0) {
     enum { ROUNDS = 8 };
     double ta[ROUNDS], tb[ROUNDS];
     for (int k = 0; k < ROUNDS; k++) {
       tune_stats sa, sb;
-      TRY("timing", measure_knobs(c, cand[w], n, 7, 0, &sa));
+      TRY("timing", measure_knobs(c, cand[chosen], n, 7, 0, &sa));
       TRY("timing", measure_knobs(c, cand[u], n, 7, 0, &sb));
       ta[k] = sa.median, tb[k] = sb.median;
     }
     double m, lo, hi;
-    tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over w
-    const char *why = "faster";
-    if (lo <= 0 && hi >= 0 &&
-        tune_prefer(&c->m, cand[w], cand[u], c->has_prev ? &c->prev : NULL, &why) > 0)
-      chosen = u;
-    else if (hi < 0) // u is the faster one after all
-      chosen = u;
-    int other = chosen == w ? u : w;
-    if (chosen == u)
-      tune_margin(tb, ta, ROUNDS, &m, &lo, &hi); // w over u
-    snprintf(r->chosen_by, sizeof r->chosen_by, "%s%s", lo > 0 || hi < 0 ? "" : "within noise: ",
-             lo > 0 || hi < 0 ? "faster" : why);
-    snprintf(r->runner_up, sizeof r->runner_up, "%s", c->m.v[cand[other].v].id);
-    r->ru_block = cand[other].block, r->ru_items = cand[other].items, r->ru_cap = cand[other].cap;
+    tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over the choice
+    if (hi < -noise) { // the runner-up is faster beyond noise after all
+      int t = chosen;
+      chosen = u, u = t;
+      tune_margin(tb, ta, ROUNDS, &m, &lo, &hi);
+    }
+    snprintf(r->chosen_by, sizeof r->chosen_by, "%s%s", lo > noise ? "" : "within noise: ",
+             lo > noise ? "faster" : why);
+    snprintf(r->runner_up, sizeof r->runner_up, "%s", c->m.v[cand[u].v].id);
+    r->ru_block = cand[u].block, r->ru_items = cand[u].items, r->ru_cap = cand[u].cap;
     r->margin = m, r->margin_lo = lo, r->margin_hi = hi;
   }
   c->prev = cand[chosen], c->has_prev = 1;
@@ -945,6 +953,9 @@ static void usage(FILE *f) {
           "  --db PATH         tuning database (default tgm-tune.db.json)\n"
           "  --report DIR      write report-*.md and plot-*.svg into DIR\n"
           "  --hot             keep the L2 warm (default: flushed before every sample)\n"
+          "  --noise F         run-to-run noise as a fraction (default 0.03): a winner is faster\n"
+          "                    only by more; within it the rule chooses (deterministic, fewer\n"
+          "                    launches, no memset, the neighbour's choice)\n"
           "  --cache DIR       compile cache (default $TGM_CACHE_DIR or ~/.cache/tgm; '' none)\n"
           "  --verify-only     verify, print the excluded settings, time nothing\n"
           "  --prepare         compile the variants and build the CUB baseline into the\n"
@@ -987,8 +998,10 @@ static int parse_args(int argc, char **argv, options *o) {
       {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
       {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
       {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},
-      {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},     {0, 0, 0, 0}};
+      {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},
+      {"noise", required_argument, 0, 'N'},     {0, 0, 0, 0}};
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
+  o->noise = 0.03;
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (ch) {
@@ -1023,6 +1036,16 @@ static int parse_args(int argc, char **argv, options *o) {
     case 'c': o->cache = optarg; break;
     case 'V': o->verify_only = 1; break;
     case 'p': o->prepare = o->verify_only = 1; break;
+    case 'N': {
+      char *end;
+      errno = 0;
+      o->noise = strtod(optarg, &end);
+      if (end == optarg || *end || errno || !(o->noise >= 0 && o->noise < 1)) {
+        fprintf(stderr, "tgm-tune: --noise %s: a fraction in [0, 1), e.g. 0.03\n", optarg);
+        return EXIT_USAGE;
+      }
+      break;
+    }
     case 'S': {
       char *p = optarg;
       o->n_verify_sizes = 0;
@@ -1534,7 +1557,8 @@ static int run(ctx *c, options *o) {
   tune_report rep = {&key, rows, total, o->command, (const char *const *)c->excluded, c->n_excluded,
                      elapsed, c->compile_seconds, 0, n_settings, (int)c->measured, c->m.spectrum,
                      c->m.plain ? NULL : c->m.text, c->cub_note,
-                     c->cub_run ? c->m.cub_source : c->cub ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)" : NULL};
+                     c->cub_run ? c->m.cub_source : c->cub ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)" : NULL,
+                     o->noise};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
   printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum, o->type, o->op, o->mode,

@@ -165,9 +165,11 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
   else if (r->cub_note)
     fprintf(f, "- no CUB column: %s\n", r->cub_note);
   fprintf(f, "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
-             "  interval over 8 interleaved A/B rounds; where the interval holds 0 the two are\n"
-             "  within noise and the rule chose (deterministic, fewer launches, no memset, the\n"
-             "  neighbour's choice, then a fixed order): such a choice is no claim\n");
+             "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
+             "  interval's low end exceeds the run-to-run noise, %.1f%%; otherwise the settings\n"
+             "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
+             "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
+          100 * r->noise);
   fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm | runner-up | margin [95%%] | chosen by |\n");
   fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
   for (int i = 0; i < r->n_rows; i++)

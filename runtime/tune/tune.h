@@ -229,6 +229,7 @@ typedef struct {
   const char *meaning;  // what it computes, in a line (NULL: a plain fold)
   const char *cub_note; // why there is no CUB column (NULL: there is one, or none was asked)
   const char *cub_what; // the CUB program timed: NAME_TYPE.cub.cu, libtgm_cub.so
+  double noise;         // the run-to-run noise a margin must exceed (--noise)
 } tune_report;
 
 // Writes DIR/report-SPECTRUM-TYPE-MODE.md and DIR/plot-SPECTRUM-TYPE-MODE.svg

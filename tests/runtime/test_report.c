@@ -24,7 +24,7 @@ int main(void) {
       {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1, "", 0, 0, 0, 0, 0, 0, ""},
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
-  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL, "sum_i32.cub.cu"};
+  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL, "sum_i32.cub.cu", 0.03};
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   char path[256];
   snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
@@ -40,6 +40,7 @@ int main(void) {
     CHECK(strstr(md, "got 1, want 2"));
     CHECK(strstr(md, "tgm-tune m.json"));
     CHECK(strstr(md, "- CUB: sum_i32.cub.cu, timed in the same harness"));
+    CHECK(strstr(md, "exceeds the run-to-run noise, 3.0%"));
     CHECK(strstr(md, "| 1.50x | B1.VS.SV block=256 items=1 | +3.1% [+1.2, +5.0] | faster |"));
     CHECK(strstr(md, "| 0.50x | DTA.VR.ST block=512 items=4 | -0.4% [-2.0, +1.0] | within noise: no memset |"));
     CHECK(strstr(md, "| 2^11 | B1.VR.SV | block=256 items=1 | 2.50 | 3.3 | 3.00 | 1.20x | - | - | - |"));
