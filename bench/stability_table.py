@@ -4,14 +4,15 @@ spectrum, type, mode and size, whether the runs chose the same variant and
 knobs, and whether each run's winner beat its runner-up beyond noise (the
 margin's 95% interval above 0). The proof asked of the tuner: runs agree on
 every size where a winner's margin exceeds its uncertainty.
-   python3 bench/stability_table.py DIR [DIR2 ...]   (db-*.json in each; with
-   two DIRs of one run each, e.g. two GPUs, the same table across them)"""
+   python3 bench/stability_table.py DIR|DB.json ...   (db-*.json in each DIR;
+   with one database of each of two GPUs, the same table across the GPUs)"""
 import glob, json, re, sys, tarfile
 from collections import defaultdict
 
 runs = []  # (label, {(spectrum hash, type, op, mode, params): {log2n: result}})
 for d in sys.argv[1:]:
-    for path in sorted(glob.glob(f"{d}/db-*.json")) or [f"{d}/db.json"]:
+    paths = [d] if d.endswith(".json") else sorted(glob.glob(f"{d}/db-*.json")) or [f"{d}/db.json"]
+    for path in paths:
         db = json.load(open(path))
         table = {}
         for e in db["entries"]:
@@ -30,6 +31,7 @@ def beyond(r):
 # source hash -> spectrum name, from the reports (their title and hash line)
 names = {}
 for d in sys.argv[1:]:
+    d = d.rsplit("/", 1)[0] if d.endswith(".json") else d
     try:
         with tarfile.open(f"{d}/reports.tar.gz") as t:
             for m in t.getmembers():
@@ -61,18 +63,23 @@ for key in keys:
         else:
             within += 1
     nb = sum(all(beyond(t[key][l]) for _, t in runs) for l in sizes)
-    rows.append((key, len(sizes), agree, within, bad, nb, bad_sizes))
-    for name, v in (("sizes", len(sizes)), ("agree", agree), ("within", within), ("bad", bad), ("beyond", nb)):
+    # differ, and every run's winner beat its runner-up beyond noise: across
+    # GPUs, the evidence for tuning per GPU
+    both = sum(all(beyond(t[key][l]) for _, t in runs) and
+               not all(choice(t[key][l]) == choice(runs[0][1][key][l]) for _, t in runs) for l in sizes)
+    rows.append((key, len(sizes), agree, within, bad, nb, both, bad_sizes))
+    for name, v in (("sizes", len(sizes)), ("agree", agree), ("within", within), ("bad", bad),
+                    ("beyond", nb), ("both", both)):
         totals[name] += v
 
 print("Runs compared:\n")
 for label, _ in runs:
     print(f"- {label}")
-print("\n| spectrum | type | op | mode | params | sizes | same choice | differ, all within noise | differ, a winner beyond noise | beyond noise in every run |")
-print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
-for key, n, a, w, b, nb, _ in rows:
-    print(f"| {names.get(key[0], key[0])} | {key[1]} | {key[2]} | {key[3]} | {key[4] or '-'} | {n} | {a} | {w} | {b} | {nb} |")
-print(f"| all | | | | | {totals['sizes']} | {totals['agree']} | {totals['within']} | {totals['bad']} | {totals['beyond']} |")
+print("\n| spectrum | type | op | mode | params | sizes | same choice | differ, all within noise | differ, a winner beyond noise | beyond noise in every run | differ, beyond noise in every run |")
+print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+for key, n, a, w, b, nb, both, _ in rows:
+    print(f"| {names.get(key[0], key[0])} | {key[1]} | {key[2]} | {key[3]} | {key[4] or '-'} | {n} | {a} | {w} | {b} | {nb} | {both} |")
+print(f"| all | | | | | {totals['sizes']} | {totals['agree']} | {totals['within']} | {totals['bad']} | {totals['beyond']} | {totals['both']} |")
 bad = [(k, s) for k, *_, s in rows if s]
 if bad:
     print("\nSizes where the runs differ although a winner beat its runner-up beyond noise:\n")
