@@ -36,6 +36,14 @@ enum { EXIT_TUNE = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3, EXIT_DB = 4 };
 enum { MAXSAMPLES = 64, SLOTS = 1024, CHUNK = 4, MAX_VERIFY_SIZES = 32 };
 
 
+// One timed setting (or CUB: k.v == -1), for timings-*.csv.
+typedef struct tune_timing {
+  unsigned long long n;
+  tune_knobs k;
+  const char *stage;
+  tune_stats st;
+} tune_timing;
+
 typedef struct {
   const char *manifest, *type, *op, *db, *report, *mode, *cache;
   int lo, hi;
@@ -69,6 +77,9 @@ typedef struct {
   tgm_function ref_fn;
   tgm_devptr ref_out;        // R[3]
   const char *cub_note;      // why there is no CUB column
+  const char *stage;         // what is being timed: screen, refine, final, a/b, cub
+  struct tune_timing *timings; // every timing, for the CSV
+  int n_timings, cap_timings;
   tune_knobs prev;           // the previous size's choice (has_prev), for tune_prefer
   int has_prev;
   char *cub_note_buf;        // the same, when made for this run
@@ -727,11 +738,29 @@ static tgm_status measure(ctx *c, enq_fn f, const void *arg, unsigned long long 
   return TGM_OK;
 }
 
+// Keeps one timing for the CSV beside the report (every timed setting).
+static void keep_timing(ctx *c, const tune_knobs *k, unsigned long long n, const tune_stats *st) {
+  if (!st->n)
+    return;
+  if (c->n_timings == c->cap_timings) {
+    int cap = c->cap_timings ? 2 * c->cap_timings : 1024;
+    tune_timing *t = realloc(c->timings, (size_t)cap * sizeof *t);
+    if (!t)
+      return; // the CSV misses it; the tune goes on
+    c->timings = t, c->cap_timings = cap;
+  }
+  tune_timing *t = &c->timings[c->n_timings++];
+  t->n = n, t->stage = c->stage, t->st = *st;
+  t->k = k ? *k : (tune_knobs){-1, 0, 0, 0};
+}
+
 static tgm_status measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int samples,
                                 double give_up, tune_stats *st) {
   tgm_status s = prepare(c, k, c->pool, n);
   if (s == TGM_OK)
     s = measure(c, enq_variant, &k, n, samples, give_up, st);
+  if (s == TGM_OK)
+    keep_timing(c, &k, n, st);
   return s;
 }
 
@@ -791,6 +820,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
     if (!vs[v].has_set || (!vs[v].alive && !full_screen))
       continue;
     tune_stats st;
+    c->stage = "screen";
     TRY("timing", measure_knobs(c, vs[v].best, n, 5, best * 20, &st));
     vs[v].st = st;
     if (st.n && st.median < best)
@@ -820,6 +850,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
         if (!verified(c, nb[j]))
           continue;
         tune_stats st;
+        c->stage = "refine";
         TRY("timing", measure_knobs(c, nb[j], n, 5, bests.median * 3, &st));
         if (st.n && tune_compare(&st, &bests) < 0)
           bestk = nb[j], bests = st, moved = 1;
@@ -854,6 +885,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
       if (!in_final[i] || timed[i])
         continue;
       tune_stats a, b2;
+      c->stage = "final";
       TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &a));
       TRY("timing", measure_knobs(c, cand[i], n, 15, 0, &b2));
       tune_stats p = a; // pooled: the mean of the two medians, the wider quartiles
@@ -904,6 +936,7 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
     double ta[ROUNDS], tb[ROUNDS];
     for (int k = 0; k < ROUNDS; k++) {
       tune_stats sa, sb;
+      c->stage = "a/b";
       TRY("timing", measure_knobs(c, cand[chosen], n, 7, 0, &sa));
       TRY("timing", measure_knobs(c, cand[u], n, 7, 0, &sb));
       ta[k] = sa.median, tb[k] = sb.median;
@@ -931,9 +964,12 @@ static int tune_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine,
   r->cub_us = -1;
   if (c->cub || c->cub_run) {
     tune_stats st;
+    c->stage = "cub";
     TRY("timing CUB", measure(c, enq_cub, NULL, n, 15, 0, &st));
+    keep_timing(c, NULL, n, &st);
     tune_stats st2;
     TRY("timing CUB", measure(c, enq_cub, NULL, n, 15, 0, &st2));
+    keep_timing(c, NULL, n, &st2);
     r->cub_us = (st.median + st2.median) / 2;
   }
   return 0;
@@ -951,7 +987,7 @@ static void usage(FILE *f) {
           "  --deterministic   only variants deterministic for floating point\n"
           "  --mode MODE       stream (default) | graph\n"
           "  --db PATH         tuning database (default tgm-tune.db.json)\n"
-          "  --report DIR      write report-*.md and plot-*.svg into DIR\n"
+          "  --report DIR      write report-*.md, plot-*.svg and timings-*.csv (every timing) into DIR\n"
           "  --hot             keep the L2 warm (default: flushed before every sample)\n"
           "  --noise F         run-to-run noise as a fraction (default: stream 0.06, graph 0.035,\n"
           "                    as measured on an H100): a winner is faster\n"
@@ -965,6 +1001,7 @@ static void usage(FILE *f) {
           "  --default-knobs   verify only each variant's default knobs\n"
           "  --backend B       cuda (default: NVRTC + driver API) | hip (hiprtc + HIP, no CUB column)\n"
           "  --quiet           no progress\n"
+          "  --help, --version; every option also as --option=VALUE\n"
           "exit status: 0 ok, 1 tuning failed, 2 usage, 3 no GPU driver/device/run-time compiler,\n"
           "4 database\n");
 }
@@ -999,6 +1036,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"verify-only", no_argument, 0, 'V'},     {"verify-sizes", required_argument, 0, 'S'},
       {"default-knobs", no_argument, 0, 'K'},   {"quiet", no_argument, 0, 'q'},
       {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},
+      {"version", no_argument, 0, 'v'},
       {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},
       {"noise", required_argument, 0, 'N'},     {0, 0, 0, 0}};
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "stream", o->db = "tgm-tune.db.json";
@@ -1082,6 +1120,7 @@ static int parse_args(int argc, char **argv, options *o) {
       o->hip = !strcmp(optarg, "hip");
       break;
     case 'h': usage(stdout); exit(0);
+    case 'v': printf("tgm-tune %s\n", TGM_VERSION); exit(0);
     default: usage(stderr); return EXIT_USAGE;
     }
   }
@@ -1130,6 +1169,7 @@ static void *load_cub(void) {
 static void ctx_free(ctx *c) {
   tune_cub_free(c->cub_build);
   free(c->cub_note_buf);
+  free(c->timings);
   if (c->b) {
     for (int i = 0; i < c->n_mods; i++)
       tgm_module_unload(c->mods[i]);
@@ -1160,6 +1200,29 @@ static void ctx_free(ctx *c) {
   free(c->vs);
   free(c->rows);
   free(c);
+}
+
+// DIR/timings-SPECTRUM-TYPE-MODE.csv: every timing of this run, in order.
+static int write_timings(ctx *c, const char *dir, const tune_key *key) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/timings-%s-%s-%s.csv", dir, c->m.spectrum, key->type, key->mode);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  fprintf(f, "n,stage,variant,block,items,grid_cap_per_sm,samples,median_us,p25_us,p75_us,min_us,max_us\n");
+  for (int i = 0; i < c->n_timings; i++) {
+    const tune_timing *t = &c->timings[i];
+    fprintf(f, "%llu,%s,%s,%u,%u,%u,%d,%.4f,%.4f,%.4f,%.4f,%.4f\n", t->n, t->stage,
+            t->k.v < 0 ? "CUB" : c->m.v[t->k.v].id, t->k.block, t->k.items, t->k.cap, t->st.n,
+            t->st.median, t->st.p25, t->st.p75, t->st.min, t->st.max);
+  }
+  if (fclose(f) != 0) {
+    tgm__fail(TGM_ERR_IO, "%s: cannot write", path);
+    return -1;
+  }
+  return 0;
 }
 
 static int run(ctx *c, options *o);
@@ -1574,7 +1637,7 @@ static int run(ctx *c, options *o) {
   if (c->n_excluded)
     printf("%d settings failed verification (see the report)\n", c->n_excluded);
   if (o->report) {
-    if (tune_report_write(o->report, &rep) != TGM_OK) {
+    if (tune_report_write(o->report, &rep) != TGM_OK || write_timings(c, o->report, &key) != 0) {
       fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
       return EXIT_TUNE;
     }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -245,10 +247,17 @@ static int read_meaning(const char *path, json_t *root, tune_manifest *m) {
 
 tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   memset(m, 0, sizeof *m);
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return tgm__fail(TGM_ERR_MANIFEST, "%s: %s", path, strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return tgm__fail(TGM_ERR_MANIFEST, "%s: a folder, not a manifest (tgm-gen -o writes "
+                                       "NAME_TYPE.json into it)", path);
   json_error_t err;
   json_t *root = json_load_file(path, 0, &err);
   if (!root)
-    return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+    return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: not a manifest: %s", path, err.line,
+                     err.column, err.text);
   tgm_status s = TGM_OK;
   if (json_integer_value(json_object_get(root, "tgm_manifest")) != 1) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: not a tgm manifest (no \"tgm_manifest\": 1)", path);

@@ -52,4 +52,26 @@ fi
 "$tune" "$dir/data/tiny.json" --mode fast >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: bad --mode should exit 2"; exit 1; }
 "$tune" "$dir/data/tiny.json" --sizes 2^10..2^5 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: bad --sizes should exit 2"; exit 1; }
 "$tune" "$dir/data/tiny.json" --op max >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: --op not matching the manifest should exit 2"; exit 1; }
+# what a user gets wrong, each before the GPU, exit 2, the file or option named
+expect() { # expect WHAT PATTERN args...: exit 2 and a message matching PATTERN
+  local what=$1 pat=$2; shift 2
+  "$tune" "$@" >/dev/null 2>"$err"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -q -- "$pat" "$err"; then
+    echo "FAIL: $what: exit $rc, want 2 and '$pat':"; cat "$err"; exit 1
+  fi
+}
+expect "a folder as the manifest" "$work: a folder, not a manifest" "$work"
+expect "a missing manifest" "$work/nosuch.json: No such file" "$work/nosuch.json"
+printf 'not json' >"$work/bad.json"
+expect "a file that is not JSON" "$work/bad.json:1:.*not a manifest" "$work/bad.json"
+expect "--noise out of range" "--noise 2: a fraction" "$work/tiny.json" --noise 2
+expect "--noise=VALUE form" "--noise x: a fraction" "$work/tiny.json" --noise=x
+expect "a parameter the spectrum lacks" "has no parameter of that name (it takes none)" \
+  "$work/tiny.json" --param threshold=1
+expect "--param without =" "--param wants NAME=VALUE" "$work/tiny.json" --param threshold
+# --version, and options as --option=VALUE
+"$tune" --version | grep -q '^tgm-tune [0-9]' || { echo "FAIL: --version"; exit 1; }
+"$tune" "$work/tiny.json" --db="$work/db2.json" --mode=graph >/dev/null 2>"$err"
+[ $? -eq 3 ] || { echo "FAIL: --db=PATH --mode=graph should reach the GPU (exit 3):"; cat "$err"; exit 1; }
 echo "ok"
