@@ -1,0 +1,213 @@
+// select.c — tgm-tune: the search at one size: screen, refine the knobs, the finals, and the
+// choice with its runner-up and margin.
+#include "tuner.h"
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int select_verified(ctx *c, tune_knobs k) {
+  for (int i = 0; i < c->n_sets; i++)
+    if (tune_knobs_equal(c->sets[i], k))
+      return 1;
+  return 0;
+}
+
+void select_progress(ctx *c, int done, int total, int log2n, double t0, const char *extra) {
+  double el = now() - t0;
+  double eta = done ? el / done * (total - done) : 0;
+  if (c->o->quiet)
+    return;
+  if (isatty(2)) {
+    char bar[31];
+    int w = total ? 30 * done / total : 30;
+    for (int i = 0; i < 30; i++)
+      bar[i] = i < w ? '#' : '.';
+    bar[30] = 0;
+    fprintf(stderr, "\r[%s] %2d/%d 2^%-2d %5.0fs ETA %4.0fs %-40.40s", bar, done, total, log2n, el, eta,
+            extra);
+    if (done == total)
+      fprintf(stderr, "\n");
+  } else {
+    fprintf(stderr, "tgm-tune: %d/%d 2^%d %.1fs (ETA %.0fs) %s\n", done, total, log2n, el, eta, extra);
+  }
+}
+
+static int cmp_screen(const void *a, const void *b, void *vs) {
+  const vstate *s = vs;
+  int x = *(const int *)a, y = *(const int *)b;
+  double mx = s[x].st.n ? s[x].st.median : 1e30, my = s[y].st.n ? s[y].st.median : 1e30;
+  return mx < my ? -1 : mx > my ? 1 : x - y;
+}
+
+static vstate *sort_ctx;
+static int cmp_screen_q(const void *a, const void *b) { return cmp_screen(a, b, sort_ctx); }
+
+// Tunes one size: returns the chosen result in r.
+int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r) {
+  unsigned long long n = 1ull << log2n;
+  int *order = c->order, no = 0;
+  double best = 1e30;
+  // 1. screen: each live variant at its carried knobs
+  for (int v = 0; v < c->m.n_v; v++) {
+    vs[v].st.n = 0;
+    if (!vs[v].has_set || (!vs[v].alive && !full_screen))
+      continue;
+    tune_stats st;
+    c->stage = "screen";
+    TRY("timing", timing_measure_knobs(c, vs[v].best, n, 5, best * 20, &st));
+    vs[v].st = st;
+    if (st.n && st.median < best)
+      best = st.median;
+    order[no++] = v;
+  }
+  sort_ctx = vs;
+  qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
+  // prune: variants more than 8x off the best stop being screened until the
+  // next full screen
+  for (int i = 0; i < no; i++)
+    vs[order[i]].alive = vs[order[i]].st.n && vs[order[i]].st.median < 8 * best;
+  // 2. refine the knobs of the leaders: greedy steps to a faster neighbour
+  int top = no < 6 ? no : 6;
+  tune_knobs cand[6];
+  tune_stats cst[6];
+  for (int i = 0; i < top; i++) {
+    int v = order[i];
+    tune_knobs k = vs[v].best;
+    tune_stats kst = vs[v].st;
+    for (int step = 0; refine && step < 3; step++) {
+      tune_knobs nb[6];
+      int nn = tune_neighbours(&c->m.v[v], k, nb), moved = 0;
+      tune_knobs bestk = k;
+      tune_stats bests = kst;
+      for (int j = 0; j < nn; j++) {
+        if (!select_verified(c, nb[j]))
+          continue;
+        tune_stats st;
+        c->stage = "refine";
+        TRY("timing", timing_measure_knobs(c, nb[j], n, 5, bests.median * 3, &st));
+        if (st.n && tune_compare(&st, &bests) < 0)
+          bestk = nb[j], bests = st, moved = 1;
+      }
+      k = bestk, kst = bests;
+      if (!moved)
+        break;
+    }
+    vs[v].best = k;
+    cand[i] = k;
+    cst[i] = kst;
+  }
+  if (top == 0) {
+    fprintf(stderr, "tgm-tune: no variant left to time at 2^%d\n", log2n);
+    return EXIT_TUNE;
+  }
+  // 3. the finalists (the three best, and any within 15% of the best) are
+  // timed twice more with more samples; if the winner then looks slower
+  // than another candidate's first timing, that one joins the final too
+  double lead = 1e30;
+  for (int i = 0; i < top; i++)
+    lead = cst[i].median < lead ? cst[i].median : lead;
+  tune_stats fin[6];
+  int in_final[6] = {0}, w = -1;
+  for (int i = 0; i < top; i++) {
+    fin[i] = cst[i];
+    in_final[i] = i < 3 || cst[i].median <= lead * 1.15;
+  }
+  int timed[6] = {0};
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < top; i++) {
+      if (!in_final[i] || timed[i])
+        continue;
+      tune_stats a, b2;
+      c->stage = "final";
+      TRY("timing", timing_measure_knobs(c, cand[i], n, 15, 0, &a));
+      TRY("timing", timing_measure_knobs(c, cand[i], n, 15, 0, &b2));
+      tune_stats p = a; // pooled: the mean of the two medians, the wider quartiles
+      p.median = (a.median + b2.median) / 2;
+      p.p25 = fmin(a.p25, b2.p25);
+      p.p75 = fmax(a.p75, b2.p75);
+      fin[i] = p;
+      timed[i] = 1;
+    }
+    w = -1;
+    for (int i = 0; i < top; i++)
+      if (in_final[i] && fin[i].n && (w < 0 || fin[i].median < fin[w].median))
+        w = i;
+    int more = 0;
+    for (int i = 0; w >= 0 && i < top; i++)
+      if (!in_final[i] && cst[i].n && cst[i].median < fin[w].median)
+        in_final[i] = more = 1;
+    if (!more)
+      break;
+  }
+  if (w < 0) {
+    fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
+    return EXIT_TUNE;
+  }
+  // 4. choose. Run-to-run noise (o->noise, measured: bench/README.md) sets
+  // what counts as faster: the finalists within it of the fastest median
+  // tie, and the stated rule picks among them (tune_prefer). Then the
+  // runner-up (the fastest other finalist) against the choice, in
+  // interleaved A/B rounds: the margin and its 95% interval. A winner is
+  // faster beyond noise only when the interval's low end exceeds the noise.
+  double noise = c->o->noise;
+  int chosen = w;
+  const char *why = "fastest median";
+  for (int i = 0; i < top; i++) {
+    const char *wy;
+    if (i != chosen && in_final[i] && fin[i].n && fin[i].median <= fin[w].median * (1 + noise) &&
+        tune_prefer(&c->m, cand[i], cand[chosen], c->has_prev ? &c->prev : NULL, &wy) < 0)
+      chosen = i, why = wy;
+  }
+  int u = -1;
+  for (int i = 0; i < top; i++)
+    if (i != chosen && in_final[i] && fin[i].n && (u < 0 || fin[i].median < fin[u].median))
+      u = i;
+  memset(r, 0, sizeof *r);
+  snprintf(r->chosen_by, sizeof r->chosen_by, "the only one timed");
+  if (u >= 0) {
+    enum { ROUNDS = 8 };
+    double ta[ROUNDS], tb[ROUNDS];
+    for (int k = 0; k < ROUNDS; k++) {
+      tune_stats sa, sb;
+      c->stage = "a/b";
+      TRY("timing", timing_measure_knobs(c, cand[chosen], n, 7, 0, &sa));
+      TRY("timing", timing_measure_knobs(c, cand[u], n, 7, 0, &sb));
+      ta[k] = sa.median, tb[k] = sb.median;
+    }
+    double m, lo, hi;
+    tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over the choice
+    if (hi < -noise) { // the runner-up is faster beyond noise after all
+      int t = chosen;
+      chosen = u, u = t;
+      tune_margin(tb, ta, ROUNDS, &m, &lo, &hi);
+    }
+    snprintf(r->chosen_by, sizeof r->chosen_by, "%s%s", lo > noise ? "" : "within noise: ",
+             lo > noise ? "faster" : why);
+    snprintf(r->runner_up, sizeof r->runner_up, "%s", c->m.v[cand[u].v].id);
+    r->ru_block = cand[u].block, r->ru_items = cand[u].items, r->ru_cap = cand[u].cap;
+    r->margin = m, r->margin_lo = lo, r->margin_hi = hi;
+  }
+  c->prev = cand[chosen], c->has_prev = 1;
+  r->log2n = log2n;
+  snprintf(r->variant, sizeof r->variant, "%s", c->m.v[cand[chosen].v].id);
+  r->block = cand[chosen].block, r->items = cand[chosen].items, r->cap = cand[chosen].cap;
+  r->us = fin[chosen].median, r->us_p25 = fin[chosen].p25, r->us_p75 = fin[chosen].p75;
+  r->gbps = (double)n * c->elem * c->n_in / (r->us * 1e3);
+  // 5. CUB, same harness
+  r->cub_us = -1;
+  if (c->cub || c->cub_run) {
+    tune_stats st;
+    c->stage = "cub";
+    TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st));
+    timing_keep(c, NULL, n, &st);
+    tune_stats st2;
+    TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st2));
+    timing_keep(c, NULL, n, &st2);
+    r->cub_us = (st.median + st2.median) / 2;
+  }
+  return 0;
+}

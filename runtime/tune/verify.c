@@ -1,0 +1,241 @@
+// verify.c — tgm-tune: test data, the reference (the spectrum's scalar codelet run on the GPU)
+// and the verification of every knob setting.
+#include "tuner.h"
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  uint64_t x = rng_state;
+  x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+  return rng_state = x;
+}
+
+static int is_float(tune_type t) { return t == TUNE_F32 || t == TUNE_F64; }
+
+// Fills host[0..n) (the element type) with test data, by operator, so that a
+// fold in any order is exact where it can be: a floating-point sum of small
+// nonzero integers (+-1 past 2^21 elements), a product of +-1, odd integers
+// for an integer product (never 0 modulo 2^32), values in -8..8 for a pair
+// (argmax: many ties); else random values.
+void verify_fill_host(ctx *c, void *host, unsigned long long n) {
+  int sum = !strcmp(c->m.op, "+"), prod = !strcmp(c->m.op, "*"), pair = c->m.res == TUNE_PAIR;
+  for (unsigned long long i = 0; i < n; i++) {
+    uint64_t r = rnd();
+    int small = (int)(r % 16) - 8;
+    if (small >= 0)
+      small++;
+    double f = prod ? (small > 0 ? 1 : -1) : sum ? (n > (1ull << 21) ? (small > 0 ? 1 : -1) : small) : 0;
+    if (prod && !is_float(c->m.elem))
+      r |= 1;
+    switch (c->m.elem) {
+    case TUNE_I32: ((int32_t *)host)[i] = (int32_t)(uint32_t)r; break;
+    case TUNE_U32: ((uint32_t *)host)[i] = (uint32_t)r; break;
+    case TUNE_I64: ((int64_t *)host)[i] = (int64_t)r; break;
+    case TUNE_U64: ((uint64_t *)host)[i] = r; break;
+    case TUNE_F32:
+      ((float *)host)[i] = sum || prod ? (float)f : (float)((int32_t)(r >> 40) - (1 << 23));
+      break;
+    case TUNE_F64:
+      ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12);
+      break;
+    case TUNE_PAIR: break; // never an element type (manifest.c)
+    }
+    if (pair) // values from a small range: ties, which the lower index wins
+      switch (c->m.elem) {
+      case TUNE_F32: ((float *)host)[i] = (float)small; break;
+      case TUNE_F64: ((double *)host)[i] = small; break;
+      case TUNE_I32: case TUNE_U32: ((int32_t *)host)[i] = small; break;
+      case TUNE_I64: case TUNE_U64: ((int64_t *)host)[i] = small; break;
+      case TUNE_PAIR: break;
+      }
+  }
+}
+
+// The reference of the inputs at in (c->in_gap apart) into want[3] (R each):
+// the spectrum's scalar codelet run by one GPU thread (tgm_reference_kernel),
+// and the lowest and highest a fold in another order may give.
+tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *want) {
+  const tune_launch *l = &c->m.reference;
+  uint64_t vals[TUNE_MAX_ARGS];
+  void *args[TUNE_MAX_ARGS];
+  for (int a = 0; a < l->n_args; a++) {
+    switch (l->args[a]) {
+    case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
+    case ARG_N: vals[a] = n; break;
+    case ARG_OUT: vals[a] = c->ref_out; break;
+    case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
+    default: return tgm__fail(TGM_ERR_MANIFEST, "the reference kernel takes an unknown argument");
+    }
+    args[a] = &vals[a];
+  }
+  tgm_status s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
+  if (s == TGM_OK)
+    s = tgm_launch(c->b, c->ref_fn, 1, l->block_fixed ? l->block_fixed : 1, args, c->s);
+  if (s == TGM_OK)
+    s = tgm_stream_sync(c->b, c->s);
+  if (s == TGM_OK)
+    s = tgm_copy_to_host(c->b, want, c->ref_out, 3 * c->res_size);
+  return s;
+}
+
+static double as_double(tune_type t, const void *p) {
+  switch (t) {
+  case TUNE_I32: return *(const int32_t *)p;
+  case TUNE_U32: return *(const uint32_t *)p;
+  case TUNE_I64: return (double)*(const int64_t *)p;
+  case TUNE_U64: return (double)*(const uint64_t *)p;
+  case TUNE_F32: return *(const float *)p;
+  case TUNE_F64: return *(const double *)p;
+  case TUNE_PAIR: return NAN; // compared by verify_same() in parts
+  }
+  return 0;
+}
+
+// got (R) against want[3] (R each): integers exactly; floating point equal
+// to the reference or between want[1] and want[2] (NaN only for NaN; a range
+// end outside the epilogue's domain, sqrt(< 0), allows as far as the other);
+// a pair's index exactly and its value exactly (NaN only for NaN).
+int verify_same(ctx *c, const void *got, const void *want) {
+  size_t r = c->res_size;
+  if (c->m.res == TUNE_PAIR) {
+    if (memcmp(got, want, 8))
+      return 0;
+    const char *gv = (const char *)got + 8, *wv = (const char *)want + 8;
+    if (!is_float(c->m.elem))
+      return memcmp(gv, wv, c->elem) == 0;
+    double g = as_double(c->m.elem, gv), w = as_double(c->m.elem, wv);
+    return g == w || (isnan(g) && isnan(w));
+  }
+  if (!is_float(c->m.res))
+    return memcmp(got, want, r) == 0;
+  double g = as_double(c->m.res, got), w = as_double(c->m.res, want);
+  double a = as_double(c->m.res, (const char *)want + r), b = as_double(c->m.res, (const char *)want + 2 * r);
+  if (isnan(g) || isnan(w))
+    return isnan(g) && isnan(w);
+  if (isnan(a) || isnan(b)) {
+    double end = isnan(a) ? b : a;
+    return isnan(end) || fabs(g - w) <= fabs(end - w);
+  }
+  return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
+}
+
+static void value_str_of(tune_type t, const void *p, char *buf, size_t len) {
+  switch (t) {
+  case TUNE_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
+  case TUNE_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
+  case TUNE_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
+  case TUNE_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+  case TUNE_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
+  case TUNE_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
+  case TUNE_PAIR: snprintf(buf, len, "?"); break; // value_str spells pairs
+  }
+}
+
+void verify_value_str(ctx *c, const void *p, char *buf, size_t len) {
+  tune_type t = c->m.res;
+  if (t == TUNE_PAIR) { // (index, value)
+    uint64_t key;
+    memcpy(&key, p, 8);
+    int w = snprintf(buf, len, "(%llu, ", (unsigned long long)key);
+    if (w > 0 && (size_t)w < len) {
+      value_str_of(c->m.elem, (const char *)p + 8, buf + w, len - (size_t)w);
+      size_t at = strlen(buf);
+      snprintf(buf + at, len - at, ")");
+    }
+    return;
+  }
+  value_str_of(t, p, buf, len);
+}
+
+// ------------------------------------------------------------- verification
+// Runs every setting in sets[] on random data of each size, twice (the
+// second run checks that the counter word was left zero), output poisoned;
+// a setting that fails anywhere is dropped and listed. Sizes may carry an
+// element offset so that the input is misaligned for the vector loads.
+int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes,
+                  const int *offsets, int n_sizes) {
+  unsigned long long nmax = 0;
+  for (int i = 0; i < n_sizes; i++)
+    nmax = sizes[i] + (unsigned long long)offsets[i] > nmax ? sizes[i] + (unsigned long long)offsets[i] : nmax;
+  size_t in_bytes = ((size_t)(nmax ? nmax : 1) * c->elem + 255) / 256 * 256;
+  tgm_devptr din;
+  TRY("allocating the verification input", tgm_malloc(c->b, in_bytes * (size_t)c->n_in, &din));
+  c->in_gap = in_bytes; // input k at din + k * in_bytes
+  void *host = malloc(in_bytes);
+  char *outs = malloc((size_t)2 * SLOTS * c->res_size);
+  char *bad = calloc((size_t)*n_sets, 1);
+  if (!host || !outs || !bad) {
+    fprintf(stderr, "tgm-tune: out of host memory for verification\n");
+    return EXIT_TUNE;
+  }
+  for (int si = 0; si < n_sizes; si++) {
+    unsigned long long n = sizes[si];
+    tgm_devptr in = din + (tgm_devptr)offsets[si] * c->elem;
+    for (int k = 0; k < c->n_in && n; k++) {
+      verify_fill_host(c, host, n);
+      TRY("copying the verification input",
+          tgm_copy_to_device(c->b, in + (tgm_devptr)k * c->in_gap, host, (size_t)n * c->elem));
+    }
+    char want[3 * 16];
+    TRY("running the reference", verify_reference(c, in, n, want));
+    for (int first = 0; first < *n_sets; first += SLOTS) {
+      int last = first + SLOTS < *n_sets ? first + SLOTS : *n_sets;
+      TRY("poisoning", tgm_memset(c->b, c->out, 0xA5, (size_t)2 * SLOTS * c->res_size, c->s));
+      for (int i = first; i < last; i++) {
+        if (bad[i])
+          continue;
+        size_t need = launch_temp_need(c, sets[i], in, n);
+        if (need > c->temp_bytes) {
+          fprintf(stderr, "tgm-tune: internal: temp %zu > %zu\n", need, c->temp_bytes);
+          return EXIT_TUNE;
+        }
+        TRY("preparing", launch_prepare(c, sets[i], in, n));
+        for (int rep = 0; rep < 2; rep++) {
+          tgm_status s = launch_enqueue(c, sets[i], in, n, c->out + (tgm_devptr)(2 * (i - first) + rep) * c->res_size);
+          if (s != TGM_OK)
+            return gpu_fail(c->m.v[sets[i].v].id, s);
+        }
+      }
+      tgm_status s = tgm_stream_sync(c->b, c->s);
+      if (s != TGM_OK) {
+        // a fault kills the context: say which batch, then give up
+        fprintf(stderr, "tgm-tune: a kernel failed at n=%llu among %s..%s: %s\n", n,
+                c->m.v[sets[first].v].id, c->m.v[sets[last - 1].v].id, tgm_last_error());
+        return EXIT_TUNE;
+      }
+      TRY("reading results", tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->res_size));
+      for (int i = first; i < last; i++) {
+        for (int rep = 0; rep < 2 && !bad[i]; rep++) {
+          const char *got = outs + (size_t)(2 * (i - first) + rep) * c->res_size;
+          if (verify_same(c, got, want))
+            continue;
+          bad[i] = 1;
+          char g[64], w[64], k[64], line[512];
+          verify_value_str(c, got, g, sizeof g);
+          verify_value_str(c, want, w, sizeof w);
+          tune_knobs_str(&sets[i], k, sizeof k);
+          snprintf(line, sizeof line, "%s %s: n=%llu%s%s: got %s, want %s", c->m.v[sets[i].v].id, k,
+                   n, offsets[si] ? " (misaligned input)" : "", rep ? " (second run)" : "", g, w);
+          c->excluded = realloc(c->excluded, (size_t)(c->n_excluded + 1) * sizeof *c->excluded);
+          c->excluded[c->n_excluded++] = strdup(line);
+        }
+      }
+    }
+  }
+  int kept = 0;
+  for (int i = 0; i < *n_sets; i++)
+    if (!bad[i])
+      sets[kept++] = sets[i];
+  *n_sets = kept;
+  free(bad);
+  free(host);
+  free(outs);
+  tgm_free(c->b, din);
+  return 0;
+}
