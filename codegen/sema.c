@@ -426,16 +426,18 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   if (!always_returns(fn->body))
     error(&ck, cd->loc, "codelet '%s' does not return a value on every path", cd->name);
 
-  if (cd->vector && !cd->coop)
-    error(&ck, cd->vector->loc, "Vector '%s' in a codelet that is not marked '__coop'",
-          cd->vector->name);
+  /* the talk's figure 1(c) declares its Vector with no '__coop': a codelet
+   * with a Vector is cooperative, marked or not */
+  if (cd->vector && !cd->map)
+    cd->coop = true;
   if (cd->coop && !cd->vector)
     error(&ck, cd->loc, "cooperative codelet '%s' declares no Vector (e.g. 'Vector vthread;')",
           cd->name);
   for (int i = 0; i < ck.shared.len; i++) {
     Node *s = ck.shared.items[i];
     if (!cd->coop)
-      error(&ck, s->loc, "__shared '%s' in a codelet that is not marked '__coop'", s->name);
+      error(&ck, s->loc, "__shared '%s' in a codelet that is not cooperative (it declares no "
+            "Vector)", s->name);
   }
   if (cd->map && cd->vector)
     error(&ck, cd->map->loc, "a codelet is either compound (Map) or cooperative (Vector), not both");

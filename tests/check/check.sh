@@ -49,6 +49,19 @@ rc=$?
 grep -q "needs a C++17 compiler: '/nonexistent/c++' is not there" "$work/err" || { cat "$work/err"; fail "no compiler: message"; }
 [ ! -e "$work/nocxx" ] || fail "no compiler: something was written"
 
+# the talk's figure 1(a)-(c) as printed (tests/errors/talk_figure1.tgm) with
+# the slide's one bug fixed, the loop's step: every variant it makes is
+# right (--strict), its cooperative codelet (no __coop, a Vector) among them
+sed 's/i < len; in.Stride())/i < len; i += in.Stride())/' "$root/tests/errors/talk_figure1.tgm" \
+  >"$work/figure1.tgm"
+"$gen" --strict --type=i32 -o "$work/fig" "$work/figure1.tgm" 2>"$work/err" || { cat "$work/err"; fail "figure 1 fixed: exit $?"; }
+python3 - "$work/fig/sum_i32.json" <<'EOF' || fail "figure 1 fixed: the wrong variants"
+import json, sys
+ids = [v["id"] for v in json.load(open(sys.argv[1]))["variants"]]
+assert len(ids) >= 6 and any(i.split(".")[1] == "V" for i in ids), ids
+print(len(ids), "variants of the talk's figure 1, all checked")
+EOF
+
 # usage
 "$gen" --strict --no-check -o "$work/x" "$root/codelets/sum.tgm" 2>/dev/null; [ $? -eq 2 ] || fail "--strict --no-check"
 "$gen" --strict --list "$root/codelets/sum.tgm" 2>/dev/null; [ $? -eq 2 ] || fail "--strict --list"
