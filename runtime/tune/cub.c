@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "../src/internal.h"
 #include "tune.h"
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@ struct tune_cub {
   char *command;  // the nvcc command, for the report
   void *lib;
   tune_cub_fn fn;
+  int cached;     // the library was in the cache: no nvcc ran
 };
 
 static char *join(const char *a, const char *b) {
@@ -67,9 +69,32 @@ static void hash_file(tgm__hash *h, const char *path, int *ok) {
   free(text);
 }
 
+// Removes cub-*.so.tmp.PID[.log] of writers that are gone (killed while
+// nvcc ran); a live writer's are left alone.
+static void sweep(const char *cdir) {
+  DIR *d = opendir(cdir);
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    const char *t = strstr(de->d_name, ".so.tmp.");
+    if (strncmp(de->d_name, "cub-", 4) || !t)
+      continue;
+    long pid = strtol(t + 8, NULL, 10);
+    if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+      char *p = join(cdir, de->d_name);
+      if (p)
+        unlink(p);
+      free(p);
+    }
+  }
+  if (d)
+    closedir(d);
+}
+
 tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *cuda_source,
                           int cc_major, int cc_minor, const char *cache, tune_cub **out) {
   *out = NULL;
+  if (!cub_source || !cuda_source)
+    return tgm__fail(TGM_ERR_MANIFEST, "the manifest names no CUB baseline or CUDA source");
   char *src = join(dir, cub_source), *cu = join(dir, cuda_source), *nvcc = find_nvcc();
   tune_cub *b = calloc(1, sizeof *b);
   tgm_status s = TGM_OK;
@@ -116,6 +141,7 @@ tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *c
     cdir = NULL;
   }
   if (cdir) {
+    sweep(cdir);
     b->so = join(cdir, name);
     free(cdir);
   } else {
@@ -151,6 +177,7 @@ tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *c
   for (int i = 0; i < a; i++)
     strcat(strcat(b->command, i ? " " : ""), i == a - 1 ? b->so : argv[i]);
   if (access(b->so, R_OK) == 0) { // built before
+    b->cached = 1;
     free(incl);
     goto out;
   }
@@ -204,6 +231,10 @@ tgm_status tune_cub_finish(tune_cub *b, tune_cub_fn *fn) {
                        WIFEXITED(status) ? WEXITSTATUS(status) : -1, first);
     }
     unlink(b->log);
+    if (access(b->tmp, R_OK) != 0) {
+      unlink(b->log);
+      return tgm__fail(TGM_ERR_COMPILE, "nvcc wrote no library (%s)", b->tmp);
+    }
     if (rename(b->tmp, b->so) != 0) {
       unlink(b->tmp);
       return tgm__fail(TGM_ERR_IO, "%s: %s", b->so, strerror(errno));
@@ -220,6 +251,8 @@ tgm_status tune_cub_finish(tune_cub *b, tune_cub_fn *fn) {
 }
 
 const char *tune_cub_command(const tune_cub *b) { return b->command; }
+
+int tune_cub_cached(const tune_cub *b) { return b->cached; }
 
 void tune_cub_free(tune_cub *b) {
   if (!b)

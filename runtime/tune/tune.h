@@ -213,6 +213,7 @@ tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *c
 // error, TGM_ERR_IO.
 tgm_status tune_cub_finish(tune_cub *b, tune_cub_fn *fn);
 const char *tune_cub_command(const tune_cub *b); // the nvcc command line
+int tune_cub_cached(const tune_cub *b);         // 1: found in the cache, no nvcc ran
 void tune_cub_free(tune_cub *b);                 // stops nvcc if it still runs
 
 // ---------------------------------------------------------------- report.c
