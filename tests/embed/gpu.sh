@@ -4,7 +4,9 @@
 # tests/embed/gpu_embed.cu against the committed headers (tests/embed/headers,
 # made by tgm-gen from the H100's database and a synthetic H200, see
 # tests/embed/gpus_db.sh) and runs it; arguments go to gpu_embed
-# (--quick, --bench FILE.md). Exit status: gpu_embed's (77: no GPU).
+# (--quick, --bench FILE.md); $TGM_EMBED_HEADERS: another folder of the six
+# headers (e.g. made from real tunings of several GPUs). Exit status:
+# gpu_embed's (77: no GPU).
 #   bash tests/embed/gpu.sh [--quick] [--bench FILE.md]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,6 +15,7 @@ arch=${TGM_GPU_ARCH:-sm_90}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 echo "building gpu_embed ($nvcc, $arch)"
-"$nvcc" -std=c++17 -O3 -arch="$arch" -I tests/embed/headers tests/embed/gpu_embed.cu -o "$bin/gpu_embed"
+"$nvcc" -std=c++17 -O3 -arch="$arch" -I "${TGM_EMBED_HEADERS:-tests/embed/headers}" tests/embed/gpu_embed.cu \
+  -o "$bin/gpu_embed"
 set +e
 time "$bin/gpu_embed" "$@"

@@ -195,7 +195,10 @@ template <typename T> static void graphs(Op op, const std::vector<T> &h, const T
   int replays = 0;
   for (size_t k = 0; k < sizes.size(); k++) {
     size_t n = sizes[k];
-    CK(cudaMemcpy(gin, d, n * sizeof(T), cudaMemcpyDeviceToDevice));
+    // on s: a device-to-device cudaMemcpy may still run when it returns, on
+    // the legacy stream, which the non-blocking s does not wait for (replay
+    // 0 read a half-copied input at 2^25 and up on the H100)
+    CK(cudaMemcpyAsync(gin, d, n * sizeof(T), cudaMemcpyDeviceToDevice, s));
     size_t bytes = 0;
     void *temp = nullptr;
     CK(fn(nullptr, &bytes, gin, out, n, s));
