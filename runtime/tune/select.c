@@ -70,15 +70,19 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   // next full screen
   for (int i = 0; i < no; i++)
     vs[order[i]].alive = vs[order[i]].st.n && vs[order[i]].st.median < 8 * best;
-  // 2. refine the knobs of the leaders: greedy steps to a faster neighbour
-  int top = no < 6 ? no : 6;
-  tune_knobs cand[6];
-  tune_stats cst[6];
+  // 2. refine the knobs of the leaders: greedy steps to a faster neighbour.
+  // The next ones by the screen stay candidates at their carried knobs: a
+  // 5-sample screen orders near-ties by chance, and a candidate left out
+  // here is one another run may choose (bench/results/2026-11-24-stability)
+  enum { CAND = 12, REFINE = 6 };
+  int top = no < CAND ? no : CAND;
+  tune_knobs cand[CAND];
+  tune_stats cst[CAND];
   for (int i = 0; i < top; i++) {
     int v = order[i];
     tune_knobs k = vs[v].best;
     tune_stats kst = vs[v].st;
-    for (int step = 0; refine && step < 3; step++) {
+    for (int step = 0; refine && i < REFINE && step < 3; step++) {
       tune_knobs nb[6];
       int nn = tune_neighbours(&c->m.v[v], k, nb), moved = 0;
       tune_knobs bestk = k;
@@ -110,13 +114,13 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   double lead = 1e30;
   for (int i = 0; i < top; i++)
     lead = cst[i].median < lead ? cst[i].median : lead;
-  tune_stats fin[6];
-  int in_final[6] = {0}, w = -1;
+  tune_stats fin[CAND];
+  int in_final[CAND] = {0}, w = -1;
   for (int i = 0; i < top; i++) {
     fin[i] = cst[i];
     in_final[i] = i < 3 || cst[i].median <= lead * 1.15;
   }
-  int timed[6] = {0};
+  int timed[CAND] = {0};
   for (int round = 0; round < 3; round++) {
     for (int i = 0; i < top; i++) {
       if (!in_final[i] || timed[i])
