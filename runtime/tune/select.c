@@ -151,7 +151,7 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
     return EXIT_TUNE;
   }
-  // 4. choose. Run-to-run noise (o->noise, measured: bench/README.md) sets
+  // 4. choose. Run-to-run noise (o->noise, bench/results/2026-11-24-stability) sets
   // what counts as faster: the finalists within it of the fastest median
   // tie, and the stated rule picks among them (tune_prefer). Then the
   // runner-up (the fastest other finalist) against the choice, in
