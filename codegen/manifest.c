@@ -192,16 +192,16 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "kernel_args",
                       json_string(arena_printf(a, "(%s); tgm_init(R *out%s)",
                                                gen_kernel_args(a, c), gen_param_decls(a, c))));
-  /* the reference, for tgm-tune: R[3] = {sequential result, low, high} */
-  const char **rargs = arena_alloc(a, (size_t)(sp->inputs.len + sp->params.len + 2) * sizeof *rargs);
+  /* the reference, for tgm-tune: R[3] = {sequential result, low, high}; it
+   * takes the main kernels' inputs, n, out and parameters (kernel.c's roles,
+   * every plan's main kernel has them all) */
+  const PtrVec *roles = &((const Plan *)c->plans.items[0])->kernel->roles;
+  const char **rargs = arena_alloc(a, sizeof *rargs * (size_t)roles->len);
   size_t nr = 0;
-  for (int i = 0; i < sp->inputs.len; i++)
-    rargs[nr++] = sp->inputs.len == 1 ? "in"
-                                       : arena_printf(a, "in:%s", ((const SpecInput *)sp->inputs.items[i])->name);
-  rargs[nr++] = "n";
-  rargs[nr++] = "out";
-  for (int i = 0; i < sp->params.len; i++)
-    rargs[nr++] = arena_printf(a, "param:%s", ((const SpecParam *)sp->params.items[i])->name);
+  for (int i = 0; i < roles->len; i++)
+    if (strcmp(roles->items[i], "partials") && strcmp(roles->items[i], "counter") &&
+        strcmp(roles->items[i], "items"))
+      rargs[nr++] = roles->items[i];
   json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
   json_object_set_new(ref, "out", json_string("R[3]: the scalar codelet run sequentially (past "
                                               "2^22 elements, 1024 parts combined in order); the "
