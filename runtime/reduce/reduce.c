@@ -444,7 +444,7 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
   unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
   unsigned g0 = 1; // the grid of the main (BLOCK-sized) launch
   for (int i = 0; i < v->n_pos; i++)
-    if (!v->pos[i].block_one) {
+    if (!v->pos[i].block_fixed) {
       g0 = grid_of(v->pos[i].rule, in, nn, b->block, b->items, cap, elem);
       break;
     }
@@ -461,7 +461,7 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
   int nl = n ? v->n_pos : v->n_zero;
   for (int i = 0; i < nl; i++) {
     const tune_launch *l = &ls[i];
-    unsigned block = l->block_one ? 1 : b->block;
+    unsigned block = l->block_fixed ? l->block_fixed : b->block;
     unsigned grid = grid_of(l->rule, in, nn, block, b->items, cap, elem);
     uint64_t vals[TUNE_MAX_ARGS];
     void *args[TUNE_MAX_ARGS];

@@ -39,7 +39,7 @@ static unsigned main_grid(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   const tune_variant *v = &c->m.v[k.v];
   unsigned cap = k.cap ? k.cap * (unsigned)c->info->sm_count : 0x7fffffffu;
   for (int i = 0; i < v->n_pos; i++)
-    if (!v->pos[i].block_one)
+    if (!v->pos[i].block_fixed)
       return grid_of(v->pos[i].rule, in, n, k.block, k.items, cap, c->elem);
   return 1;
 }
@@ -59,6 +59,28 @@ size_t launch_temp_need(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long 
   if (!v->partials)
     return 0;
   return partials_bytes(main_grid(c, k, in, n), c->acc_size) + (v->counter ? 16 : 0);
+}
+
+tgm_status launch_args(ctx *c, const tune_launch *l, tgm_devptr in, unsigned long long n,
+                       tgm_devptr out, const launch_temp *t, uint64_t vals[], void *args[]) {
+  for (int a = 0; a < l->n_args; a++) {
+    tune_arg arg = l->args[a];
+    if (!t && arg != ARG_IN && arg != ARG_PARAM && arg != ARG_N && arg != ARG_OUT)
+      return tgm__fail(TGM_ERR_MANIFEST, "%s takes an argument it cannot have (temp storage, "
+                                         "items or grid)", l->kernel);
+    switch (arg) {
+    case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
+    case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
+    case ARG_N: vals[a] = n; break;
+    case ARG_OUT: vals[a] = out; break;
+    case ARG_PARTIALS: vals[a] = t->partials; break;
+    case ARG_COUNTER: vals[a] = t->counter; break;
+    case ARG_ITEMS: vals[a] = t->items; break;
+    case ARG_GRID: vals[a] = t->grid; break;
+    }
+    args[a] = &vals[a];
+  }
+  return TGM_OK;
 }
 
 // Enqueues every launch of one reduction of in[0..n) into *out.
@@ -84,26 +106,17 @@ tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   }
   for (int i = 0; i < nl; i++) {
     const tune_launch *l = &ls[i];
-    unsigned block = l->block_one ? 1 : k.block;
+    unsigned block = l->block_fixed ? l->block_fixed : k.block;
     unsigned grid = grid_of(l->rule, in, n, block, k.items, cap, c->elem);
     uint64_t vals[TUNE_MAX_ARGS];
     void *args[TUNE_MAX_ARGS];
-    for (int a = 0; a < l->n_args; a++) {
-      switch (l->args[a]) {
-      case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
-      case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
-      case ARG_N: vals[a] = n; break;
-      case ARG_OUT: vals[a] = out; break;
-      case ARG_PARTIALS: vals[a] = partials; break;
-      case ARG_COUNTER: vals[a] = counter; break;
-      case ARG_ITEMS: vals[a] = k.items; break;
-      case ARG_GRID: vals[a] = g0; break;
-      }
-      args[a] = &vals[a];
-    }
+    const launch_temp t = {partials, counter, k.items, g0};
+    tgm_status s = launch_args(c, l, in, n, out, &t, vals, args);
+    if (s != TGM_OK)
+      return s;
     int job = ref->job, name = n ? ref->name[i] : ref->zname[i];
     tgm_function f;
-    tgm_status s = tgm_module_function(c->mods[job], name, &f);
+    s = tgm_module_function(c->mods[job], name, &f);
     if (s == TGM_OK)
       s = tgm_launch(c->b, f, grid, block, args, c->s);
     if (s != TGM_OK)

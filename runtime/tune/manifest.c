@@ -93,59 +93,56 @@ static int read_launches(const char *path, const char *id, json_t *a, tune_launc
 
 static int read_launch(const char *path, const char *id, json_t *l, size_t i, tune_launch *t,
                        const arg_names *an) {
-  {
-    memset(t, 0, sizeof *t);
-    if (!json_is_object(l))
-      return BAD("%s: variant %s: launch %zu is not an object", path, id, i);
-    t->kernel = str_of(l, "kernel");
-    t->name_expr = str_of(l, "name_expr");
-    char *grid = str_of(l, "grid"), *block = str_of(l, "block");
-    static const char *rules[] = {"one", "tiles", "tiles_vec", "strided", "strided_vec"};
-    int rule = -1;
-    for (int r = 0; grid && r < 5; r++)
-      if (!strcmp(grid, rules[r]))
-        rule = r;
-    // "BLOCK" (the knob) or a fixed size: "1" (tgm_init), "1024" (the reference)
-    char *end = NULL;
-    unsigned long fixed = block && strcmp(block, "BLOCK") ? strtoul(block, &end, 10) : 0;
-    int ok = t->kernel && t->name_expr && rule >= 0 && block &&
-             (!strcmp(block, "BLOCK") || (block[0] >= '1' && block[0] <= '9' && end && !*end &&
-                                          fixed >= 1 && fixed <= 1024));
-    t->rule = (tune_rule)rule;
-    t->block_fixed = ok ? (unsigned)fixed : 0;
-    t->block_one = t->block_fixed == 1;
-    free(grid);
-    free(block);
-    if (!ok)
-      return BAD("%s: variant %s: bad launch %zu (kernel, name_expr, grid, block)", path, id, i);
-    json_t *args = json_object_get(l, "args"), *x;
-    size_t k;
-    if (json_is_array(args) && json_array_size(args) > TUNE_MAX_ARGS)
-      return BAD("%s: variant %s: launch %zu has %zu arguments; the limit is %d", path, id, i,
-                 json_array_size(args), TUNE_MAX_ARGS);
-    if (!json_is_array(args))
-      return BAD("%s: variant %s: bad args", path, id);
-    json_array_foreach(args, k, x) {
-      static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
-      const char *s = json_string_value(x);
-      int found = -1, index = 0;
-      for (int a2 = 0; s && a2 < 7; a2++)
-        if (!strcmp(s, names[a2]))
-          found = a2;
-      const char *colon = s ? strchr(s, ':') : NULL;
-      if (found < 0 && colon && (!strncmp(s, "in:", 3) || !strncmp(s, "param:", 6))) {
-        int is_in = s[0] == 'i';
-        int count = is_in ? an->n_inputs : an->n_params;
-        char **list = is_in ? an->inputs : an->params;
-        for (int q = 0; q < count; q++)
-          if (!strcmp(colon + 1, list[q]))
-            found = is_in ? ARG_IN : ARG_PARAM, index = q;
-      }
-      if (found < 0)
-        return BAD("%s: variant %s: unknown argument '%s'", path, id, s ? s : "(not a string)");
-      t->args[t->n_args] = (tune_arg)found;
-      t->arg_index[t->n_args++] = index;
+  memset(t, 0, sizeof *t);
+  if (!json_is_object(l))
+    return BAD("%s: variant %s: launch %zu is not an object", path, id, i);
+  t->kernel = str_of(l, "kernel");
+  t->name_expr = str_of(l, "name_expr");
+  char *grid = str_of(l, "grid"), *block = str_of(l, "block");
+  static const char *rules[] = {"one", "tiles", "tiles_vec", "strided", "strided_vec"};
+  int rule = -1;
+  for (int r = 0; grid && r < 5; r++)
+    if (!strcmp(grid, rules[r]))
+      rule = r;
+  // "BLOCK" (the knob) or a fixed size: "1" (tgm_init), "1024" (the reference)
+  char *end = NULL;
+  unsigned long fixed = block && strcmp(block, "BLOCK") ? strtoul(block, &end, 10) : 0;
+  int ok = t->kernel && t->name_expr && rule >= 0 && block &&
+           (!strcmp(block, "BLOCK") || (block[0] >= '1' && block[0] <= '9' && end && !*end &&
+                                        fixed >= 1 && fixed <= 1024));
+  t->rule = (tune_rule)rule;
+  t->block_fixed = ok ? (unsigned)fixed : 0;
+  free(grid);
+  free(block);
+  if (!ok)
+    return BAD("%s: variant %s: bad launch %zu (kernel, name_expr, grid, block)", path, id, i);
+  json_t *args = json_object_get(l, "args"), *x;
+  size_t k;
+  if (json_is_array(args) && json_array_size(args) > TUNE_MAX_ARGS)
+    return BAD("%s: variant %s: launch %zu has %zu arguments; the limit is %d", path, id, i,
+               json_array_size(args), TUNE_MAX_ARGS);
+  if (!json_is_array(args))
+    return BAD("%s: variant %s: bad args", path, id);
+  json_array_foreach(args, k, x) {
+    static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
+    const char *s = json_string_value(x);
+    int found = -1, index = 0;
+    for (int a2 = 0; s && a2 < 7; a2++)
+      if (!strcmp(s, names[a2]))
+        found = a2;
+    const char *colon = s ? strchr(s, ':') : NULL;
+    if (found < 0 && colon && (!strncmp(s, "in:", 3) || !strncmp(s, "param:", 6))) {
+      int is_in = s[0] == 'i';
+      int count = is_in ? an->n_inputs : an->n_params;
+      char **list = is_in ? an->inputs : an->params;
+      for (int q = 0; q < count; q++)
+        if (!strcmp(colon + 1, list[q]))
+          found = is_in ? ARG_IN : ARG_PARAM, index = q;
     }
+    if (found < 0)
+      return BAD("%s: variant %s: unknown argument '%s'", path, id, s ? s : "(not a string)");
+    t->args[t->n_args] = (tune_arg)found;
+    t->arg_index[t->n_args++] = index;
   }
   return 0;
 }

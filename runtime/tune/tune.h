@@ -27,8 +27,7 @@ typedef struct {
   char *kernel;
   char *name_expr;  // with "BLOCK" where the block size goes
   tune_rule rule;
-  int block_one;    // block 1 (tgm_init), else BLOCK
-  unsigned block_fixed; // the block as a number ("1", "1024"); 0: BLOCK
+  unsigned block_fixed; // a fixed block ("1": tgm_init, "1024": the reference); 0: BLOCK
   int n_args;
   tune_arg args[TUNE_MAX_ARGS];
   int arg_index[TUNE_MAX_ARGS]; // ARG_IN: which input ("in:y"); ARG_PARAM: which parameter

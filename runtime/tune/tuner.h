@@ -120,6 +120,16 @@ static inline int gpu_fail(const char *what, tgm_status s) {
   } while (0)
 
 // -------------------------------------------------------------- launch.c
+// The values of launch l's arguments into vals, args[a] = &vals[a]: the
+// inputs at in (c->in_gap apart), n, out and the parameters; the temp
+// storage's parts, items and grid from t, NULL for a launch that takes none
+// (the reference kernel), which is TGM_ERR_MANIFEST if it asks for one.
+typedef struct {
+  tgm_devptr partials, counter;
+  unsigned items, grid;
+} launch_temp;
+tgm_status launch_args(ctx *c, const tune_launch *l, tgm_devptr in, unsigned long long n,
+                       tgm_devptr out, const launch_temp *t, uint64_t vals[], void *args[]);
 tgm_status launch_prepare(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n);
 size_t launch_temp_need(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n);
 tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n, tgm_devptr out);

@@ -64,17 +64,9 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
   const tune_launch *l = &c->m.reference;
   uint64_t vals[TUNE_MAX_ARGS];
   void *args[TUNE_MAX_ARGS];
-  for (int a = 0; a < l->n_args; a++) {
-    switch (l->args[a]) {
-    case ARG_IN: vals[a] = in + (tgm_devptr)l->arg_index[a] * c->in_gap; break;
-    case ARG_N: vals[a] = n; break;
-    case ARG_OUT: vals[a] = c->ref_out; break;
-    case ARG_PARAM: vals[a] = c->param_vals[l->arg_index[a]]; break;
-    default: return tgm__fail(TGM_ERR_MANIFEST, "the reference kernel takes an unknown argument");
-    }
-    args[a] = &vals[a];
-  }
-  tgm_status s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
+  tgm_status s = launch_args(c, l, in, n, c->ref_out, NULL, vals, args);
+  if (s == TGM_OK)
+    s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
   if (s == TGM_OK)
     s = tgm_launch(c->b, c->ref_fn, 1, l->block_fixed ? l->block_fixed : 1, args, c->s);
   if (s == TGM_OK)

@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(dt->pos[1].args[1], ARG_GRID);
   CHECK(dt->partials && !dt->counter);
   CHECK_EQ_INT(dsa->n_caps, 6);
-  CHECK_EQ_INT(dsa->pos[0].block_one, 1); // tgm_init<<<1, 1>>>
+  CHECK_EQ_INT(dsa->pos[0].block_fixed, 1); // tgm_init<<<1, 1>>>
   CHECK_EQ_INT(dsa->pos[1].rule, RULE_STRIDED_VEC);
   CHECK_EQ_INT(b1->min_sm, 80);
   CHECK(b1->cuda && !b1->hip);
