@@ -734,14 +734,14 @@ static tgm_status edit_put(json_t *e, const void *arg) {
                           "variant", r->variant, "block", (int)r->block, "items", (int)r->items,
                           "grid_cap_per_sm", (int)r->cap, "us", r->us, "us_p25", r->us_p25,
                           "us_p75", r->us_p75, "gbps", r->gbps, "cub_us", r->cub_us);
-  if (row && r->runner_up[0])
+  if (row && r->runner_up[0]) {
     json_object_set_new(row, "runner_up",
                         json_pack("{s:s,s:i,s:i,s:i}", "variant", r->runner_up, "block",
                                   (int)r->ru_block, "items", (int)r->ru_items, "grid_cap_per_sm",
                                   (int)r->ru_cap));
-  if (row && r->runner_up[0])
     json_object_set_new(row, "margin", json_pack("{s:f,s:f,s:f}", "median", r->margin, "lo",
                                                  r->margin_lo, "hi", r->margin_hi));
+  }
   if (row && r->chosen_by[0])
     json_object_set_new(row, "chosen_by", json_string(r->chosen_by));
   if (!row)

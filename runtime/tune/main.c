@@ -283,7 +283,7 @@ static int run(ctx *c, options *o);
 // --param NAME=VALUE for each of the spectrum's scalar parameters, typed as
 // the manifest says; their text goes into the database key.
 static int read_params(ctx *c, options *o) {
-  int given[TUNE_MAX_PARAMS] = {0};
+  const char *given[TUNE_MAX_PARAMS] = {0}; // each parameter's NAME=VALUE
   for (int i = 0; i < o->n_params; i++) {
     const char *eq = strchr(o->params[i], '=');
     int k = -1;
@@ -330,10 +330,11 @@ static int read_params(ctx *c, options *o) {
       fprintf(stderr, "tgm-tune: --param %s: not a %s value\n", o->params[i], tune_type_name(t));
       return EXIT_USAGE;
     }
-    if (given[k]++) {
+    if (given[k]) {
       fprintf(stderr, "tgm-tune: --param %s given twice\n", c->m.param_names[k]);
       return EXIT_USAGE;
     }
+    given[k] = o->params[i];
     c->param_vals[k] = bits;
   }
   size_t at = 0;
@@ -344,17 +345,13 @@ static int read_params(ctx *c, options *o) {
               c->m.param_names[q]);
       return EXIT_USAGE;
     }
-    for (int i = 0; i < o->n_params; i++)
-      if (!strncmp(o->params[i], c->m.param_names[q], strlen(c->m.param_names[q])) &&
-          o->params[i][strlen(c->m.param_names[q])] == '=') {
-        int w = snprintf(c->param_text + at, sizeof c->param_text - at, "%s%s", q ? "," : "", o->params[i]);
-        if (w < 0 || (size_t)w >= sizeof c->param_text - at) {
-          fprintf(stderr, "tgm-tune: the --param values are longer than %zu characters\n",
-                  sizeof c->param_text - 1);
-          return EXIT_USAGE;
-        }
-        at += (size_t)w;
-      }
+    int w = snprintf(c->param_text + at, sizeof c->param_text - at, "%s%s", q ? "," : "", given[q]);
+    if (w < 0 || (size_t)w >= sizeof c->param_text - at) {
+      fprintf(stderr, "tgm-tune: the --param values are longer than %zu characters\n",
+              sizeof c->param_text - 1);
+      return EXIT_USAGE;
+    }
+    at += (size_t)w;
   }
   return 0;
 }
