@@ -338,13 +338,25 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     EmbedTable *t = tuned_gpu(ctx, db_path, key);
     if (!t)
       goto done;
+    int replaced = 0;
     for (int k = 0; k < ntuned; k++) {
       if (same_gpu(tuned[k].table, t)) {
+        /* without --mode, a tuning of both modes (tgm-tune's default, made
+           for embedding) is taken over one of a single mode */
+        const char *kmode = key_str(tuned[k].key, "mode");
+        if (!mode && (!strcmp(kmode, "both")) != (km && !strcmp(km, "both"))) {
+          if (km && !strcmp(km, "both"))
+            tuned[k] = (Tuned){key, json_object_get(e, "buckets"), t};
+          replaced = 1;
+          break;
+        }
         diag_error(ctx->diag, at, "%s %s is tuned twice for %s (%s; %s); choose one with --mode (or --device)",
                    op, type, text_comment_safe(a, t->label), tuning_of(a, tuned[k].key), tuning_of(a, key));
         goto done;
       }
     }
+    if (replaced)
+      continue;
     tuned = realloc(tuned, (size_t)(ntuned + 1) * sizeof *tuned);
     tuned[ntuned++] = (Tuned){key, json_object_get(e, "buckets"), t};
   }

@@ -58,7 +58,7 @@ static void usage(FILE *fp) {
         "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
         "  --embed --variant=ID   one variant (an id from --list), untuned\n"
         "  --hip           a HIP header (.hip.h) instead of CUDA (.cuh)\n"
-        "  --device=NAME, --mode=stream|graph   pick among several tunings\n"
+        "  --device=NAME, --mode=both|stream|graph   pick among several tunings\n"
         "  -o FILE         the header to write (required with --embed)\n"
         "\n"
         "  -h, --help      show this help\n"
@@ -138,8 +138,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
       opt->device = optarg;
       break;
     case OPT_MODE:
-      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0)
-        return bad_usage("unknown --mode '%s' (expected stream or graph)", optarg);
+      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0 && strcmp(optarg, "both") != 0)
+        return bad_usage("unknown --mode '%s' (expected both, stream or graph)", optarg);
       opt->mode = optarg;
       break;
     case OPT_DUMP:

@@ -153,7 +153,8 @@ static const char *kstr(json_t *key, const char *k) {
   return json_string_value(json_object_get(key, k));
 }
 
-// The best entry for the device: type, op, mode "stream", device name and
+// The best entry for the device: type, op, mode "both" or "stream" (a call
+// on a stream; "both" preferred: tgm-tune's default), device name and
 // source hash must match (and deterministic when asked); among several, one
 // measured with a cold L2, the same compute capability, SM count, driver
 // and compiler is preferred, then (unless asked for deterministic) one
@@ -172,7 +173,7 @@ static json_t *find_entry(json_t *db, const tune_manifest *m, const char *op, co
                *kd = kstr(k, "device"), *kh = kstr(k, "source_hash"), *kc = kstr(k, "compiler");
     if (!kt || !ko || strcmp(kt, m->type) || strcmp(ko, op))
       continue;
-    if (!km || strcmp(km, "stream") || !kd || strcmp(kd, d->name)) {
+    if (!km || (strcmp(km, "stream") && strcmp(km, "both")) || !kd || strcmp(kd, d->name)) {
       ++*others;
       continue;
     }
@@ -188,6 +189,7 @@ static json_t *find_entry(json_t *db, const tune_manifest *m, const char *op, co
     if (!json_array_size(json_object_get(e, "buckets")))
       continue;
     int score = 0;
+    score += !strcmp(km, "both") ? 64 : 0;
     score += json_is_true(json_object_get(k, "hot_l2")) ? 0 : 32;
     score += !d->deterministic && !det ? 16 : 0;
     score += kstr(k, "cc") && !strcmp(kstr(k, "cc"), cc) ? 8 : 0;
@@ -271,7 +273,7 @@ tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, cons
   json_t *e = find_entry(db, m, op, d, &stale, &others);
   if (!e) {
     snprintf(out->why, sizeof out->why,
-             "no entry in %s for %s %s, mode stream%s, on %s%s", db_why, op, m->type,
+             "no entry in %s for %s %s, mode both or stream%s, on %s%s", db_why, op, m->type,
              d->deterministic ? ", deterministic" : "", d->name,
              stale ? " for these codelets (the entries found were tuned for another source: run "
                      "tgm-tune again)"
@@ -314,8 +316,8 @@ tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, cons
     out->n++;
   }
   json_t *k = json_object_get(e, "key");
-  snprintf(out->why, sizeof out->why, "%s: %s %s, mode stream, %s (cc %s, %lld SMs, %s)%s", db_why,
-           op, m->type, d->name, kstr(k, "cc") ? kstr(k, "cc") : "?",
+  snprintf(out->why, sizeof out->why, "%s: %s %s, mode %s, %s (cc %s, %lld SMs, %s)%s", db_why,
+           op, m->type, kstr(k, "mode"), d->name, kstr(k, "cc") ? kstr(k, "cc") : "?",
            (long long)json_integer_value(json_object_get(k, "sm_count")),
            kstr(k, "compiler") ? kstr(k, "compiler") : "?",
            bad ? "; some buckets unusable, the default runs there" : "");

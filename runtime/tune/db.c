@@ -152,6 +152,14 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
         snprintf(buf, cap, "result %zu: margin is not {median, lo, hi}, finite, lo <= hi", i);
         return buf;
       }
+    static const char *graph[] = {"us_graph", "cub_us_graph"}; // --mode both (optional)
+    for (int k = 0; k < 2; k++) {
+      json_t *x = json_object_get(o, graph[k]);
+      if (x && (!json_is_number(x) || !isfinite(json_number_value(x)))) {
+        snprintf(buf, cap, "result %zu: %s is not a finite number", i, graph[k]);
+        return buf;
+      }
+    }
     if (by && (!json_is_string(by) || strlen(json_string_value(by)) >= 48)) {
       snprintf(buf, cap, "result %zu: chosen_by is not a string of under 48 characters", i);
       return buf;
@@ -620,6 +628,8 @@ static int result_of(json_t *o, tune_result *r) {
   r->us_p75 = json_number_value(json_object_get(o, "us_p75"));
   r->gbps = json_number_value(json_object_get(o, "gbps"));
   r->cub_us = json_number_value(json_object_get(o, "cub_us"));
+  r->us_graph = json_number_value(json_object_get(o, "us_graph"));
+  r->cub_us_graph = json_number_value(json_object_get(o, "cub_us_graph"));
   json_t *ru = json_object_get(o, "runner_up"), *mg = json_object_get(o, "margin");
   const char *ruv = json_string_value(json_object_get(ru, "variant"));
   const char *by = json_string_value(json_object_get(o, "chosen_by"));
@@ -716,7 +726,9 @@ static tgm_status check_result(const tune_result *r) {
                                                       {"cub_us", r->cub_us},
                                                       {"margin", r->margin},
                                                       {"margin_lo", r->margin_lo},
-                                                      {"margin_hi", r->margin_hi}};
+                                                      {"margin_hi", r->margin_hi},
+                                                      {"us_graph", r->us_graph},
+                                                      {"cub_us_graph", r->cub_us_graph}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (!isfinite(t[i].v))
       return tgm__fail(TGM_ERR_INVALID, "2^%d: %s of %s is %s; the result is not written", r->log2n,
@@ -744,6 +756,10 @@ static tgm_status edit_put(json_t *e, const void *arg) {
   }
   if (row && r->chosen_by[0])
     json_object_set_new(row, "chosen_by", json_string(r->chosen_by));
+  if (row && r->us_graph > 0) { // --mode both: the graph mode's times
+    json_object_set_new(row, "us_graph", json_real(r->us_graph));
+    json_object_set_new(row, "cub_us_graph", json_real(r->cub_us_graph));
+  }
   if (!row)
     return tgm__fail(TGM_ERR_INVALID, "2^%d: the result of %s cannot be written as JSON", r->log2n,
                      r->variant);

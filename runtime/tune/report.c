@@ -9,15 +9,33 @@ tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(p
 
 static void size_str(int log2n, char *buf, size_t len) { snprintf(buf, len, "2^%d", log2n); }
 
-static void row_line(FILE *f, const tune_result *r, int md) {
+static int is_both(const tune_report *r) { return !strcmp(r->key->mode, "both"); }
+
+static void ratio_str(double cub, double us, char *t, char *rt, size_t len) {
+  snprintf(t, len, "-"), snprintf(rt, len, "-");
+  if (cub > 0 && us > 0) {
+    snprintf(t, len, "%.2f", cub);
+    snprintf(rt, len, "%.2fx", cub / us);
+  }
+}
+
+// One size: markdown (md) or the terminal's table. --mode both adds the
+// graph mode's time, CUB's and the ratio.
+static void row_line(FILE *f, const tune_result *r, int md, int both) {
   char sz[16], knobs[64];
   size_str(r->log2n, sz, sizeof sz);
   tune_knobs k = {0, r->block, r->items, r->cap};
   tune_knobs_str(&k, knobs, sizeof knobs);
-  char cub[32] = "-", ratio[32] = "-";
-  if (r->cub_us > 0) {
-    snprintf(cub, sizeof cub, "%.2f", r->cub_us);
-    snprintf(ratio, sizeof ratio, "%.2fx", r->cub_us / r->us);
+  char cub[32], ratio[32], cubg[32], ratiog[32], us[64];
+  ratio_str(r->cub_us, r->us, cub, ratio, sizeof cub);
+  ratio_str(r->cub_us_graph, r->us_graph, cubg, ratiog, sizeof cubg);
+  snprintf(us, sizeof us, both ? "%.2f / %.2f" : "%.2f", r->us, r->us_graph);
+  if (both) { // "stream / graph"
+    char c2[80], r2[80];
+    snprintf(c2, sizeof c2, "%s / %s", cub, cubg);
+    snprintf(r2, sizeof r2, "%s / %s", ratio, ratiog);
+    snprintf(cub, sizeof cub, "%.31s", c2);
+    snprintf(ratio, sizeof ratio, "%.31s", r2);
   }
   // the runner-up and the margin: +3.1% [+1.2, +5.0]
   char ru[TUNE_ID_MAX + 80] = "-", margin[64] = "-";
@@ -30,21 +48,27 @@ static void row_line(FILE *f, const tune_result *r, int md) {
              100 * r->margin_hi);
   }
   if (md)
-    fprintf(f, "| %s | %s | %s | %.2f | %.1f | %s | %s | %s | %s | %s |\n", sz, r->variant, knobs,
-            r->us, r->gbps, cub, ratio, ru, margin, r->chosen_by[0] ? r->chosen_by : "-");
+    fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", sz, r->variant, knobs,
+            us, r->gbps, cub, ratio, ru, margin, r->chosen_by[0] ? r->chosen_by : "-");
   else
-    fprintf(f, "%-6s %-14s %-30s %10.2f %8.1f %10s %7s  %-24s %s\n", sz, r->variant, knobs, r->us,
+    fprintf(f, "%-6s %-14s %-30s %15s %8.1f %15s %15s  %-24s %s\n", sz, r->variant, knobs, us,
             r->gbps, cub, ratio, margin, r->chosen_by);
 }
 
-static double geomean_ratio(const tune_report *r, int lo, int hi, int *count) {
+// CUB/tgm in one mode (graph: --mode both's graph times)
+static double ratio_of(const tune_result *x, int graph) {
+  double cub = graph ? x->cub_us_graph : x->cub_us, us = graph ? x->us_graph : x->us;
+  return cub > 0 && us > 0 ? cub / us : 0;
+}
+
+static double geomean_ratio(const tune_report *r, int lo, int hi, int graph, int *count) {
   double s = 0;
   int n = 0;
   for (int i = 0; i < r->n_rows; i++) {
     const tune_result *x = &r->rows[i];
-    if (x->log2n < lo || x->log2n > hi || x->cub_us <= 0)
+    if (x->log2n < lo || x->log2n > hi || ratio_of(x, graph) <= 0)
       continue;
-    s += log(x->cub_us / x->us);
+    s += log(ratio_of(x, graph));
     n++;
   }
   *count = n;
@@ -52,36 +76,41 @@ static double geomean_ratio(const tune_report *r, int lo, int hi, int *count) {
 }
 
 static void summary(FILE *f, const tune_report *r, const char *pre) {
-  int n;
-  double g = geomean_ratio(r, 14, 22, &n);
-  if (n)
-    fprintf(f, "%sgeomean CUB/tgm over 2^14..2^22: %.3fx (%d sizes)\n", pre, g, n);
-  g = geomean_ratio(r, 0, 99, &n);
-  if (n)
-    fprintf(f, "%sgeomean CUB/tgm over all sizes: %.3fx (%d sizes)\n", pre, g, n);
-  double worst = 1e30;
-  int worst_at = -1;
-  for (int i = 0; i < r->n_rows; i++)
-    if (r->rows[i].cub_us > 0 && r->rows[i].cub_us / r->rows[i].us < worst)
-      worst = r->rows[i].cub_us / r->rows[i].us, worst_at = r->rows[i].log2n;
-  if (worst_at >= 0)
-    fprintf(f, "%slowest ratio CUB/tgm: %.3fx at 2^%d\n", pre, worst, worst_at);
+  for (int graph = 0; graph <= is_both(r); graph++) {
+    const char *m = !is_both(r) ? "" : graph ? " (graph)" : " (stream)";
+    int n;
+    double g = geomean_ratio(r, 14, 22, graph, &n);
+    if (n)
+      fprintf(f, "%sgeomean CUB/tgm%s over 2^14..2^22: %.3fx (%d sizes)\n", pre, m, g, n);
+    g = geomean_ratio(r, 0, 99, graph, &n);
+    if (n)
+      fprintf(f, "%sgeomean CUB/tgm%s over all sizes: %.3fx (%d sizes)\n", pre, m, g, n);
+    double worst = 1e30;
+    int worst_at = -1;
+    for (int i = 0; i < r->n_rows; i++)
+      if (ratio_of(&r->rows[i], graph) > 0 && ratio_of(&r->rows[i], graph) < worst)
+        worst = ratio_of(&r->rows[i], graph), worst_at = r->rows[i].log2n;
+    if (worst_at >= 0)
+      fprintf(f, "%slowest ratio CUB/tgm%s: %.3fx at 2^%d\n", pre, m, worst, worst_at);
+  }
   int beyond = 0, within = 0;
   for (int i = 0; i < r->n_rows; i++) {
-    beyond += !strcmp(r->rows[i].chosen_by, "faster");
+    beyond += !strcmp(r->rows[i].chosen_by, "faster") || !strcmp(r->rows[i].chosen_by, "better worst case");
     within += !strncmp(r->rows[i].chosen_by, "within noise", 12);
   }
   if (beyond + within)
-    fprintf(f, "%swinners faster than the runner-up beyond noise: %d of %d sizes; within noise, "
+    fprintf(f, "%swinners better than the runner-up beyond noise: %d of %d sizes; within noise, "
                "chosen by the rule: %d\n", pre, beyond, r->n_rows, within);
 }
 
 void tune_report_table(void *file, const tune_report *r) {
   FILE *f = file;
-  fprintf(f, "%-6s %-14s %-30s %10s %8s %10s %7s  %-24s %s\n", "size", "winner", "knobs", "us", "GB/s",
-          "CUB us", "CUB/tgm", "margin [95%]", "chosen by");
+  int both = is_both(r);
+  fprintf(f, "%-6s %-14s %-30s %15s %8s %15s %15s  %-24s %s\n", "size", "winner", "knobs",
+          both ? "us strm/graph" : "us", "GB/s", both ? "CUB strm/graph" : "CUB us", "CUB/tgm",
+          "margin [95%]", "chosen by");
   for (int i = 0; i < r->n_rows; i++)
-    row_line(f, &r->rows[i], 0);
+    row_line(f, &r->rows[i], 0, both);
   summary(f, r, "");
 }
 
@@ -164,16 +193,23 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
     fprintf(f, "- CUB: %s, timed in the same harness\n", r->cub_what);
   else if (r->cub_note)
     fprintf(f, "- no CUB column: %s\n", r->cub_note);
+  if (is_both(r))
+    fprintf(f, "- mode both: every finalist timed back to back (stream) and in a CUDA graph; the\n"
+               "  winner has the best worst-case ratio against CUB across the two, and times,\n"
+               "  CUB's times and ratios below are \"stream / graph\". The margin is in that\n"
+               "  worst-case ratio\n");
   fprintf(f, "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
              "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
              "  interval's low end exceeds the run-to-run noise, %.1f%%; otherwise the settings\n"
              "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
              "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
           100 * r->noise);
-  fprintf(f, "\n| size | winner | knobs | us | GB/s | CUB us | CUB/tgm | runner-up | margin [95%%] | chosen by |\n");
+  fprintf(f, "\n| size | winner | knobs | us%s | GB/s | CUB us%s | CUB/tgm%s | runner-up | margin [95%%] | chosen by |\n",
+          is_both(r) ? " (stream / graph)" : "", is_both(r) ? " (stream / graph)" : "",
+          is_both(r) ? " (stream / graph)" : "");
   fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
   for (int i = 0; i < r->n_rows; i++)
-    row_line(f, &r->rows[i], 1);
+    row_line(f, &r->rows[i], 1, is_both(r));
   fprintf(f, "\n");
   summary(f, r, "- ");
   fprintf(f, "\n## Buckets (neighbouring sizes with the same winner merged)\n\n");

@@ -46,11 +46,32 @@ static int cmp_screen(const void *a, const void *b, void *vs) {
 static vstate *sort_ctx;
 static int cmp_screen_q(const void *a, const void *b) { return cmp_screen(a, b, sort_ctx); }
 
+// One setting timed twice more with 15 samples in mode md (0 stream, 1
+// graph), pooled: the mean of the two medians, the wider quartiles.
+static tgm_status pooled(ctx *c, tune_knobs k, unsigned long long n, int md, tune_stats *out) {
+  tune_stats a, b;
+  tgm_status s;
+  c->graph = md;
+  if ((s = timing_measure_knobs(c, k, n, 15, 0, &a)) != TGM_OK ||
+      (s = timing_measure_knobs(c, k, n, 15, 0, &b)) != TGM_OK)
+    return s;
+  *out = a;
+  out->median = (a.median + b.median) / 2;
+  out->p25 = fmin(a.p25, b.p25);
+  out->p75 = fmax(a.p75, b.p75);
+  out->n = a.n && b.n ? a.n + b.n : 0;
+  return TGM_OK;
+}
+
 // Tunes one size: returns the chosen result in r.
 int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r) {
   unsigned long long n = 1ull << log2n;
   int *order = c->order, no = 0;
   double best = 1e30;
+  // the screen's mode: the run's, and for --mode both the graph mode (where
+  // CUB's host cost is hidden, so where the worst ratio usually lies)
+  const int sm = c->both ? 1 : c->graph;
+  c->graph = sm;
   // 1. screen: each live variant at its carried knobs
   for (int v = 0; v < c->m.n_v; v++) {
     vs[v].st.n = 0;
@@ -109,15 +130,18 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     return EXIT_TUNE;
   }
   // 3. the finalists (the three best, and any within 15% of the best) are
-  // timed twice more with more samples; if the winner then looks slower
+  // timed twice more with more samples, in the run's mode or, for --mode
+  // both, in each; if the winner (in the screen's mode) then looks slower
   // than another candidate's first timing, that one joins the final too
+  const int m0 = c->both ? 0 : sm, m1 = c->both ? 1 : sm; // the modes timed
   double lead = 1e30;
   for (int i = 0; i < top; i++)
     lead = cst[i].median < lead ? cst[i].median : lead;
-  tune_stats fin[CAND];
+  tune_stats fin[2][CAND]; // [mode: 0 stream, 1 graph]
   int in_final[CAND] = {0}, w = -1;
   for (int i = 0; i < top; i++) {
-    fin[i] = cst[i];
+    fin[0][i] = fin[1][i] = (tune_stats){0};
+    fin[sm][i] = cst[i];
     in_final[i] = i < 3 || cst[i].median <= lead * 1.15;
   }
   int timed[CAND] = {0};
@@ -125,24 +149,18 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     for (int i = 0; i < top; i++) {
       if (!in_final[i] || timed[i])
         continue;
-      tune_stats a, b2;
       c->stage = "final";
-      TRY("timing", timing_measure_knobs(c, cand[i], n, 15, 0, &a));
-      TRY("timing", timing_measure_knobs(c, cand[i], n, 15, 0, &b2));
-      tune_stats p = a; // pooled: the mean of the two medians, the wider quartiles
-      p.median = (a.median + b2.median) / 2;
-      p.p25 = fmin(a.p25, b2.p25);
-      p.p75 = fmax(a.p75, b2.p75);
-      fin[i] = p;
+      for (int md = m0; md <= m1; md++)
+        TRY("timing", pooled(c, cand[i], n, md, &fin[md][i]));
       timed[i] = 1;
     }
     w = -1;
     for (int i = 0; i < top; i++)
-      if (in_final[i] && fin[i].n && (w < 0 || fin[i].median < fin[w].median))
+      if (in_final[i] && fin[sm][i].n && (w < 0 || fin[sm][i].median < fin[sm][w].median))
         w = i;
     int more = 0;
     for (int i = 0; w >= 0 && i < top; i++)
-      if (!in_final[i] && cst[i].n && cst[i].median < fin[w].median)
+      if (!in_final[i] && cst[i].n && cst[i].median < fin[sm][w].median)
         in_final[i] = more = 1;
     if (!more)
       break;
@@ -151,24 +169,59 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     fprintf(stderr, "tgm-tune: nothing could be timed at 2^%d\n", log2n);
     return EXIT_TUNE;
   }
-  // 4. choose. Run-to-run noise (o->noise, bench/results/2026-11-24-stability) sets
-  // what counts as faster: the finalists within it of the fastest median
+  // 4. CUB, same harness, in each mode timed
+  double cub[2] = {-1, -1};
+  if (c->cub || c->cub_run)
+    for (int md = m0; md <= m1; md++) {
+      tune_stats st, st2;
+      c->stage = "cub";
+      c->graph = md;
+      TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st));
+      timing_keep(c, NULL, n, &st);
+      TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st2));
+      timing_keep(c, NULL, n, &st2);
+      cub[md] = (st.median + st2.median) / 2;
+    }
+  // what a finalist is judged by: its time, or for --mode both its worst
+  // ratio against CUB across the two modes (tune_worst_time; without CUB,
+  // against the fastest finalist of each mode)
+  double ref[2] = {cub[0], cub[1]};
+  for (int md = 0; c->both && md < 2; md++)
+    if (ref[md] <= 0)
+      for (int i = 0; i < top; i++)
+        if (in_final[i] && fin[md][i].n && (ref[md] <= 0 || fin[md][i].median < ref[md]))
+          ref[md] = fin[md][i].median;
+  double score[CAND];
+  for (int i = 0; i < top; i++)
+    score[i] = !in_final[i] || !fin[m0][i].n || !fin[m1][i].n ? 0
+               : c->both ? tune_worst_time(fin[0][i].median, fin[1][i].median, ref[0], ref[1])
+                         : fin[sm][i].median;
+  w = -1;
+  for (int i = 0; i < top; i++)
+    if (score[i] > 0 && (w < 0 || score[i] < score[w]))
+      w = i;
+  if (w < 0) {
+    fprintf(stderr, "tgm-tune: nothing could be timed in both modes at 2^%d\n", log2n);
+    return EXIT_TUNE;
+  }
+  // 5. choose. Run-to-run noise (o->noise, bench/results/2026-11-24-stability) sets
+  // what counts as faster: the finalists within it of the best score
   // tie, and the stated rule picks among them (tune_prefer). Then the
-  // runner-up (the fastest other finalist) against the choice, in
+  // runner-up (the best other finalist) against the choice, in
   // interleaved A/B rounds: the margin and its 95% interval. A winner is
   // faster beyond noise only when the interval's low end exceeds the noise.
   double noise = c->o->noise;
   int chosen = w;
-  const char *why = "fastest median";
+  const char *why = c->both ? "best worst-case ratio" : "fastest median";
   for (int i = 0; i < top; i++) {
     const char *wy;
-    if (i != chosen && in_final[i] && fin[i].n && fin[i].median <= fin[w].median * (1 + noise) &&
+    if (i != chosen && score[i] > 0 && score[i] <= score[w] * (1 + noise) &&
         tune_prefer(&c->m, cand[i], cand[chosen], c->has_prev ? &c->prev : NULL, &wy) < 0)
       chosen = i, why = wy;
   }
   int u = -1;
   for (int i = 0; i < top; i++)
-    if (i != chosen && in_final[i] && fin[i].n && (u < 0 || fin[i].median < fin[u].median))
+    if (i != chosen && score[i] > 0 && (u < 0 || score[i] < score[u]))
       u = i;
   memset(r, 0, sizeof *r);
   snprintf(r->chosen_by, sizeof r->chosen_by, "the only one timed");
@@ -176,21 +229,25 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     enum { ROUNDS = 8 };
     double ta[ROUNDS], tb[ROUNDS];
     for (int k = 0; k < ROUNDS; k++) {
-      tune_stats sa, sb;
+      tune_stats sa[2], sb[2];
       c->stage = "a/b";
-      TRY("timing", timing_measure_knobs(c, cand[chosen], n, 7, 0, &sa));
-      TRY("timing", timing_measure_knobs(c, cand[u], n, 7, 0, &sb));
-      ta[k] = sa.median, tb[k] = sb.median;
+      for (int md = m0; md <= m1; md++) {
+        c->graph = md;
+        TRY("timing", timing_measure_knobs(c, cand[chosen], n, 7, 0, &sa[md]));
+        TRY("timing", timing_measure_knobs(c, cand[u], n, 7, 0, &sb[md]));
+      }
+      ta[k] = c->both ? tune_worst_time(sa[0].median, sa[1].median, ref[0], ref[1]) : sa[sm].median;
+      tb[k] = c->both ? tune_worst_time(sb[0].median, sb[1].median, ref[0], ref[1]) : sb[sm].median;
     }
     double m, lo, hi;
     tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over the choice
-    if (hi < -noise) { // the runner-up is faster beyond noise after all
+    if (hi < -noise) { // the runner-up is better beyond noise after all
       int t = chosen;
       chosen = u, u = t;
       tune_margin(tb, ta, ROUNDS, &m, &lo, &hi);
     }
     snprintf(r->chosen_by, sizeof r->chosen_by, "%s%s", lo > noise ? "" : "within noise: ",
-             lo > noise ? "faster" : why);
+             lo > noise ? (c->both ? "better worst case" : "faster") : why);
     snprintf(r->runner_up, sizeof r->runner_up, "%s", c->m.v[cand[u].v].id);
     r->ru_block = cand[u].block, r->ru_items = cand[u].items, r->ru_cap = cand[u].cap;
     r->margin = m, r->margin_lo = lo, r->margin_hi = hi;
@@ -199,19 +256,10 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   r->log2n = log2n;
   snprintf(r->variant, sizeof r->variant, "%s", c->m.v[cand[chosen].v].id);
   r->block = cand[chosen].block, r->items = cand[chosen].items, r->cap = cand[chosen].cap;
-  r->us = fin[chosen].median, r->us_p25 = fin[chosen].p25, r->us_p75 = fin[chosen].p75;
+  r->us = fin[m0][chosen].median, r->us_p25 = fin[m0][chosen].p25, r->us_p75 = fin[m0][chosen].p75;
   r->gbps = (double)n * c->elem * c->n_in / (r->us * 1e3);
-  // 5. CUB, same harness
-  r->cub_us = -1;
-  if (c->cub || c->cub_run) {
-    tune_stats st;
-    c->stage = "cub";
-    TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st));
-    timing_keep(c, NULL, n, &st);
-    tune_stats st2;
-    TRY("timing CUB", timing_measure(c, timing_enq_cub, NULL, n, 15, 0, &st2));
-    timing_keep(c, NULL, n, &st2);
-    r->cub_us = (st.median + st2.median) / 2;
-  }
+  r->cub_us = cub[m0];
+  if (c->both)
+    r->us_graph = fin[1][chosen].median, r->cub_us_graph = cub[1];
   return 0;
 }

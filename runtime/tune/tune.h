@@ -126,6 +126,13 @@ int tune_compare(const tune_stats *a, const tune_stats *b);
 // bootstrap interval (2000 resamples from a fixed seed: the same samples give
 // the same interval). b is slower beyond noise when *lo > 0.
 void tune_margin(const double *a, const double *b, int n, double *m, double *lo, double *hi);
+// --mode both: a setting's time as its worst ratio against the reference
+// across the two timings, max(stream / ref_stream, graph / ref_graph), the
+// reference being CUB in each mode (or, without CUB, the fastest finalist).
+// The setting with the smallest value has the best worst-case ratio against
+// CUB; tune_margin over these values is the margin in that ratio. A
+// reference that is not positive leaves its mode out.
+double tune_worst_time(double stream_us, double graph_us, double ref_stream, double ref_graph);
 
 // -------------------------------------------------------------------- db.c
 // The longest variant id, source hash or other key string (the manifest
@@ -148,7 +155,7 @@ typedef struct {
   int log2n;
   char variant[TUNE_ID_MAX + 1];
   unsigned block, items, cap;
-  double us, gbps, cub_us;
+  double us, gbps, cub_us; // stream mode's (graph mode's when tuned --mode graph)
   double us_p25, us_p75;
   // The runner-up (runner_up[0] == 0: none) and the margin: its time over
   // the chosen setting's, minus 1, with its 95% interval, from interleaved
@@ -158,6 +165,9 @@ typedef struct {
   unsigned ru_block, ru_items, ru_cap;
   double margin, margin_lo, margin_hi;
   char chosen_by[48];
+  // --mode both: the graph mode's times (0 otherwise); the choice is the
+  // best worst-case ratio against CUB across the two (tune_worst_time)
+  double us_graph, cub_us_graph;
 } tune_result;
 
 // Fills a key; a string longer than its field is TGM_ERR_INVALID (naming

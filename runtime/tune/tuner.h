@@ -79,7 +79,8 @@ typedef struct {
   tune_cub_fn cub_run;
   int (*cub)(const char *, const char *, const void *, unsigned long long, void *, void *,
              size_t *, void *);
-  int graph;
+  int graph;         // the mode of the next timing (1: in a CUDA graph)
+  int both;          // --mode both: finalists timed in each mode (select.c)
   long measured;
   double compile_seconds;
   char **excluded;

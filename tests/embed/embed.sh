@@ -139,6 +139,18 @@ JSON
   [ $rc -eq 1 ] && grep -q "sum i32 is tuned twice for NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0; mode graph, driver 13000, compiler 13.0); choose one with --mode" "$work/err" ||
     fail "two modes of one GPU ($rc): $(head -1 "$work/err")"
   "$gen" --embed="$work/modes.json" --mode=graph -o "$work/modes.cuh" codelets/sum.tgm || fail "--mode picks"
+  # a tuning of both modes (tgm-tune's default) is taken over single modes
+  # without --mode, in either order; --mode=stream still picks that one
+  both=$(entry i32 "$hash" "$(b 0 30 DT.VS.ST 128 2 0)" | sed 's/"stream"/"both"/')
+  graph=$(entry i32 "$hash" "$good" | sed 's/"stream"/"graph"/')
+  for order in "$two, $both, $graph" "$both, $two"; do
+    echo "{\"tgm_db\": 1, \"entries\": [$order]}" >"$work/both.json"
+    "$gen" --embed="$work/both.json" -o "$work/both.cuh" codelets/sum.tgm 2>"$work/err" &&
+      grep -q '2^0..2^30: DT.VS.ST, block 128, items 2' "$work/both.cuh" &&
+      grep -q 'mode both, driver' "$work/both.cuh" || fail "both modes preferred: $(head -1 "$work/err")"
+  done
+  "$gen" --embed="$work/both.json" --mode=stream -o "$work/both.cuh" codelets/sum.tgm &&
+    grep -q '2^10..2^15: B1.VS.SV' "$work/both.cuh" || fail "--mode=stream over both"
   # device names are data: quotes, backslashes and newlines stay in the string
   weird='A \"quoted\" \\ GPU\n#error x'
   echo "{\"tgm_db\": 1, \"entries\": [$(entry i32 "$hash" "$good" "$weird"), $(entry i32 "$hash" "$good" "NVIDIA H200")]}" >"$work/weird.json"

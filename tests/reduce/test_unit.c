@@ -280,6 +280,34 @@ static void test_bad_buckets(void) {
   rd_plan_free(&p);
   json_decref(db);
 
+  // a tuning of both modes (tgm-tune's default) is preferred to one of the
+  // stream mode, whichever comes first; a graph-only tuning is not used
+  char kb[1024], kg[1024];
+  snprintf(kb, sizeof kb, "%s", k);
+  snprintf(kg, sizeof kg, "%s", k);
+  memcpy(strstr(kb, "\"stream\""), "\"both\"  ", 8);
+  memcpy(strstr(kg, "\"stream\""), "\"graph\" ", 8);
+  const char *one = "{\"from_log2n\": 0, \"to_log2n\": 30, \"variant\": \"%s\", \"block\": 256, "
+                    "\"items\": 1, \"grid_cap_per_sm\": 0}";
+  char bs[256], bb[256], bg[256];
+  snprintf(bs, sizeof bs, one, "DTL.VS.SV");
+  snprintf(bb, sizeof bb, one, "DTA.VS.SV");
+  snprintf(bg, sizeof bg, one, "DT.VS.ST");
+  for (int order = 0; order < 2; order++) {
+    snprintf(text, sizeof text,
+             "{\"tgm_db\": 1, \"entries\": [{\"key\": %s, \"results\": [], \"buckets\": [%s]},"
+             "{\"key\": %s, \"results\": [], \"buckets\": [%s]},"
+             "{\"key\": %s, \"results\": [], \"buckets\": [%s]}]}\n",
+             order ? kb : kg, order ? bb : bg, k, bs, order ? kg : kb, order ? bg : bb);
+    write_text(path, text);
+    CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+    CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+    CHECK_STR(pick(&m, &p, 1 << 20), "DTA.VS.SV b256 i1 c0 t1");
+    CHECK_HAS(p.why, "mode both");
+    rd_plan_free(&p);
+    json_decref(db);
+  }
+
   // overlapping buckets: the database reader refuses the file as corrupt,
   // naming the entry and the bucket
   snprintf(text, sizeof text,

@@ -142,6 +142,7 @@ int main(void) {
   withm.ru_block = 256, withm.ru_items = 8, withm.ru_cap = 4;
   withm.margin = 0.031, withm.margin_lo = 0.012, withm.margin_hi = 0.05;
   snprintf(withm.chosen_by, sizeof withm.chosen_by, "faster");
+  withm.us_graph = 7.5, withm.cub_us_graph = 9.0; // --mode both's graph times
   CHECK_EQ_INT(tune_db_put(db, &graph, &withm), TGM_OK);
   tune_result g = result_of(10, "DT.VS.ST", 128);
   CHECK_EQ_INT(tune_db_put(db, &graph, &g), TGM_OK);
@@ -159,6 +160,7 @@ int main(void) {
   CHECK(tune_db_get(db, &graph, 15, &r) && !strcmp(r.runner_up, "DSL.VS.SV") && r.ru_block == 256 &&
         r.ru_items == 8 && r.ru_cap == 4 && !strcmp(r.chosen_by, "faster"));
   CHECK(r.margin == 0.031 && r.margin_lo == 0.012 && r.margin_hi == 0.05);
+  CHECK(r.us_graph == 7.5 && r.cub_us_graph == 9.0);
   CHECK(tune_db_get(db, &graph, 10, &r) && !strcmp(r.variant, "DT.VS.ST"));
   CHECK(!tune_db_get(db, &graph, 11, &r));
   CHECK(!tune_db_get(db, &other, 10, &r));
@@ -240,6 +242,8 @@ int main(void) {
       "{\"log2n\": 3, \"variant\": \"A\", \"margin\": {\"median\": 0.1, \"lo\": 0}}",
       "{\"log2n\": 3, \"variant\": \"A\", \"margin\": [0.1, 0, 0.2]}",
       "{\"log2n\": 3, \"variant\": \"A\", \"chosen_by\": 7}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"us_graph\": \"fast\"}",
+      "{\"log2n\": 3, \"variant\": \"A\", \"cub_us_graph\": [1]}",
   };
   for (size_t i = 0; i < sizeof bad_margin / sizeof *bad_margin; i++) {
     char t[512];

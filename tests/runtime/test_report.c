@@ -17,11 +17,11 @@ int main(void) {
   snprintf(k.op, sizeof k.op, "sum");
   snprintf(k.mode, sizeof k.mode, "stream");
   tune_result rows[4] = {
-      {10, "B1.VR.SV", 256, 1, 0, 2.0, 2.048, 3.0, 1.9, 2.1, "B1.VS.SV", 256, 1, 0, 0.031, 0.012, 0.05, "faster"},
-      {11, "B1.VR.SV", 256, 1, 0, 2.5, 3.2768, 3.0, 2.4, 2.6, "", 0, 0, 0, 0, 0, 0, ""},
+      {10, "B1.VR.SV", 256, 1, 0, 2.0, 2.048, 3.0, 1.9, 2.1, "B1.VS.SV", 256, 1, 0, 0.031, 0.012, 0.05, "faster", 0, 0},
+      {11, "B1.VR.SV", 256, 1, 0, 2.5, 3.2768, 3.0, 2.4, 2.6, "", 0, 0, 0, 0, 0, 0, "", 0, 0},
       {12, "DTL.VR.ST", 256, 4, 0, 4.0, 4.096, 2.0, 3.9, 4.1, "DTA.VR.ST", 512, 4, 0, -0.004, -0.02, 0.01,
-       "within noise: no memset"},
-      {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1, "", 0, 0, 0, 0, 0, 0, ""},
+       "within noise: no memset", 0, 0},
+      {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1, "", 0, 0, 0, 0, 0, 0, "", 0, 0},
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
   tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL, "sum_i32.cub.cu", 0.03};
@@ -52,6 +52,26 @@ int main(void) {
   CHECK(svg && !strncmp(svg, "<svg ", 5) && strstr(svg, "</svg>\n"));
   CHECK(svg && strstr(svg, "<polyline"));
   free(svg);
+  // --mode both: stream / graph times, CUB's and ratios, per-mode summaries
+  snprintf(k.mode, sizeof k.mode, "both");
+  rows[0].us_graph = 1.6, rows[0].cub_us_graph = 2.0;
+  rows[1].us_graph = 2.0, rows[1].cub_us_graph = 1.8;
+  rows[2].us_graph = 3.0, rows[2].cub_us_graph = 3.3;
+  rows[3].us_graph = 4.0, rows[3].cub_us_graph = 4.4;
+  snprintf(rows[0].chosen_by, sizeof rows[0].chosen_by, "better worst case");
+  CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
+  snprintf(path, sizeof path, "%s/report-sum-i32-both.md", dir);
+  md = tgm__read_file(path, NULL);
+  CHECK(md != NULL);
+  if (md) {
+    CHECK(strstr(md, "| 2^10 | B1.VR.SV | block=256 items=1 | 2.00 / 1.60 | 2.0 | 3.00 / 2.00 | 1.50x / 1.25x |"));
+    CHECK(strstr(md, "| us (stream / graph) |"));
+    CHECK(strstr(md, "lowest ratio CUB/tgm (stream): 0.500x at 2^12"));
+    CHECK(strstr(md, "lowest ratio CUB/tgm (graph): 0.900x at 2^11"));
+    CHECK(strstr(md, "best worst-case ratio against CUB across the two"));
+    CHECK(strstr(md, "beyond noise: 1 of 4 sizes"));
+  }
+  free(md);
   // an unwritable folder is an error, not a crash
   CHECK_EQ_INT(tune_report_write("/nonexistent/dir", &r), TGM_ERR_IO);
   char cmd[128];

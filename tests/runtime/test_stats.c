@@ -57,5 +57,13 @@ int main(void) {
   double oa[] = {10, 10, 10, 10, 10, 10, 10, 10}, ob[] = {10, 10.01, 9.99, 10, 14, 10, 9.99, 10.01};
   tune_margin(oa, ob, 8, &ma, &lo, &hi);
   CHECK(fabs(ma) < 0.002 && lo <= 0);
+  // --mode both: the worst ratio against CUB across the modes. A (stream
+  // 4 us, graph 3 us) against CUB (6, 2.4): worst in graph, 1.25 (0.8x CUB);
+  // B (5, 1.8): worst in stream, 0.83 (1.2x CUB): B is chosen though A is
+  // faster back to back
+  double wa = tune_worst_time(4, 3, 6, 2.4), wb = tune_worst_time(5, 1.8, 6, 2.4);
+  CHECK(fabs(wa - 1.25) < 1e-12 && fabs(wb - 5.0 / 6) < 1e-12 && wb < wa);
+  CHECK(tune_worst_time(4, 3, 0, 2.4) == 1.25); // no stream reference: graph alone
+  CHECK(tune_worst_time(4, 3, 8, -1) == 0.5);   // no graph reference: stream alone
   CHECK_DONE();
 }
