@@ -10,7 +10,7 @@
 #      compiled and each spectrum's CUB baseline built with nvcc, into the
 #      cache, so that the tunes after it time and compile nothing
 #   3. a tune of each manifest (or of $SPECTRA, e.g. "dot_f32 sum_i32") in
-#      each of $MODES (default "stream graph"), sizes $SIZES (2^10..2^28),
+#      each of $MODES (default "both": tgm-tune's default), sizes $SIZES (2^10..2^28),
 #      the spectrum's CUB baseline timed beside it
 # Output (to $OUT, else bench/results/spectra-DATE): log.txt, db.json,
 # reports.tar.gz (report-*.md, plot-*.svg), commands.txt.
@@ -43,7 +43,7 @@ for m in $manifests; do echo "$m" $(params "$m"); done |
 echo "prepare: $(( $(date +%s) - start )) s"
 
 : > "$out/commands.txt"
-for mode in ${MODES:-stream graph}; do
+for mode in ${MODES:-both}; do
   for m in $manifests; do
     cmd=("$tune" "$m" --sizes "${SIZES:-2^10..2^28}" --mode "$mode" --budget 20 --db "$out/db.json"
          --report "$out/reports" --cache "$cache" --quiet $(params "$m"))
