@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 // ------------------------------------------------------------------ options
+static int cub_fallback_path(char *path, size_t len);
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: tgm-tune MANIFEST [options]\n"
@@ -175,7 +177,15 @@ static int parse_args(int argc, char **argv, options *o) {
       o->hip = !strcmp(optarg, "hip");
       break;
     case 'h': usage(stdout); exit(0);
-    case 'v': printf("tgm-tune %s\n", TGM_VERSION); exit(0);
+    case 'v': {
+      char cub[4200];
+      printf("tgm-tune %s\n", TGM_VERSION);
+      if (cub_fallback_path(cub, sizeof cub))
+        printf("CUB fallback (plain sum, max, min without nvcc): %s\n", cub);
+      else
+        printf("CUB fallback: none (no libtgm_cub.so beside tgm-tune or in ../lib; $TGM_CUB_LIB)\n");
+      exit(0);
+    }
     default: usage(stderr); return EXIT_USAGE;
     }
   }
@@ -203,20 +213,40 @@ static int parse_args(int argc, char **argv, options *o) {
   return 0;
 }
 
-static void *load_cub(void) {
+// The CUB fallback for a plain sum, max or min (when nvcc cannot build the
+// spectrum's own baseline): $TGM_CUB_LIB, else libtgm_cub.so beside
+// tgm-tune (the build tree), else where the install puts it
+// (TGM_CUB_INSTALLED, relative to tgm-tune's folder: ../lib/libtgm_cub.so).
+// Fills path with the first that exists; 0 when none does.
+#ifndef TGM_CUB_INSTALLED
+#define TGM_CUB_INSTALLED "../lib/libtgm_cub.so"
+#endif
+static int cub_fallback_path(char *path, size_t len) {
   const char *env = getenv("TGM_CUB_LIB");
-  if (env)
-    return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  if (env) {
+    snprintf(path, len, "%s", env);
+    return access(path, R_OK) == 0;
+  }
   char exe[4096];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 64);
-  if (len <= 0)
-    return NULL;
-  exe[len] = 0;
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return 0;
+  exe[n] = 0;
   char *slash = strrchr(exe, '/');
   if (!slash)
-    return NULL;
-  strcpy(slash + 1, "libtgm_cub.so");
-  return dlopen(exe, RTLD_NOW | RTLD_LOCAL);
+    return 0;
+  slash[1] = 0;
+  const char *where[] = {"libtgm_cub.so", TGM_CUB_INSTALLED};
+  for (size_t i = 0; i < sizeof where / sizeof *where; i++) {
+    if ((size_t)snprintf(path, len, "%s%s", exe, where[i]) < len && access(path, R_OK) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static void *load_cub(void) {
+  char path[4200];
+  return cub_fallback_path(path, sizeof path) ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
 }
 
 // ------------------------------------------------------------------- main
@@ -614,7 +644,8 @@ static int run(ctx *c, options *o) {
   else if (!c->m.cub_source && !plain_cub)
     c->cub_note = "the manifest names no CUB baseline (an older tgm-gen made it)";
   else
-    c->cub_note = "no libtgm_cub.so beside tgm-tune (or $TGM_CUB_LIB)";
+    c->cub_note = "no nvcc for the spectrum's CUB baseline and no libtgm_cub.so (beside tgm-tune, in "
+                  TGM_CUB_INSTALLED " from it, or $TGM_CUB_LIB)";
   if (!c->cub && !c->cub_run && !c->cub_note)
     c->cub_note = "CUB gave a wrong result (above)";
   if (!o->quiet && c->cub_note)

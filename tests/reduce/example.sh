@@ -14,6 +14,13 @@ for f in "$libdir/libtgm_tune.a" "$libdir/libtgm.a" "$work/prefix/include/tgm/re
          "$work/prefix/share/tgm/generated/sum_i32.cu"; do
   [ -e "$f" ] || { echo "FAIL: ${f#$work/prefix/} not installed"; exit 1; }
 done
+# the installed tgm-tune finds its CUB fallback (libtgm_cub.so in the
+# library folder) wherever the prefix is, when the build made one
+if [ -e "$build/libtgm_cub.so" ]; then
+  [ -e "$libdir/libtgm_cub.so" ] || { echo "FAIL: libtgm_cub.so not installed"; exit 1; }
+  "$work/prefix/bin/tgm-tune" --version | grep -qF "CUB fallback (plain sum, max, min without nvcc): $work/prefix/bin/../" ||
+    { echo "FAIL: the installed tgm-tune does not find libtgm_cub.so: $("$work/prefix/bin/tgm-tune" --version)"; exit 1; }
+fi
 cmake -S "$root/examples/runtime" -B "$work/example" -DCMAKE_PREFIX_PATH="$work/prefix" \
   >"$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/example" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }

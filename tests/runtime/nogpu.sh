@@ -74,4 +74,7 @@ expect "--param without =" "--param wants NAME=VALUE" "$work/tiny.json" --param 
 "$tune" --version | grep -q '^tgm-tune [0-9]' || { echo "FAIL: --version"; exit 1; }
 "$tune" "$work/tiny.json" --db="$work/db2.json" --mode=graph >/dev/null 2>"$err"
 [ $? -eq 3 ] || { echo "FAIL: --db=PATH --mode=graph should reach the GPU (exit 3):"; cat "$err"; exit 1; }
+"$tune" "$work/tiny.json" --db="$work/db3.json" --mode=both >/dev/null 2>"$err"
+[ $? -eq 3 ] || { echo "FAIL: --mode=both should reach the GPU (exit 3):"; cat "$err"; exit 1; }
+expect "an unknown mode" "--mode is both, stream or graph" "$work/tiny.json" --mode=fast
 echo "ok"
