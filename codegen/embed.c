@@ -473,7 +473,6 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
-  tpl_set(d, "temp_rule", tpl_text("embed_temp.tpl"));
   const char *sig_t = c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype;
   { /* the inputs and parameters: in the caller's types (T is not in scope
        there), and inside the namespace */

@@ -367,6 +367,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
     tpl_set(it, "more", i < last ? " \\" : "");
   }
+  tpl_set(h, "launch_rule", tpl_text("launch_rule.tpl"));
   return tpl_expand(out, "launch.tpl", tpl_text("launch.tpl"), h, err, errlen);
 }
 

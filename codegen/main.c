@@ -29,6 +29,7 @@ typedef struct {
   DialectKind dialect;    /* of the embedded header */
   bool no_check;          /* --no-check: write variants unchecked */
   bool strict;            /* --strict: a variant wrong on the check is an error */
+  bool reduce_api;        /* --reduce-api: the typed tgm_reduce calls, -o FILE */
   CheckOptions check;
 } Options;
 
@@ -61,6 +62,10 @@ static void usage(FILE *fp) {
         "  --device=NAME, --mode=both|stream|graph   pick among several tunings\n"
         "  -o FILE         the header to write (required with --embed)\n"
         "\n"
+        "tgm_reduce's typed calls (one header, no kernels):\n"
+        "  --reduce-api -o FILE [TYPES:]FILE...   a tgm_reduce_NAME_TYPE() per spectrum\n"
+        "                  and type; TYPES (i32,u32,...) before a file replaces --type for it\n"
+        "\n"
         "  -h, --help      show this help\n"
         "  --version       show the version\n"
         "\n"
@@ -78,7 +83,7 @@ static int bad_usage(const char *fmt, const char *arg) {
 /* Parses the command line; returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, Options *opt) {
   enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST, OPT_EMBED, OPT_VARIANT, OPT_HIP,
-         OPT_DEVICE, OPT_MODE, OPT_NO_CHECK, OPT_STRICT };
+         OPT_DEVICE, OPT_MODE, OPT_NO_CHECK, OPT_STRICT, OPT_REDUCE_API };
   static const struct option longopts[] = {
       {"type", required_argument, NULL, OPT_TYPE},
       {"list", no_argument, NULL, OPT_LIST},
@@ -90,6 +95,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
       {"dump", required_argument, NULL, OPT_DUMP},
       {"no-check", no_argument, NULL, OPT_NO_CHECK},
       {"strict", no_argument, NULL, OPT_STRICT},
+      {"reduce-api", no_argument, NULL, OPT_REDUCE_API},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -155,6 +161,9 @@ static int parse_options(int argc, char **argv, Options *opt) {
     case 'o':
       opt->outdir = optarg;
       break;
+    case OPT_REDUCE_API:
+      opt->reduce_api = true;
+      break;
     case 'h':
       usage(stdout);
       return 0;
@@ -173,6 +182,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
     return bad_usage("--list and --dump%s do not go together", "");
   if (opt->list && opt->outdir)
     return bad_usage("--list prints; it writes no files%s", "");
+  if (opt->reduce_api && (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE ||
+                          opt->no_check || opt->strict))
+    return bad_usage("--reduce-api writes one header: -o FILE, without --embed, --list, --dump, "
+                     "--no-check or --strict%s", "");
   if (opt->embed) {
     if (!opt->outdir)
       return bad_usage("--embed needs -o FILE, the header to write%s", "");
@@ -343,6 +356,65 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
   }
 }
 
+/* --reduce-api: every spectrum of every file, for each of its types
+ * ("i32,u32:codelets/bit_and.tgm" names them, else --type), into -o FILE. */
+static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **files, Outputs *outs) {
+  Arena *arena = ctx->arena;
+  ReduceApi api;
+  reduce_api_start(&api, arena);
+  Buf names = {0};
+  for (int i = 0; i < nfiles; i++) {
+    const char *path = files[i];
+    ElemType types[ET_COUNT];
+    int ntypes = 0;
+    const char *colon = strchr(path, ':');
+    if (colon) { /* TYPES:FILE */
+      const char *p = path;
+      while (p < colon) {
+        const char *end = memchr(p, ',', (size_t)(colon - p));
+        if (!end)
+          end = colon;
+        ElemType e;
+        if (!elem_parse(arena_strndup(arena, p, (size_t)(end - p)), &e) || ntypes == ET_COUNT) {
+          ntypes = -1;
+          break;
+        }
+        types[ntypes++] = e;
+        p = end < colon ? end + 1 : colon;
+      }
+      if (ntypes <= 0) {
+        diag_error(ctx->diag, (Loc){path, 0, 0}, "'%.*s' is not a list of types (i32, u32, i64, f32, f64) "
+                   "before the file", (int)(colon - path), path);
+        continue;
+      }
+      path = colon + 1;
+    } else {
+      memcpy(types, opt->types, sizeof types);
+      ntypes = opt->ntypes;
+    }
+    const char *base = strrchr(path, '/');
+    buf_printf(&names, "%s%s", i ? ", " : "", base ? base + 1 : path);
+    for (int t = 0; t < ntypes; t++) {
+      Program *prog = front_parse(ctx, path, types[t], true);
+      if (!prog || ctx->diag->nerrors)
+        break;
+      sema_check(ctx, prog);
+      if (ctx->diag->nerrors)
+        break;
+      PtrVec comps = {0};
+      compose(ctx, prog, DIALECT_CUDA, &comps);
+      for (int k = 0; k < comps.len; k++)
+        reduce_api_add(&api, comps.items[k]);
+    }
+  }
+  const char *slash = strrchr(opt->outdir, '/');
+  Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+  char err[512];
+  if (!ctx->diag->nerrors && reduce_api_write(&api, out, names.data ? names.data : "", err, sizeof err) != 0)
+    diag_error(ctx->diag, (Loc){opt->outdir, 0, 0}, "internal error in a template: %s", err);
+  buf_free(&names);
+}
+
 int main(int argc, char **argv) {
   Options opt = {.types = {ET_I32}, .ntypes = 1};
   int rc = parse_options(argc, argv, &opt);
@@ -364,16 +436,19 @@ int main(int argc, char **argv) {
   Outputs outs = {.arena = arena, .diag = &diag};
   Buf stdout_buf = {0};
 
-  for (int i = optind; i < argc; i++)
-    for (int t = 0; t < opt.ntypes; t++)
-      run_one(&ctx, &opt, argv[i], opt.types[t], &outs, &stdout_buf);
+  if (opt.reduce_api)
+    run_reduce_api(&ctx, &opt, argc - optind, argv + optind, &outs);
+  else
+    for (int i = optind; i < argc; i++)
+      for (int t = 0; t < opt.ntypes; t++)
+        run_one(&ctx, &opt, argv[i], opt.types[t], &outs, &stdout_buf);
 
   rc = 0;
   if (diag.nerrors) {
     fprintf(stderr, "tgm-gen: %d error%s; nothing written\n", diag.nerrors,
             diag.nerrors == 1 ? "" : "s");
     rc = EXIT_INPUT;
-  } else if (opt.outdir && opt.embed) { /* -o FILE: its directory must exist */
+  } else if (opt.outdir && (opt.embed || opt.reduce_api)) { /* -o FILE: its directory must exist */
     const char *slash = strrchr(opt.outdir, '/');
     const char *dir = slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir)) : ".";
     rc = outputs_commit(&outs, dir[0] ? dir : "/") == 0 ? 0 : EXIT_INPUT;

@@ -538,6 +538,19 @@ const char *gen_kernel_args(Arena *a, const Composition *c); /* const T *in, tgm
 const char *gen_param_decls(Arena *a, const Composition *c); /* ", float threshold" or "" */
 const char *gen_reference_bound(const Composition *c); /* sum, product, exact: tgm_reference_kernel */
 
+/* ---------------------------------------------------------- reduce_api.c */
+/* tgm-gen --reduce-api: tgm/reduce_spectra.h, a typed tgm_reduce call per
+ * spectrum and type (templates/reduce_api.tpl). */
+typedef struct {
+  Arena *arena;
+  TplDict *dict;
+  bool pair_done[ET_COUNT]; /* tgm_arg_TYPE declared */
+} ReduceApi;
+void reduce_api_start(ReduceApi *r, Arena *a);
+void reduce_api_add(ReduceApi *r, const Composition *c);
+/* 0, or -1 with err (a template bug) */
+int reduce_api_write(ReduceApi *r, Buf *out, const char *sources, char *err, size_t errlen);
+
 /* --------------------------------------------------------------- check.c */
 
 typedef struct {

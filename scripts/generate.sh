@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates generated/: sum, max and min over i32 and f32, CUDA and HIP,
-# with their manifests. Review the diff before committing it.
+# with their manifests, and tgm_reduce's typed calls
+# (runtime/reduce/include/tgm/reduce_spectra.h). Review the diff before
+# committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/tgm-gen ] || bash scripts/build.sh
@@ -10,4 +12,5 @@ for f in sum max min; do
 done
 rm -rf generated
 mv generated.new generated
-git status --short generated
+bash scripts/reduce_api.sh "$PWD/build/tgm-gen" runtime/reduce/include/tgm/reduce_spectra.h
+git status --short generated runtime/reduce/include

@@ -29,7 +29,6 @@
 #include <string.h>
 #include <atomic>
 
-{{temp_rule}}
 namespace {{namespace}} {
 
 // ---------------------------------------------------------------- the choices

@@ -6,36 +6,21 @@
 // counter word of the last-block variants must be zero when temp is first
 // used, and they leave it zero.
 #if !defined({{rtc}})
+{{launch_rule}}
 namespace {{namespace}} {
 
 inline bool tgm_misaligned(const void *p, size_t align) {
   return (unsigned long long)p % align != 0;
 }
 
-inline tgm_size tgm_ceil_div(tgm_size a, tgm_size b) {
-  return (a + b - 1) / b;
-}
-
-// Blocks for a launch-shape rule (the manifest's "grid").
-enum tgm_rule { TGM_ONE, TGM_TILES, TGM_TILES_VEC, TGM_STRIDED, TGM_STRIDED_VEC };
-
+// Blocks for a launch-shape rule (the manifest's "grid"), for this T.
 inline unsigned tgm_grid(tgm_rule rule, const T *in, tgm_size n, unsigned block, unsigned items,
                                 unsigned grid_cap) {
-  tgm_size elems = n;
-  if (rule == TGM_TILES_VEC || rule == TGM_STRIDED_VEC) { // the 16-byte aligned body
-    tgm_size head = ((16 - ((unsigned long long)in & 15)) & 15) / sizeof(T);
-    elems = (n - (head < n ? head : n)) / TGM_VW;
-  }
-  tgm_size g = tgm_ceil_div(elems, (tgm_size)block * items);
-  if (rule == TGM_ONE || g == 0)
-    g = 1;
-  if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
-    g = grid_cap;
-  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+  return tgm_grid_of(rule, (unsigned long long)in, n, block, items, grid_cap, sizeof(T));
 }
 
 inline size_t tgm_partials_bytes(unsigned grid) {
-  return ((size_t)grid * sizeof(A) + 15) / 16 * 16;
+  return tgm_temp_need(grid, sizeof(A), 1, 0);
 }
 
 {{#launchers}}

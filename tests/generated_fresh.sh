@@ -20,4 +20,8 @@ diff -r -u generated "$work" >"$work.diff" 2>&1 || {
   echo "FAIL: generated/ is stale; run scripts/generate.sh and review the diff"; exit 1; }
 rm -f "$work.diff"
 grep -L 'do not edit' generated/*.cu generated/*.hip | grep . && { echo "FAIL: missing banner"; exit 1; }
+# tgm_reduce's typed calls, from every shipped codelet
+bash scripts/reduce_api.sh "$gen" "$work/reduce_spectra.h" || exit 1
+diff -u runtime/reduce/include/tgm/reduce_spectra.h "$work/reduce_spectra.h" ||
+  { echo "FAIL: runtime/reduce/include/tgm/reduce_spectra.h is stale; run scripts/generate.sh"; exit 1; }
 echo "ok: generated/ is fresh"

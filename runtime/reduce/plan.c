@@ -68,6 +68,43 @@ tgm_status rd_check_args(int op, int type, const void *d_in, size_t n, const voi
   return TGM_OK;
 }
 
+int rd_good_name(const char *s) {
+  size_t n = 0;
+  for (; s && s[n]; n++)
+    if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+          (s[n] >= '0' && s[n] <= '9') || s[n] == '_') || n == RD_MAX_NAME)
+      return 0;
+  return n > 0;
+}
+
+tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const void *const *d_ins,
+                                  int n_inputs, size_t n, const void *const *params, int n_params,
+                                  const void *d_out) {
+  size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
+  size_t out_align = res > 8 ? 8 : res; // a pair {uint64 key; T value} is 8-aligned
+  if (n_inputs != m->n_inputs || n_params != m->n_params)
+    return tgm__fail(TGM_ERR_INVALID, "%s: %s takes %d input(s) and %d parameter(s), not %d and %d",
+                     who, m->spectrum, m->n_inputs, m->n_params, n_inputs, n_params);
+  if (!d_out)
+    return tgm__fail(TGM_ERR_INVALID, "%s: d_out is NULL", who);
+  if ((uintptr_t)d_out % out_align)
+    return tgm__fail(TGM_ERR_INVALID, "%s: d_out %p is not aligned to %zu bytes (%s's result)", who,
+                     d_out, out_align, m->spectrum);
+  for (int k = 0; k < n_inputs; k++) {
+    const void *in = d_ins ? d_ins[k] : NULL;
+    if (n && !in)
+      return tgm__fail(TGM_ERR_INVALID, "%s: input %d is NULL and n = %zu", who, k, n);
+    if (n && (uintptr_t)in % elem)
+      return tgm__fail(TGM_ERR_INVALID,
+                       "%s: input %d at %p is not aligned to %zu bytes (the size of %s)", who, k,
+                       in, elem, m->type);
+  }
+  for (int k = 0; k < n_params; k++)
+    if (!params || !params[k])
+      return tgm__fail(TGM_ERR_INVALID, "%s: parameter %d (%s) is NULL", who, k, m->param_names[k]);
+  return TGM_OK;
+}
+
 tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len) {
   *out = NULL;
   if (!path || !*path) {

@@ -55,6 +55,18 @@ int rd_log2(unsigned long long n); // floor(log2 n), 0 for n <= 1
 // tgm_reduce's argument checks (TGM_OK or TGM_ERR_INVALID with the detail).
 tgm_status rd_check_args(int op, int type, const void *d_in, size_t n, const void *d_out);
 
+// A spectrum's name is a file name in the data folder: letters, digits and
+// '_' only (no path), 1..RD_MAX_NAME characters.
+enum { RD_MAX_NAME = 48 };
+int rd_good_name(const char *s);
+// tgm_reduce_spectrum's argument checks against the manifest: the counts of
+// inputs and parameters, NULL and misaligned pointers (inputs: the element
+// size; d_out: the result's, at most 8). TGM_OK or TGM_ERR_INVALID naming
+// `who` and the argument.
+tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const void *const *d_ins,
+                                  int n_inputs, size_t n, const void *const *params, int n_params,
+                                  const void *d_out);
+
 tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -2,19 +2,19 @@
 // for which n) is plan.c's; this file holds the context, compiling on first
 // use, the temp storage and the launches.
 //
-// The launches follow templates/launch.tpl as tgm-tune does (runtime/tune/
-// main.c: grid_of, main_grid, enqueue are static there, so the small pieces
-// are re-implemented here): the grid per launch rule (`one`, `tiles`,
-// `tiles_vec` over the 16-byte aligned body, `strided*` capped at
-// grid_cap_per_sm x SMs, at most 2^31-1), pass 2 with in = partials and
-// n = grid. One difference in the temp layout: the last-block counter is at
+// The launches follow the launch rule every generated source holds
+// (templates/launch_rule.tpl, read through runtime/tune/rule.c as tgm-tune
+// reads it): the grid per launch shape, the temp bytes, and each launch's
+// arguments from the manifest. Any spectrum a manifest describes runs here:
+// several inputs, scalar parameters, an accumulator and result of their own
+// types. One difference in the temp layout: the last-block counter is at
 // the START of the context's temp buffer (16 bytes) and the partials follow
-// it, so the counter has one fixed place for every variant, size and op.
+// it, so the counter has one fixed place for every variant, size and spectrum.
 // It is zeroed once when the buffer is allocated and every kernel leaves it
 // zero; at the manifest's place (after the partials) a larger grid's
 // partials of an earlier call would overwrite a smaller grid's counter.
-// The size is the embedded headers' rule (templates/embed_temp.tpl, one
-// text for both): the partials and the counter's 16 bytes, never 0; the
+// The size is the launch rule's (tune_temp_need, sizeof(A) per block): the
+// partials and the counter's 16 bytes, never 0; the
 // buffer only grows, so it serves every smaller n.
 #include "plan.h"
 #include <limits.h>
@@ -25,8 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "embed_temp.tpl" // tgm_temp_need
-
 char *tgm__read_file(const char *path, size_t *len);
 
 #ifndef TGM_REDUCE_INSTALL_DATA_DIR
@@ -36,7 +34,7 @@ char *tgm__read_file(const char *path, size_t *len);
 #define TGM_REDUCE_SOURCE_DATA_DIR ""
 #endif
 
-enum { N_OPS = 3, N_TYPES = 5, COUNTER_BYTES = 16 };
+enum { COUNTER_BYTES = 16 };
 
 typedef struct {
   int v;
@@ -46,7 +44,8 @@ typedef struct {
 } rd_kernel;
 
 typedef struct {
-  int loaded;
+  char name[RD_MAX_NAME + 1]; // the spectrum: sum, dot, count_if, ...
+  int type;
   tune_manifest m;
   rd_plan plan;
   rd_kernel *k;
@@ -62,7 +61,8 @@ struct tgm_ctx {
   char *cache_dir;   // NULL: libtgm's default
   json_t *db;
   char db_why[1024];
-  rd_opstate ops[N_OPS][N_TYPES];
+  rd_opstate **spectra; // each (spectrum, type) loaded so far
+  int n_spectra;
   tgm_devptr temp;
   size_t temp_bytes;
 };
@@ -173,17 +173,16 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt) {
 void tgm_ctx_destroy(tgm_ctx *c) {
   if (!c)
     return;
-  for (int o = 0; o < N_OPS; o++)
-    for (int t = 0; t < N_TYPES; t++) {
-      rd_opstate *st = &c->ops[o][t];
-      for (int i = 0; i < st->nk; i++)
-        tgm_module_unload(st->k[i].mod);
-      free(st->k);
-      if (st->loaded) {
-        rd_plan_free(&st->plan);
-        tune_manifest_free(&st->m);
-      }
-    }
+  for (int i = 0; i < c->n_spectra; i++) {
+    rd_opstate *st = c->spectra[i];
+    for (int j = 0; j < st->nk; j++)
+      tgm_module_unload(st->k[j].mod);
+    free(st->k);
+    rd_plan_free(&st->plan);
+    tune_manifest_free(&st->m);
+    free(st);
+  }
+  free(c->spectra);
   if (c->temp)
     tgm_free(c->b, c->temp);
   tgm_backend_close(c->b);
@@ -193,39 +192,72 @@ void tgm_ctx_destroy(tgm_ctx *c) {
   free(c);
 }
 
-// ------------------------------------------------------- (op, type) state
-static tgm_status load_op(tgm_ctx *c, int op, int type, rd_opstate **out) {
-  rd_opstate *st = &c->ops[op][type];
-  *out = st;
-  if (st->loaded)
-    return TGM_OK;
-  const char *on = rd_op_name(op), *tn = rd_type_name(type);
+// ------------------------------------------------- (spectrum, type) state
+// Loads DATA_DIR/NAME_TYPE.json once and makes its plan. plain_op, when not
+// NULL, is the operator a plain fold must have (tgm_reduce's op).
+static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, int type,
+                                const char *plain_op, rd_opstate **out) {
+  *out = NULL;
+  if (!rd_good_name(name))
+    return tgm__fail(TGM_ERR_INVALID, "%s: spectrum '%.60s' is not a name (letters, digits, '_', "
+                                      "at most %d)", who, name ? name : "(null)", RD_MAX_NAME);
+  const char *tn = rd_type_name(type);
+  if (!tn)
+    return tgm__fail(TGM_ERR_INVALID, "%s: unknown type %d", who, type);
+  for (int i = 0; i < c->n_spectra; i++)
+    if (c->spectra[i]->type == type && !strcmp(c->spectra[i]->name, name)) {
+      *out = c->spectra[i];
+      return TGM_OK;
+    }
   if (!c->data_dir)
     return tgm__fail(TGM_ERR_NOT_FOUND, "%s", c->data_why);
   char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s_%s.json", c->data_dir, on, tn);
+  snprintf(path, sizeof path, "%s/%s_%s.json", c->data_dir, name, tn);
   if (access(path, R_OK) != 0)
     return tgm__fail(TGM_ERR_NOT_FOUND,
                      "no manifest %s (make it with: tgm-gen --type=%s -o %s codelets/%s.tgm)", path,
-                     tn, c->data_dir, on);
+                     tn, c->data_dir, name);
+  rd_opstate *st = calloc(1, sizeof *st);
+  rd_opstate **grown = realloc(c->spectra, (size_t)(c->n_spectra + 1) * sizeof *grown);
+  if (!st || !grown) {
+    free(st);
+    if (grown)
+      c->spectra = grown;
+    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  }
+  c->spectra = grown;
   tgm_status s = tune_manifest_read(path, &st->m);
-  if (s != TGM_OK)
-    return s;
-  static const char *const mops[] = {"+", "max", "min"};
-  if (strcmp(st->m.type, tn) || strcmp(st->m.op, mops[op]) || !st->m.cuda_source || !st->m.plain) {
-    s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s%s; expected a plain %s %s", path,
-                  st->m.type, st->m.op, st->m.cuda_source ? "" : ", no CUDA source",
-                  st->m.plain ? "" : ", not a plain fold", tn, mops[op]);
-    tune_manifest_free(&st->m);
+  if (s != TGM_OK) {
+    free(st);
     return s;
   }
-  s = rd_plan_make(&st->m, on, c->db, c->db_why, &c->dev, &st->plan);
+  if (strcmp(st->m.type, tn) || !st->m.cuda_source || !st->m.has_reference ||
+      (plain_op && (strcmp(st->m.op, plain_op) || !st->m.plain))) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s%s; expected %s%s %s", path, st->m.type,
+                  st->m.op, st->m.cuda_source ? "" : ", no CUDA source",
+                  plain_op && !st->m.plain ? ", not a plain fold" : "",
+                  plain_op ? "a plain " : "the type ", tn, plain_op ? plain_op : "");
+  } else {
+    s = rd_plan_make(&st->m, tune_db_op(st->m.op), c->db, c->db_why, &c->dev, &st->plan);
+  }
   if (s != TGM_OK) {
     tune_manifest_free(&st->m);
+    free(st);
     return s;
   }
-  st->loaded = 1;
+  snprintf(st->name, sizeof st->name, "%s", name);
+  st->type = type;
+  c->spectra[c->n_spectra++] = st;
+  *out = st;
   return TGM_OK;
+}
+
+// tgm_reduce's (op, type): the plain fold of that operator
+static tgm_status load_op(tgm_ctx *c, const char *who, int op, int type, rd_opstate **out) {
+  static const char *const mops[] = {"+", "max", "min"};
+  if (!rd_op_name(op))
+    return tgm__fail(TGM_ERR_INVALID, "%s: unknown op %d", who, op);
+  return load_spectrum(c, who, rd_op_name(op), type, mops[op], out);
 }
 
 static rd_kernel *find_kernel(rd_opstate *st, int v, unsigned block) {
@@ -322,16 +354,7 @@ static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_
   return s;
 }
 
-tgm_status tgm_reduce_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
-  if (!c)
-    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_prepare: ctx is NULL");
-  if (!rd_op_name((int)op) || !rd_type_name((int)type))
-    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_prepare: unknown op %d or type %d", (int)op,
-                     (int)type);
-  rd_opstate *st;
-  tgm_status s = load_op(c, (int)op, (int)type, &st);
-  if (s != TGM_OK)
-    return s;
+static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   int n = 0, cap = st->plan.n + 1;
   int *vs = calloc((size_t)cap, sizeof *vs);
   unsigned *bl = calloc((size_t)cap, sizeof *bl);
@@ -350,23 +373,29 @@ tgm_status tgm_reduce_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
       bl[n++] = b->block;
     }
   }
-  s = compile(c, st, vs, bl, n);
+  tgm_status s = compile(c, st, vs, bl, n);
   free(vs);
   free(bl);
   return s;
 }
 
-tgm_status tgm_reduce_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t n,
-                              tgm_reduce_choice *out) {
-  if (!c || !out)
-    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_explain: ctx or out is NULL");
-  if (!rd_op_name((int)op) || !rd_type_name((int)type))
-    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_explain: unknown op %d or type %d", (int)op,
-                     (int)type);
+tgm_status tgm_reduce_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_prepare: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_op(c, (int)op, (int)type, &st);
-  if (s != TGM_OK)
-    return s;
+  tgm_status s = load_op(c, "tgm_reduce_prepare", (int)op, (int)type, &st);
+  return s == TGM_OK ? prepare(c, st) : s;
+}
+
+tgm_status tgm_reduce_spectrum_prepare(tgm_ctx *c, const char *spectrum, tgm_type type) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_prepare: ctx is NULL");
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_prepare", spectrum, (int)type, NULL, &st);
+  return s == TGM_OK ? prepare(c, st) : s;
+}
+
+static void explain(rd_opstate *st, size_t n, tgm_reduce_choice *out) {
   const rd_bucket *b = rd_plan_pick(&st->plan, n);
   memset(out, 0, sizeof *out);
   snprintf(out->variant, sizeof out->variant, "%s", st->m.v[b->v].id);
@@ -375,26 +404,52 @@ tgm_status tgm_reduce_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t n,
   out->grid_cap_per_sm = b->cap;
   out->tuned = b->tuned;
   snprintf(out->why, sizeof out->why, "%s", b->why);
+}
+
+tgm_status tgm_reduce_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t n,
+                              tgm_reduce_choice *out) {
+  if (!c || !out)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_explain: ctx or out is NULL");
+  rd_opstate *st;
+  tgm_status s = load_op(c, "tgm_reduce_explain", (int)op, (int)type, &st);
+  if (s == TGM_OK)
+    explain(st, n, out);
+  return s;
+}
+
+tgm_status tgm_reduce_spectrum_explain(tgm_ctx *c, const char *spectrum, tgm_type type, size_t n,
+                                       tgm_reduce_choice *out) {
+  if (!c || !out)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_explain: ctx or out is NULL");
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_explain", spectrum, (int)type, NULL, &st);
+  if (s == TGM_OK)
+    explain(st, n, out);
+  return s;
+}
+
+tgm_status tgm_reduce_spectrum_info(tgm_ctx *c, const char *spectrum, tgm_type type,
+                                    tgm_spectrum_info *out) {
+  if (!c || !out)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_info: ctx or out is NULL");
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_info", spectrum, (int)type, NULL, &st);
+  if (s != TGM_OK)
+    return s;
+  memset(out, 0, sizeof *out);
+  const tune_manifest *m = &st->m;
+  out->n_inputs = m->n_inputs;
+  out->n_params = m->n_params;
+  out->result_bytes = tune_type_size(m->res);
+  for (int k = 0; k < m->n_params && k < TGM_SPECTRUM_MAX_PARAMS; k++) {
+    snprintf(out->param_names[k], sizeof out->param_names[k], "%s", m->param_names[k]);
+    out->param_bytes[k] = tune_type_size(m->param_types[k]);
+  }
+  snprintf(out->meaning, sizeof out->meaning, "%s", m->text ? m->text : m->spectrum);
   return TGM_OK;
 }
 
 // -------------------------------------------------------------- launching
-static unsigned grid_of(tune_rule rule, tgm_devptr in, unsigned long long n, unsigned block,
-                        unsigned items, unsigned grid_cap, size_t elem) {
-  unsigned long long elems = n;
-  if (rule == RULE_TILES_VEC || rule == RULE_STRIDED_VEC) {
-    unsigned long long head = ((16 - (in & 15)) & 15) / elem;
-    elems = (n - (head < n ? head : n)) / (16 / elem);
-  }
-  unsigned long long per = (unsigned long long)block * items;
-  unsigned long long g = (elems + per - 1) / per;
-  if (rule == RULE_ONE || g == 0)
-    g = 1;
-  if ((rule == RULE_STRIDED || rule == RULE_STRIDED_VEC) && g > grid_cap)
-    g = grid_cap;
-  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
-}
-
 // Makes the temp buffer at least `need` bytes; a new buffer's counter word
 // is zeroed on the stream, before the launches that use it.
 static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
@@ -423,6 +478,54 @@ static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
   return TGM_OK;
 }
 
+// One reduction of the loaded spectrum st: the checks, the bucket's kernel
+// (compiled on first use), the temp storage and the launches.
+static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *const *d_ins,
+                      int n_inputs, size_t n, const void *const *params, int n_params, void *d_out,
+                      void *stream) {
+  const tune_manifest *m = &st->m;
+  size_t elem = tune_type_size(m->elem);
+  tgm_status s = rd_check_spectrum_args(m, who, d_ins, n_inputs, n, params, n_params, d_out);
+  if (s != TGM_OK)
+    return s;
+  tune_call call = {.n = n, .out = (uint64_t)(uintptr_t)d_out};
+  for (int k = 0; k < n_inputs; k++)
+    call.in[k] = (uint64_t)(uintptr_t)(d_ins ? d_ins[k] : NULL); // NULL: n = 0
+  uint64_t pv[TUNE_MAX_PARAMS] = {0};
+  for (int k = 0; k < n_params; k++)
+    memcpy(&pv[k], params[k], tune_type_size(m->param_types[k]));
+  call.params = pv;
+  const rd_bucket *b = rd_plan_pick(&st->plan, n);
+  rd_kernel *k;
+  if ((s = kernel_for(c, st, b, &k)) != TGM_OK)
+    return s;
+  const tune_variant *v = &m->v[b->v];
+  unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  unsigned g0 = tune_main_grid(v, call.in[0], n, b->block, b->items, cap, elem);
+  if (n && (v->partials || v->counter)) {
+    // the counter first (its 16 bytes whether the variant has one or not), then the partials
+    if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) != TGM_OK)
+      return s;
+    call.counter = c->temp;
+    call.partials = c->temp + COUNTER_BYTES;
+  }
+  call.has_temp = 1, call.items = b->items, call.grid = g0;
+  const tune_launch *ls = n ? v->pos : v->zero;
+  const tgm_function *fs = n ? k->pos : k->zero;
+  int nl = n ? v->n_pos : v->n_zero;
+  for (int i = 0; i < nl; i++) {
+    const tune_launch *l = &ls[i];
+    unsigned block = l->block_fixed ? l->block_fixed : b->block;
+    unsigned grid = tune_grid(l->rule, call.in[0], n, block, b->items, cap, elem);
+    uint64_t vals[TUNE_MAX_ARGS];
+    void *args[TUNE_MAX_ARGS];
+    if ((s = tune_launch_args(l, &call, vals, args)) != TGM_OK ||
+        (s = tgm_launch(c->b, fs[i], grid, block, args, stream)) != TGM_OK)
+      return s;
+  }
+  return TGM_OK;
+}
+
 tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t n,
                       void *d_out, void *stream) {
   if (!c)
@@ -431,55 +534,20 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
   if (s != TGM_OK)
     return s;
   rd_opstate *st;
-  if ((s = load_op(c, (int)op, (int)type, &st)) != TGM_OK)
+  if ((s = load_op(c, "tgm_reduce", (int)op, (int)type, &st)) != TGM_OK)
     return s;
-  const rd_bucket *b = rd_plan_pick(&st->plan, n);
-  rd_kernel *k;
-  if ((s = kernel_for(c, st, b, &k)) != TGM_OK)
+  const void *ins[1] = {d_in};
+  return run(c, "tgm_reduce", st, ins, 1, n, NULL, 0, d_out, stream);
+}
+
+tgm_status tgm_reduce_spectrum(tgm_ctx *c, const char *spectrum, tgm_type type,
+                               const void *const *d_ins, int n_inputs, size_t n,
+                               const void *const *params, int n_params, void *d_out, void *stream) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum: ctx is NULL");
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum", spectrum, (int)type, NULL, &st);
+  if (s != TGM_OK)
     return s;
-  const tune_variant *v = &st->m.v[b->v];
-  size_t elem = rd_type_size((int)type);
-  tgm_devptr in = (tgm_devptr)(uintptr_t)d_in, out = (tgm_devptr)(uintptr_t)d_out;
-  unsigned long long nn = n;
-  unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
-  unsigned g0 = 1; // the grid of the main (BLOCK-sized) launch
-  for (int i = 0; i < v->n_pos; i++)
-    if (!v->pos[i].block_fixed) {
-      g0 = grid_of(v->pos[i].rule, in, nn, b->block, b->items, cap, elem);
-      break;
-    }
-  tgm_devptr partials = 0, counter = 0;
-  if (n && (v->partials || v->counter)) {
-    // the counter first (its 16 bytes whether the variant has one or not), then the partials
-    if ((s = grow_temp(c, tgm_temp_need(g0, elem, v->partials, 1), stream)) != TGM_OK)
-      return s;
-    counter = c->temp;
-    partials = c->temp + COUNTER_BYTES;
-  }
-  const tune_launch *ls = n ? v->pos : v->zero;
-  const tgm_function *fs = n ? k->pos : k->zero;
-  int nl = n ? v->n_pos : v->n_zero;
-  for (int i = 0; i < nl; i++) {
-    const tune_launch *l = &ls[i];
-    unsigned block = l->block_fixed ? l->block_fixed : b->block;
-    unsigned grid = grid_of(l->rule, in, nn, block, b->items, cap, elem);
-    uint64_t vals[TUNE_MAX_ARGS];
-    void *args[TUNE_MAX_ARGS];
-    for (int a = 0; a < l->n_args; a++) {
-      switch (l->args[a]) {
-      case ARG_IN: vals[a] = in; break;
-      case ARG_PARAM: vals[a] = 0; break; // none: load_op takes plain folds only
-      case ARG_N: vals[a] = nn; break;
-      case ARG_OUT: vals[a] = out; break;
-      case ARG_PARTIALS: vals[a] = partials; break;
-      case ARG_COUNTER: vals[a] = counter; break;
-      case ARG_ITEMS: vals[a] = b->items; break;
-      case ARG_GRID: vals[a] = g0; break;
-      }
-      args[a] = &vals[a];
-    }
-    if ((s = tgm_launch(c->b, fs[i], grid, block, args, stream)) != TGM_OK)
-      return s;
-  }
-  return TGM_OK;
+  return run(c, "tgm_reduce_spectrum", st, d_ins, n_inputs, n, params, n_params, d_out, stream);
 }

@@ -415,7 +415,7 @@ static int run(ctx *c, options *o) {
   }
   if (!o->type)
     o->type = c->m.type;
-  const char *op_name = !strcmp(c->m.op, "+") ? "sum" : c->m.op;
+  const char *op_name = tune_db_op(c->m.op);
   if (!o->op)
     o->op = op_name;
   if (strcmp(o->type, c->m.type) || strcmp(o->op, op_name)) {

@@ -109,6 +109,33 @@ int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_k
 int tune_knobs_equal(tune_knobs a, tune_knobs b);
 void tune_knobs_str(const tune_knobs *k, char *buf, size_t len); // "b256 i4 c4"
 
+// ------------------------------------------------------------------ rule.c
+// How a variant is launched, one home (templates/launch_rule.tpl, which every
+// generated source and embedded header holds), read by tgm-tune and
+// tgm_reduce: the blocks of a launch shape over the input at in_addr, and
+// the temp storage of one launch (align16(grid * acc) + 16 for a counter).
+unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsigned block,
+                   unsigned items, unsigned grid_cap, size_t elem);
+size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter);
+// The grid of the variant's main (BLOCK-sized) launch; cap: grid_cap_per_sm
+// x SMs, or 0x7fffffff for none.
+unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long long n,
+                        unsigned block, unsigned items, unsigned cap, size_t elem);
+// What one reduction passes to its launches.
+typedef struct {
+  uint64_t in[TUNE_MAX_INPUTS]; // each input's device address
+  const uint64_t *params;       // each parameter's bytes, as the kernels take it
+  unsigned long long n;
+  uint64_t out;
+  int has_temp;                 // 0: the launch takes no temp storage (the reference kernel)
+  uint64_t partials, counter;
+  unsigned items, grid;         // grid: the main launch's (pass 2 reads that many partials)
+} tune_call;
+// Fills vals and args (args[a] = &vals[a]) for launch l as its manifest
+// "args" say; TGM_ERR_MANIFEST for temp storage, items or grid without has_temp.
+tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
+                            void *args[]);
+
 // ----------------------------------------------------------------- stats.c
 typedef struct {
   double median, p25, p75, min, max; // microseconds
@@ -169,6 +196,11 @@ typedef struct {
   // best worst-case ratio against CUB across the two (tune_worst_time)
   double us_graph, cub_us_graph;
 } tune_result;
+
+// The operator's name in a database key: the manifest's "+" is "sum", the
+// others keep their spelling ("max", "*", "&", ...). One name for tgm-tune,
+// tgm_reduce and tgm-gen --embed.
+const char *tune_db_op(const char *manifest_op);
 
 // Fills a key; a string longer than its field is TGM_ERR_INVALID (naming
 // the field and the limit), never cut.

@@ -40,4 +40,20 @@ static int check_failures;
       check_failures++;                                                        \
     }                                                                          \
   } while (0)
+// A failure with its own message (printf-style).
+#define CHECK_FAIL(...)                                                        \
+  do {                                                                         \
+    fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
+    fprintf(stderr, __VA_ARGS__);                                              \
+    fputc('\n', stderr);                                                       \
+    check_failures++;                                                          \
+  } while (0)
+
+// The end of main: "ok" and 0, or 1.
+#define CHECK_DONE()                                                           \
+  do {                                                                         \
+    if (!check_failures)                                                       \
+      printf("ok\n");                                                          \
+    return check_failures ? 1 : 0;                                             \
+  } while (0)
 #endif

@@ -6,6 +6,7 @@
 //   test_reduce_unit GENERATED_DIR H100_DB
 #include "check.h"
 #include "plan.h"
+#include "tgm/reduce_spectra.h" // the generated typed calls compile as C17 with -Werror
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -82,6 +83,8 @@ static void test_ctx_create(void) {
   tgm_ctx_destroy(NULL); // harmless
 }
 
+static void read_manifest(int op, int type, tune_manifest *m);
+
 static void test_args(void) {
   int dummy = 0;
   CHECK_EQ_INT(tgm_reduce(NULL, TGM_OP_SUM, TGM_TYPE_I32, &dummy, 1, &dummy, NULL), TGM_ERR_INVALID);
@@ -106,6 +109,44 @@ static void test_args(void) {
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 4, 5, out), TGM_ERR_INVALID);
   CHECK_HAS(tgm_last_error(), "8 bytes");
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 8, 5, out), TGM_OK);
+  // any spectrum: the name is a file name, nothing else
+  CHECK(rd_good_name("count_if") && rd_good_name("Sum2"));
+  CHECK(!rd_good_name("") && !rd_good_name(NULL) && !rd_good_name("../sum") &&
+        !rd_good_name("sum.json") && !rd_good_name("a b") &&
+        !rd_good_name("a234567890123456789012345678901234567890123456789")); // 49: too long
+  CHECK(rd_good_name("a23456789012345678901234567890123456789012345678")); // 48
+  CHECK_EQ_INT(tgm_reduce_spectrum(NULL, "sum", TGM_TYPE_I32, NULL, 0, 0, NULL, 0, &dummy, NULL),
+               TGM_ERR_INVALID);
+  CHECK_HAS(tgm_last_error(), "ctx is NULL");
+  CHECK_EQ_INT(tgm_reduce_dot_f32(NULL, NULL, NULL, 0, NULL, NULL), TGM_ERR_INVALID);
+  CHECK_EQ_INT(tgm_reduce_spectrum_prepare(NULL, "dot", TGM_TYPE_F32), TGM_ERR_INVALID);
+  CHECK_EQ_INT(tgm_reduce_spectrum_explain(NULL, "dot", TGM_TYPE_F32, 1, &ch), TGM_ERR_INVALID);
+  tgm_spectrum_info info;
+  CHECK_EQ_INT(tgm_reduce_spectrum_info(NULL, "dot", TGM_TYPE_F32, &info), TGM_ERR_INVALID);
+  {
+    // the checks against the manifest (sum i32: one input, no parameter)
+    tune_manifest m;
+    read_manifest(TGM_OP_SUM, TGM_TYPE_I32, &m);
+    const void *ins[2] = {in, in};
+    int p = 3;
+    const void *ps[1] = {&p};
+    const char *w = "tgm_reduce_spectrum";
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, out), TGM_OK);
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 2, 5, NULL, 0, out), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "sum takes 1 input(s) and 0 parameter(s), not 2 and 0");
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, ps, 1, out), TGM_ERR_INVALID);
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, NULL), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "d_out is NULL");
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, (char *)out + 2), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "not aligned to 4 bytes (sum's result)");
+    const void *bad[1] = {(const char *)in + 1}, *none[1] = {NULL};
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, bad, 1, 5, NULL, 0, out), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "input 0 at");
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, none, 1, 5, NULL, 0, out), TGM_ERR_INVALID);
+    CHECK_HAS(tgm_last_error(), "input 0 is NULL and n = 5");
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, NULL, 1, 0, NULL, 0, out), TGM_OK); // n = 0: no input
+    tune_manifest_free(&m);
+  }
   CHECK_EQ_INT(rd_log2(0), 0);
   CHECK_EQ_INT(rd_log2(1), 0);
   CHECK_EQ_INT(rd_log2(2), 1);

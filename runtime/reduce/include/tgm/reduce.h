@@ -106,6 +106,39 @@ typedef struct {
 tgm_status tgm_reduce_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t n,
                               tgm_reduce_choice *out);
 
+// ------------------------------------------------------------ any spectrum
+// Any spectrum tgm-gen made: DATA_DIR/SPECTRUM_TYPE.json and its .cu (for
+// the shipped codelets beyond sum, max and min:
+//   tgm-gen --type=f32 -o DATA_DIR codelets/sumsq.tgm).
+// d_out[0] = the spectrum over d_ins[0..n_inputs), n elements of `type`
+// each, with its scalar parameters: params[k] points to parameter k's
+// value, of the type its codelet declares (NULL and 0 when it takes none).
+// The result has the spectrum's own type (tgm_reduce_spectrum_info: its
+// bytes; a pair {uint64_t index; T value} for argmax and argmin). The
+// tuning database's entry for this GPU and the manifest's source hash is
+// used (the parameters' values do not change the choice); n = 0 writes the
+// empty reduction's result. Errors as tgm_reduce, and TGM_ERR_INVALID for a
+// spectrum name that is not letters, digits and '_', or counts of inputs or
+// parameters other than the manifest's.
+tgm_status tgm_reduce_spectrum(tgm_ctx *ctx, const char *spectrum, tgm_type type,
+                               const void *const *d_ins, int n_inputs, size_t n,
+                               const void *const *params, int n_params, void *d_out, void *stream);
+tgm_status tgm_reduce_spectrum_prepare(tgm_ctx *ctx, const char *spectrum, tgm_type type);
+tgm_status tgm_reduce_spectrum_explain(tgm_ctx *ctx, const char *spectrum, tgm_type type, size_t n,
+                                       tgm_reduce_choice *out);
+
+enum { TGM_SPECTRUM_MAX_PARAMS = 8 };
+typedef struct {
+  int n_inputs, n_params;
+  size_t result_bytes;                           // what d_out[0] holds
+  char param_names[TGM_SPECTRUM_MAX_PARAMS][64];
+  size_t param_bytes[TGM_SPECTRUM_MAX_PARAMS];
+  char meaning[512]; // "sum of f(x) = x * x" ...
+} tgm_spectrum_info;
+// What a spectrum takes and gives (reads its manifest; compiles nothing).
+tgm_status tgm_reduce_spectrum_info(tgm_ctx *ctx, const char *spectrum, tgm_type type,
+                                    tgm_spectrum_info *out);
+
 #ifdef __cplusplus
 }
 #endif

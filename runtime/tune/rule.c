@@ -1,0 +1,55 @@
+// rule.c — how a variant is launched, for tgm-tune and tgm_reduce: the
+// grid of a launch shape and the temp storage come from
+// templates/launch_rule.tpl, the text every generated source and embedded
+// header holds (one home for the rule); the arguments of a launch from the
+// manifest's "args".
+#include "tune.h"
+#include <stddef.h>
+
+#include "launch_rule.tpl" // tgm_grid_of, tgm_temp_need
+
+_Static_assert(RULE_ONE == (int)TGM_ONE && RULE_TILES == (int)TGM_TILES &&
+                   RULE_TILES_VEC == (int)TGM_TILES_VEC && RULE_STRIDED == (int)TGM_STRIDED &&
+                   RULE_STRIDED_VEC == (int)TGM_STRIDED_VEC,
+               "tune_rule follows templates/launch_rule.tpl's tgm_rule");
+
+tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsigned block,
+                   unsigned items, unsigned grid_cap, size_t elem) {
+  return tgm_grid_of((enum tgm_rule)rule, in_addr, n, block, items, grid_cap, elem);
+}
+
+size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter) {
+  return tgm_temp_need(grid, acc, partials, counter);
+}
+
+unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long long n,
+                        unsigned block, unsigned items, unsigned cap, size_t elem) {
+  for (int i = 0; i < v->n_pos; i++)
+    if (!v->pos[i].block_fixed)
+      return tune_grid(v->pos[i].rule, in_addr, n, block, items, cap, elem);
+  return 1;
+}
+
+tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
+                            void *args[]) {
+  for (int a = 0; a < l->n_args; a++) {
+    tune_arg arg = l->args[a];
+    if (!call->has_temp && arg != ARG_IN && arg != ARG_PARAM && arg != ARG_N && arg != ARG_OUT)
+      return tgm__fail(TGM_ERR_MANIFEST, "%s takes an argument it cannot have (temp storage, "
+                                         "items or grid)", l->kernel);
+    switch (arg) {
+    case ARG_IN: vals[a] = call->in[l->arg_index[a]]; break;
+    case ARG_PARAM: vals[a] = call->params ? call->params[l->arg_index[a]] : 0; break;
+    case ARG_N: vals[a] = call->n; break;
+    case ARG_OUT: vals[a] = call->out; break;
+    case ARG_PARTIALS: vals[a] = call->partials; break;
+    case ARG_COUNTER: vals[a] = call->counter; break;
+    case ARG_ITEMS: vals[a] = call->items; break;
+    case ARG_GRID: vals[a] = call->grid; break;
+    }
+    args[a] = &vals[a];
+  }
+  return TGM_OK;
+}

@@ -1,0 +1,254 @@
+// test_gpu_spectra.c — tgm_reduce_spectrum through the typed calls of
+// tgm/reduce_spectra.h on the GPU, against host references written here
+// (not the codelets): several inputs (dot), a scalar parameter (count_if),
+// epilogues (mean, l2norm), other accumulator and result types (count_if's
+// unsigned, argmax's index and value), prod, bit_xor and absmax; sizes 0,
+// 1, 33, 4097, 2^20 + 3, inputs at element offsets 0 and 1, the output
+// poisoned. With no tuning database (the default variant) and, when DB is
+// given, with it. Exit 0 pass, 1 fail, 77 no GPU.
+//   test_reduce_gpu_spectra DATA_DIR [DB]   (DATA_DIR: tgm-gen's manifests
+//   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq)
+#include "check.h"
+#include "tgm/reduce_spectra.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+#define MAXN ((1u << 20) + 8)
+static const size_t sizes[] = {0, 1, 33, 4097, (1u << 20) + 3};
+enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+
+static tgm_backend *b;
+static tgm_stream stream;
+static tgm_devptr d_x, d_y, d_out;
+static float *hx, *hy;     // f32 data (the f64 and integer data are their own below)
+static double *hd;
+static int32_t *hi;
+static uint32_t *hu;
+
+static void *dev(tgm_devptr p, size_t off_bytes) { return (void *)(uintptr_t)(p + off_bytes); }
+
+static void poison(void) { tgm_memset(b, d_out, 0xA5, 64, stream); }
+static void fetch(void *dst, size_t bytes) {
+  if (tgm_stream_sync(b, stream) != TGM_OK || tgm_copy_to_host(b, dst, d_out, bytes) != TGM_OK) {
+    fprintf(stderr, "fetch: %s\n", tgm_last_error());
+    exit(1);
+  }
+}
+static void put(tgm_devptr d, const void *h, size_t bytes) {
+  if (tgm_copy_to_device(b, d, h, bytes) != TGM_OK) {
+    fprintf(stderr, "copy: %s\n", tgm_last_error());
+    exit(1);
+  }
+}
+
+#define CALL(what, call)                                                                           \
+  do {                                                                                             \
+    tgm_status s_ = (call);                                                                        \
+    if (s_ != TGM_OK) {                                                                            \
+      fprintf(stderr, "%s: %s\n", what, tgm_last_error());                                         \
+      check_failures++;                                                                            \
+      return;                                                                                      \
+    }                                                                                              \
+  } while (0)
+
+static int close_rel(double got, double want, double bound) { return fabs(got - want) <= bound; }
+
+static void one_size(tgm_ctx *c, size_t n, int off) {
+  size_t o4 = (size_t)off * 4, o8 = (size_t)off * 8;
+  char what[96];
+  // sumsq f32: sum x*x (x small integers: every order is exact)
+  {
+    double want = 0;
+    for (size_t i = 0; i < n; i++)
+      want += (double)hx[off + i] * hx[off + i];
+    float got;
+    poison();
+    snprintf(what, sizeof what, "sumsq f32 n=%zu off=%d", n, off);
+    CALL(what, tgm_reduce_sumsq_f32(c, dev(d_x, o4), n, dev(d_out, 0), stream));
+    fetch(&got, 4);
+    if (got != (float)want)
+      CHECK_FAIL("%s: got %g, want %g", what, got, want);
+  }
+  // dot f32: two inputs; within the float sum's error bound 2(n+1) eps sum |x y|
+  {
+    double want = 0, abs = 0;
+    for (size_t i = 0; i < n; i++) {
+      want += (double)hx[off + i] * hy[off + i];
+      abs += fabs((double)hx[off + i] * hy[off + i]);
+    }
+    float got;
+    poison();
+    snprintf(what, sizeof what, "dot f32 n=%zu off=%d", n, off);
+    CALL(what, tgm_reduce_dot_f32(c, dev(d_x, o4), dev(d_y, o4), n, dev(d_out, 0), stream));
+    fetch(&got, 4);
+    if (!close_rel(got, want, 2.0 * (double)(n + 1) * 1.2e-7 * abs))
+      CHECK_FAIL("%s: got %g, want %g", what, got, want);
+  }
+  // count_if f32: a parameter, an unsigned result
+  for (int t = -2; t <= 3; t += 5) {
+    float threshold = (float)t + 0.5f;
+    unsigned want = 0, got;
+    for (size_t i = 0; i < n; i++)
+      want += hx[off + i] > threshold;
+    poison();
+    snprintf(what, sizeof what, "count_if f32 threshold=%g n=%zu off=%d", threshold, n, off);
+    CALL(what, tgm_reduce_count_if_f32(c, dev(d_x, o4), n, threshold, dev(d_out, 0), stream));
+    fetch(&got, 4);
+    if (got != want)
+      CHECK_FAIL("%s: got %u, want %u", what, got, want);
+  }
+  // mean i32: the epilogue divides by n (0 for n = 0)
+  {
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+      s += hi[off + i];
+    int32_t want = n ? (int32_t)((int32_t)s / (int32_t)n) : 0, got;
+    poison();
+    snprintf(what, sizeof what, "mean i32 n=%zu off=%d", n, off);
+    CALL(what, tgm_reduce_mean_i32(c, dev(d_x + MAXN * 4, o4), n, dev(d_out, 0), stream));
+    fetch(&got, 4);
+    if (got != want)
+      CHECK_FAIL("%s: got %d, want %d", what, got, want);
+  }
+  // l2norm f64: sqrt of the sum of squares
+  {
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+      s += hd[off + i] * hd[off + i];
+    double want = sqrt(s), got;
+    poison();
+    snprintf(what, sizeof what, "l2norm f64 n=%zu off=%d", n, off);
+    CALL(what, tgm_reduce_l2norm_f64(c, dev(d_y + MAXN * 4, o8), n, dev(d_out, 0), stream));
+    fetch(&got, 8);
+    if (!close_rel(got, want, 1e-9 * (want + 1)))
+      CHECK_FAIL("%s: got %.17g, want %.17g", what, got, want);
+  }
+  // argmax f32: the index (of the first largest) and the value
+  {
+    size_t at = 0;
+    for (size_t i = 1; i < n; i++)
+      if (hy[off + i] > hy[off + at])
+        at = i;
+    tgm_arg_f32 got;
+    poison();
+    snprintf(what, sizeof what, "argmax f32 n=%zu off=%d", n, off);
+    CALL(what, tgm_reduce_argmax_f32(c, dev(d_y, o4), n, dev(d_out, 0), stream));
+    fetch(&got, sizeof got);
+    if (n && (got.index != at || got.value != hy[off + at]))
+      CHECK_FAIL("%s: got [%llu] = %g, want [%zu] = %g", what, (unsigned long long)got.index,
+                 got.value, at, hy[off + at]);
+    if (!n && !(got.value < -3e38f))
+      CHECK_FAIL("%s: got %g for no elements, want the lowest float", what, got.value);
+  }
+  // prod i32 (wraps as unsigned), bit_xor u32, absmax i32
+  {
+    uint32_t p = 1, x = 0;
+    int32_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+      p *= (uint32_t)hi[off + i];
+      x ^= hu[off + i];
+      int32_t a = hi[off + i] < 0 ? -hi[off + i] : hi[off + i];
+      m = a > m ? a : m;
+    }
+    int32_t gp, gm;
+    uint32_t gx;
+    snprintf(what, sizeof what, "prod/bit_xor/absmax n=%zu off=%d", n, off);
+    poison();
+    CALL(what, tgm_reduce_prod_i32(c, dev(d_x + MAXN * 4, o4), n, dev(d_out, 0), stream));
+    fetch(&gp, 4);
+    poison();
+    CALL(what, tgm_reduce_bit_xor_u32(c, dev(d_y + MAXN * 12, o4), n, dev(d_out, 0), stream));
+    fetch(&gx, 4);
+    poison();
+    CALL(what, tgm_reduce_absmax_i32(c, dev(d_x + MAXN * 4, o4), n, dev(d_out, 0), stream));
+    fetch(&gm, 4);
+    if ((uint32_t)gp != p || gx != x || gm != m)
+      CHECK_FAIL("%s: prod %d (want %d), xor %u (%u), absmax %d (%d)", what, gp, (int32_t)p, gx, x,
+                 gm, m);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || argc > 3) {
+    fprintf(stderr, "usage: test_reduce_gpu_spectra DATA_DIR [DB]\n");
+    return 2;
+  }
+  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &b);
+  if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
+    printf("skipped: %s\n", tgm_last_error());
+    return 77;
+  }
+  if (s != TGM_OK) {
+    fprintf(stderr, "tgm_backend_open: %s\n", tgm_last_error());
+    return 1;
+  }
+  // d_x: f32 x, then i32 data; d_y: f32 y, then f64 data, then u32 data
+  hx = malloc(MAXN * 4), hy = malloc(MAXN * 4), hd = malloc(MAXN * 8), hi = malloc(MAXN * 4),
+  hu = malloc(MAXN * 4);
+  if (!hx || !hy || !hd || !hi || !hu || tgm_stream_create(b, &stream) ||
+      tgm_malloc(b, MAXN * 8, &d_x) || tgm_malloc(b, MAXN * 16, &d_y) || tgm_malloc(b, 64, &d_out)) {
+    fprintf(stderr, "setup: %s\n", tgm_last_error());
+    return 1;
+  }
+  for (size_t i = 0; i < MAXN; i++) {
+    hx[i] = (float)((int)(rnd() % 7) - 3);
+    hy[i] = (float)((int)(rnd() % 2001) - 1000) / 8; // argmax: ties on purpose, the first wins
+    hd[i] = (double)(int64_t)rnd() / 9.2e18;
+    hi[i] = (int32_t)(rnd() % 2001) - 1000;
+    hu[i] = (uint32_t)rnd();
+  }
+  put(d_x, hx, MAXN * 4);
+  put(d_x + MAXN * 4, hi, MAXN * 4);
+  put(d_y, hy, MAXN * 4);
+  put(d_y + MAXN * 4, hd, MAXN * 8);
+  put(d_y + MAXN * 12, hu, MAXN * 4);
+  for (int with_db = 0; with_db <= (argc == 3); with_db++) {
+    tgm_ctx_options o = {0};
+    o.data_dir = argv[1];
+    o.db_path = with_db ? argv[2] : "";
+    tgm_ctx *c;
+    if (tgm_ctx_create(&c, &o) != TGM_OK) {
+      fprintf(stderr, "tgm_ctx_create: %s\n", tgm_last_error());
+      return 1;
+    }
+    tgm_spectrum_info info;
+    CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "dot", TGM_TYPE_F32, &info), TGM_OK);
+    CHECK(info.n_inputs == 2 && info.n_params == 0 && info.result_bytes == 4);
+    CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "count_if", TGM_TYPE_F32, &info), TGM_OK);
+    CHECK(info.n_params == 1 && !strcmp(info.param_names[0], "threshold") && info.param_bytes[0] == 4);
+    CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "argmax", TGM_TYPE_F32, &info), TGM_OK);
+    CHECK(info.result_bytes == sizeof(tgm_arg_f32));
+    // a parameter left out, a name that is a path, a spectrum with no manifest
+    const void *ins[1] = {dev(d_x, 0)};
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "count_if", TGM_TYPE_F32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+                 TGM_ERR_INVALID);
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "../sum", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+                 TGM_ERR_INVALID);
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "nosuch", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+                 TGM_ERR_NOT_FOUND);
+    for (int k = 0; k < NSIZES; k++)
+      for (int off = 0; off < 2; off++)
+        one_size(c, sizes[k], off);
+    tgm_reduce_choice ch;
+    if (tgm_reduce_spectrum_explain(c, "dot", TGM_TYPE_F32, 1u << 20, &ch) == TGM_OK)
+      printf("%s: dot f32 at 2^20 runs %s block %u items %u (%s)\n", with_db ? "database" : "default",
+             ch.variant, ch.block, ch.items, ch.why);
+    tgm_ctx_destroy(c);
+  }
+  tgm_free(b, d_x);
+  tgm_free(b, d_y);
+  tgm_free(b, d_out);
+  tgm_stream_destroy(b, stream);
+  tgm_backend_close(b);
+  free(hx), free(hy), free(hd), free(hi), free(hu);
+  CHECK_DONE();
+}
