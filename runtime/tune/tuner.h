@@ -54,6 +54,7 @@ typedef struct {
   char param_text[256];      // "threshold=0.25": in the database key and the report
   tgm_module *ref_mod;       // the reference kernel (tgm_reference_kernel)
   tgm_function ref_fn;
+  unsigned ref_block;        // the reference's block: the manifest's, or less (verify.c)
   tgm_devptr ref_out;        // R[3]
   const char *cub_note;      // why there is no CUB column
   const char *stage;         // what is being timed: screen, refine, final, a/b, cub

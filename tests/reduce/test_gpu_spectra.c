@@ -152,7 +152,7 @@ static void one_size(tgm_ctx *c, size_t n, int off) {
   // prod i32 (wraps as unsigned), bit_xor u32, absmax i32
   {
     uint32_t p = 1, x = 0;
-    int32_t m = 0;
+    int32_t m = INT32_MIN; // absmax starts from the lowest value (its codelet's Lowest())
     for (size_t i = 0; i < n; i++) {
       p *= (uint32_t)hi[off + i];
       x ^= hu[off + i];
@@ -239,6 +239,9 @@ int main(int argc, char **argv) {
       for (int off = 0; off < 2; off++)
         one_size(c, sizes[k], off);
     tgm_reduce_choice ch;
+    if (tgm_reduce_spectrum_explain(c, "absmax", TGM_TYPE_I32, 1, &ch) == TGM_OK)
+      printf("%s: absmax i32 at n=1 runs %s block %u items %u (%s)\n", with_db ? "database" : "default",
+             ch.variant, ch.block, ch.items, ch.why);
     if (tgm_reduce_spectrum_explain(c, "dot", TGM_TYPE_F32, 1u << 20, &ch) == TGM_OK)
       printf("%s: dot f32 at 2^20 runs %s block %u items %u (%s)\n", with_db ? "database" : "default",
              ch.variant, ch.block, ch.items, ch.why);
