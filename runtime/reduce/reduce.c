@@ -41,6 +41,8 @@ typedef struct {
   unsigned block;
   tgm_module *mod;
   tgm_function pos[4], zero[2];
+  int checked;    // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
+  char why[640];  // why it failed
 } rd_kernel;
 
 typedef struct {
@@ -50,6 +52,9 @@ typedef struct {
   rd_plan plan;
   rd_kernel *k;
   int nk, capk;
+  tgm_module *ref_mod; // the reference kernel, compiled unoptimized (check_kernel)
+  tgm_function ref_fn;
+  unsigned ref_block;
 } rd_opstate;
 
 struct tgm_ctx {
@@ -65,6 +70,11 @@ struct tgm_ctx {
   int n_spectra;
   tgm_devptr temp;
   size_t temp_bytes;
+  // the first-use check's own stream and buffer (never the caller's)
+  tgm_stream check_s;
+  tgm_devptr check_buf;
+  size_t check_bytes;
+  uint64_t check_rng;
 };
 
 // --------------------------------------------------------------- options
@@ -178,6 +188,7 @@ void tgm_ctx_destroy(tgm_ctx *c) {
     for (int j = 0; j < st->nk; j++)
       tgm_module_unload(st->k[j].mod);
     free(st->k);
+    tgm_module_unload(st->ref_mod);
     rd_plan_free(&st->plan);
     tune_manifest_free(&st->m);
     free(st);
@@ -185,6 +196,10 @@ void tgm_ctx_destroy(tgm_ctx *c) {
   free(c->spectra);
   if (c->temp)
     tgm_free(c->b, c->temp);
+  if (c->check_buf)
+    tgm_free(c->b, c->check_buf);
+  if (c->check_s)
+    tgm_stream_destroy(c->b, c->check_s);
   tgm_backend_close(c->b);
   json_decref(c->db);
   free(c->data_dir);
@@ -317,7 +332,7 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
                     res[j].log && *res[j].log ? res[j].log : tgm_last_error());
       break;
     }
-    rd_kernel k = {vs[j], blocks[j], NULL, {0}, {0}};
+    rd_kernel k = {vs[j], blocks[j], NULL, {0}, {0}, 0, ""};
     s = tgm_module_load(c->b, &res[j], &k.mod);
     for (int l = 0; s == TGM_OK && l < v->n_pos; l++)
       s = tgm_module_function(k.mod, idx[j][l], &k.pos[l]);
@@ -354,6 +369,158 @@ static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_
   return s;
 }
 
+static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, const rd_kernel *k,
+                          tune_call *call, tgm_devptr temp, void *stream);
+
+// The reference kernel of st (the scalar codelet run by one thread, or
+// split over the threads it gets), compiled without optimization (NVRTC -G)
+// so that it does not share an optimizer bug with the variants.
+static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
+  if (st->ref_mod)
+    return TGM_OK;
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", st->m.dir, st->m.cuda_source);
+  char *src = tgm__read_file(path, NULL);
+  if (!src)
+    return tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
+  static const char *const opts[] = {"-G"};
+  const char *name = st->m.reference.name_expr;
+  tgm_compile_job job = {0};
+  job.source = src, job.source_name = st->m.cuda_source, job.names = &name, job.n_names = 1;
+  job.options = opts, job.n_options = 1;
+  tgm_compile_result res = {0};
+  tgm_compile(c->b, &job, 1, 1, c->cache_dir, &res);
+  tgm_status s = res.status;
+  if (s == TGM_OK)
+    s = tgm_module_load(c->b, &res, &st->ref_mod);
+  if (s == TGM_OK && (s = tgm_module_function(st->ref_mod, 0, &st->ref_fn)) != TGM_OK) {
+    tgm_module_unload(st->ref_mod);
+    st->ref_mod = NULL;
+  }
+  if (s != TGM_OK)
+    s = tgm__fail(s, "compiling the reference kernel of %s: %.600s", path,
+                  res.log && *res.log ? res.log : tgm_last_error());
+  tgm_compile_result_free(&res);
+  free(src);
+  st->ref_block = st->m.reference.block_fixed ? st->m.reference.block_fixed : 1;
+  return s;
+}
+
+static void value_text(const tune_manifest *m, const void *p, char *buf, size_t len) {
+  tune_type t = m->res == TUNE_PAIR ? m->elem : m->res;
+  const char *v = (const char *)p + (m->res == TUNE_PAIR ? 8 : 0);
+  char val[64];
+  switch (t) {
+  case TUNE_I32: snprintf(val, sizeof val, "%d", *(const int32_t *)v); break;
+  case TUNE_U32: snprintf(val, sizeof val, "%u", *(const uint32_t *)v); break;
+  case TUNE_I64: snprintf(val, sizeof val, "%lld", (long long)*(const int64_t *)v); break;
+  case TUNE_U64: snprintf(val, sizeof val, "%llu", (unsigned long long)*(const uint64_t *)v); break;
+  case TUNE_F32: snprintf(val, sizeof val, "%.9g", *(const float *)v); break;
+  case TUNE_F64: snprintf(val, sizeof val, "%.17g", *(const double *)v); break;
+  default: snprintf(val, sizeof val, "?"); break;
+  }
+  if (m->res == TUNE_PAIR)
+    snprintf(buf, len, "(index %llu, %s)", (unsigned long long)*(const uint64_t *)p, val);
+  else
+    snprintf(buf, len, "%s", val);
+}
+
+// The first use of a compiled kernel: it runs beside the reference on test
+// data (tune_fill, the tuner's; sizes 1, 33 and 4097, the input 0 or 1
+// element past 16-byte alignment; the parameters' values given) on the
+// context's own stream, and must agree (tune_same). The sources were
+// checked on the CPU, but the GPU runs what NVRTC made of them: a compiler
+// bug shows here (CUDA 13.0's ptxas and absmax over int,
+// bench/results/2026-11-24-ptxas-absmax), and the kernel is not used.
+static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel *k,
+                               const uint64_t *params) {
+  if (k->checked > 0)
+    return TGM_OK;
+  if (k->checked < 0)
+    return tgm__fail(TGM_ERR_COMPILE, "%s", k->why);
+  const tune_manifest *m = &st->m;
+  tgm_status s = reference_for(c, st);
+  if (s != TGM_OK)
+    return s;
+  enum { N = 4097 };
+  static const unsigned long long sizes[] = {1, 33, N};
+  static const int offs[] = {0, 1, 1};
+  size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
+  size_t in_bytes = ((N + 8) * elem + 255) / 256 * 256;
+  size_t temp_bytes = tune_temp_need(N, tune_type_size(m->acc), 1, 1) + COUNTER_BYTES;
+  size_t need = in_bytes * (size_t)m->n_inputs + 256 + temp_bytes;
+  if (!c->check_s && (s = tgm_stream_create(c->b, &c->check_s)) != TGM_OK)
+    return s;
+  if (need > c->check_bytes) {
+    if (c->check_buf && (s = tgm_free(c->b, c->check_buf)) != TGM_OK)
+      return s;
+    c->check_buf = 0, c->check_bytes = 0;
+    if ((s = tgm_malloc(c->b, need, &c->check_buf)) != TGM_OK)
+      return s;
+    c->check_bytes = need;
+  }
+  if (!c->check_rng)
+    c->check_rng = 0x9e3779b97f4a7c15ull;
+  tgm_devptr out = c->check_buf + in_bytes * (size_t)m->n_inputs, ref = out + 64,
+             temp = out + 256;
+  void *host = malloc(in_bytes);
+  if (!host)
+    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  for (int i = 0; i < 3 && s == TGM_OK && k->checked == 0; i++) {
+    unsigned long long n = sizes[i];
+    tune_call call = {.n = n, .out = out, .params = params};
+    for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
+      tune_fill(m, host, N + 8, &c->check_rng);
+      call.in[q] = c->check_buf + in_bytes * (size_t)q + (size_t)offs[i] * elem;
+      s = tgm_copy_to_device(c->b, c->check_buf + in_bytes * (size_t)q, host, (N + 8) * elem);
+    }
+    // the reference: its own arguments, no temp storage; a block it can launch
+    tune_call rcall = call;
+    rcall.out = ref;
+    uint64_t vals[TUNE_MAX_ARGS];
+    void *args[TUNE_MAX_ARGS];
+    if (s == TGM_OK)
+      s = tune_launch_args(&m->reference, &rcall, vals, args);
+    while (s == TGM_OK) {
+      s = tgm_launch(c->b, st->ref_fn, 1, st->ref_block, args, c->check_s);
+      if (s == TGM_OK || st->ref_block <= 32)
+        break;
+      st->ref_block /= 2, s = TGM_OK;
+    }
+    if (s == TGM_OK)
+      s = tgm_memset(c->b, temp, 0, COUNTER_BYTES, c->check_s);
+    if (s == TGM_OK)
+      s = tgm_memset(c->b, out, 0xA5, 64, c->check_s);
+    if (s == TGM_OK)
+      s = enqueue(c, st, b, k, &call, temp, c->check_s);
+    if (s == TGM_OK)
+      s = tgm_stream_sync(c->b, c->check_s);
+    char got[64], want[3 * 64];
+    if (s == TGM_OK)
+      s = tgm_copy_to_host(c->b, got, out, res);
+    if (s == TGM_OK)
+      s = tgm_copy_to_host(c->b, want, ref, 3 * res);
+    if (s == TGM_OK && !tune_same(m, got, want)) {
+      char g[96], w[96];
+      value_text(m, got, g, sizeof g);
+      value_text(m, want, w, sizeof w);
+      k->checked = -1;
+      snprintf(k->why, sizeof k->why,
+               "%s/%s: %s (block %u, items %u), as %s compiled it, gives %s for n = %llu where the "
+               "spectrum's scalar codelet (compiled unoptimized) gives %s: a compiler bug, so "
+               "tgm_reduce does not use this kernel",
+               m->dir, m->cuda_source, m->v[k->v].id, k->block, b->items, c->info->compiler, g, n, w);
+    }
+  }
+  free(host);
+  if (s != TGM_OK)
+    return s;
+  if (k->checked < 0)
+    return tgm__fail(TGM_ERR_COMPILE, "%s", k->why);
+  k->checked = 1;
+  return TGM_OK;
+}
+
 static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   int n = 0, cap = st->plan.n + 1;
   int *vs = calloc((size_t)cap, sizeof *vs);
@@ -376,6 +543,13 @@ static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   tgm_status s = compile(c, st, vs, bl, n);
   free(vs);
   free(bl);
+  // and the first-use check of each (parameters 0), so that no later call waits for it
+  uint64_t zeros[TUNE_MAX_PARAMS] = {0};
+  for (int i = -1; s == TGM_OK && i < st->plan.n; i++) {
+    const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
+    rd_kernel *k = find_kernel(st, b->v, b->block);
+    s = k ? check_kernel(c, st, b, k, zeros) : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
+  }
   return s;
 }
 
@@ -497,7 +671,7 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
   call.params = pv;
   const rd_bucket *b = rd_plan_pick(&st->plan, n);
   rd_kernel *k;
-  if ((s = kernel_for(c, st, b, &k)) != TGM_OK)
+  if ((s = kernel_for(c, st, b, &k)) != TGM_OK || (s = check_kernel(c, st, b, k, pv)) != TGM_OK)
     return s;
   const tune_variant *v = &m->v[b->v];
   unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
@@ -506,20 +680,35 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
     // the counter first (its 16 bytes whether the variant has one or not), then the partials
     if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) != TGM_OK)
       return s;
-    call.counter = c->temp;
-    call.partials = c->temp + COUNTER_BYTES;
   }
-  call.has_temp = 1, call.items = b->items, call.grid = g0;
+  return enqueue(c, st, b, k, &call, c->temp, stream);
+}
+
+// The launches of one reduction (call: inputs, n, out, parameters) on
+// stream, with temp holding the counter (zero) at its start and the
+// partials after it.
+static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, const rd_kernel *k,
+                          tune_call *call, tgm_devptr temp, void *stream) {
+  const tune_manifest *m = &st->m;
+  const tune_variant *v = &m->v[b->v];
+  size_t elem = tune_type_size(m->elem);
+  unsigned long long n = call->n;
+  unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  unsigned g0 = tune_main_grid(v, call->in[0], n, b->block, b->items, cap, elem);
+  call->counter = temp;
+  call->partials = temp + COUNTER_BYTES;
+  call->has_temp = 1, call->items = b->items, call->grid = g0;
   const tune_launch *ls = n ? v->pos : v->zero;
   const tgm_function *fs = n ? k->pos : k->zero;
   int nl = n ? v->n_pos : v->n_zero;
   for (int i = 0; i < nl; i++) {
     const tune_launch *l = &ls[i];
     unsigned block = l->block_fixed ? l->block_fixed : b->block;
-    unsigned grid = tune_grid(l->rule, call.in[0], n, block, b->items, cap, elem);
+    unsigned grid = tune_grid(l->rule, call->in[0], n, block, b->items, cap, elem);
     uint64_t vals[TUNE_MAX_ARGS];
     void *args[TUNE_MAX_ARGS];
-    if ((s = tune_launch_args(l, &call, vals, args)) != TGM_OK ||
+    tgm_status s;
+    if ((s = tune_launch_args(l, call, vals, args)) != TGM_OK ||
         (s = tgm_launch(c->b, fs[i], grid, block, args, stream)) != TGM_OK)
       return s;
   }

@@ -136,6 +136,17 @@ typedef struct {
 tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
                             void *args[]);
 
+// ----------------------------------------------------------------- check.c
+// What a check of a variant runs and accepts (tgm-tune's verification and
+// tgm_reduce's first-use check). tune_fill: host[0..n) of the element type,
+// by operator, so that a fold in any order is exact where it can be (see
+// check.c); *rng a xorshift state, advanced. tune_same: got (R) against the
+// reference's want[3] (R each: the value, and the lowest and highest a fold
+// in another order may give): integers and pairs exactly, floating point
+// within the range.
+void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
+int tune_same(const tune_manifest *m, const void *got, const void *want);
+
 // ----------------------------------------------------------------- stats.c
 typedef struct {
   double median, p25, p75, min, max; // microseconds

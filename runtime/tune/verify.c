@@ -10,51 +10,9 @@
 #include <unistd.h>
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void) {
-  uint64_t x = rng_state;
-  x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-  return rng_state = x;
-}
 
-static int is_float(tune_type t) { return t == TUNE_F32 || t == TUNE_F64; }
-
-// Fills host[0..n) (the element type) with test data, by operator, so that a
-// fold in any order is exact where it can be: a floating-point sum of small
-// nonzero integers (+-1 past 2^21 elements), a product of +-1, odd integers
-// for an integer product (never 0 modulo 2^32), values in -8..8 for a pair
-// (argmax: many ties); else random values.
 void verify_fill_host(ctx *c, void *host, unsigned long long n) {
-  int sum = !strcmp(c->m.op, "+"), prod = !strcmp(c->m.op, "*"), pair = c->m.res == TUNE_PAIR;
-  for (unsigned long long i = 0; i < n; i++) {
-    uint64_t r = rnd();
-    int small = (int)(r % 16) - 8;
-    if (small >= 0)
-      small++;
-    double f = prod ? (small > 0 ? 1 : -1) : sum ? (n > (1ull << 21) ? (small > 0 ? 1 : -1) : small) : 0;
-    if (prod && !is_float(c->m.elem))
-      r |= 1;
-    switch (c->m.elem) {
-    case TUNE_I32: ((int32_t *)host)[i] = (int32_t)(uint32_t)r; break;
-    case TUNE_U32: ((uint32_t *)host)[i] = (uint32_t)r; break;
-    case TUNE_I64: ((int64_t *)host)[i] = (int64_t)r; break;
-    case TUNE_U64: ((uint64_t *)host)[i] = r; break;
-    case TUNE_F32:
-      ((float *)host)[i] = sum || prod ? (float)f : (float)((int32_t)(r >> 40) - (1 << 23));
-      break;
-    case TUNE_F64:
-      ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12);
-      break;
-    case TUNE_PAIR: break; // never an element type (manifest.c)
-    }
-    if (pair) // values from a small range: ties, which the lower index wins
-      switch (c->m.elem) {
-      case TUNE_F32: ((float *)host)[i] = (float)small; break;
-      case TUNE_F64: ((double *)host)[i] = small; break;
-      case TUNE_I32: case TUNE_U32: ((int32_t *)host)[i] = small; break;
-      case TUNE_I64: case TUNE_U64: ((int64_t *)host)[i] = small; break;
-      case TUNE_PAIR: break;
-      }
-  }
+  tune_fill(&c->m, host, n, &rng_state);
 }
 
 // The reference of the inputs at in (c->in_gap apart) into want[3] (R each):
@@ -86,46 +44,7 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
   return s;
 }
 
-static double as_double(tune_type t, const void *p) {
-  switch (t) {
-  case TUNE_I32: return *(const int32_t *)p;
-  case TUNE_U32: return *(const uint32_t *)p;
-  case TUNE_I64: return (double)*(const int64_t *)p;
-  case TUNE_U64: return (double)*(const uint64_t *)p;
-  case TUNE_F32: return *(const float *)p;
-  case TUNE_F64: return *(const double *)p;
-  case TUNE_PAIR: return NAN; // compared by verify_same() in parts
-  }
-  return 0;
-}
-
-// got (R) against want[3] (R each): integers exactly; floating point equal
-// to the reference or between want[1] and want[2] (NaN only for NaN; a range
-// end outside the epilogue's domain, sqrt(< 0), allows as far as the other);
-// a pair's index exactly and its value exactly (NaN only for NaN).
-int verify_same(ctx *c, const void *got, const void *want) {
-  size_t r = c->res_size;
-  if (c->m.res == TUNE_PAIR) {
-    if (memcmp(got, want, 8))
-      return 0;
-    const char *gv = (const char *)got + 8, *wv = (const char *)want + 8;
-    if (!is_float(c->m.elem))
-      return memcmp(gv, wv, c->elem) == 0;
-    double g = as_double(c->m.elem, gv), w = as_double(c->m.elem, wv);
-    return g == w || (isnan(g) && isnan(w));
-  }
-  if (!is_float(c->m.res))
-    return memcmp(got, want, r) == 0;
-  double g = as_double(c->m.res, got), w = as_double(c->m.res, want);
-  double a = as_double(c->m.res, (const char *)want + r), b = as_double(c->m.res, (const char *)want + 2 * r);
-  if (isnan(g) || isnan(w))
-    return isnan(g) && isnan(w);
-  if (isnan(a) || isnan(b)) {
-    double end = isnan(a) ? b : a;
-    return isnan(end) || fabs(g - w) <= fabs(end - w);
-  }
-  return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
-}
+int verify_same(ctx *c, const void *got, const void *want) { return tune_same(&c->m, got, want); }
 
 static void value_str_of(tune_type t, const void *p, char *buf, size_t len) {
   switch (t) {
