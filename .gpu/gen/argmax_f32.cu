@@ -1005,27 +1005,28 @@ void __launch_bounds__(BLOCK) argmax_B1_VS_SV(const T *__restrict__ in, tgm_size
 // counter word of the last-block variants must be zero when temp is first
 // used, and they leave it zero.
 #if !defined(__CUDACC_RTC__)
-namespace tgm_kernels_argmax_f32 {
-
-inline bool tgm_misaligned(const void *p, size_t align) {
-  return (unsigned long long)p % align != 0;
-}
-
-inline tgm_size tgm_ceil_div(tgm_size a, tgm_size b) {
-  return (a + b - 1) / b;
-}
-
-// Blocks for a launch-shape rule (the manifest's "grid").
+// How a variant is launched: the blocks of a launch shape (the manifest's
+// "grid") and the temp storage of one launch (its "temp":
+// align16(grid * sizeof(A)) + 16). One home for the rule
+// (templates/launch_rule.tpl): every generated source and embedded header
+// holds this text, and tgm-tune (runtime/tune/rule.c) and tgm_reduce
+// compile it. Plain C, so both compilers read it.
+#ifndef TGM_LAUNCH_RULE_DEFINED
+#define TGM_LAUNCH_RULE_DEFINED
 enum tgm_rule { TGM_ONE, TGM_TILES, TGM_TILES_VEC, TGM_STRIDED, TGM_STRIDED_VEC };
 
-inline unsigned tgm_grid(tgm_rule rule, const T *in, tgm_size n, unsigned block, unsigned items,
-                                unsigned grid_cap) {
-  tgm_size elems = n;
-  if (rule == TGM_TILES_VEC || rule == TGM_STRIDED_VEC) { // the 16-byte aligned body
-    tgm_size head = ((16 - ((unsigned long long)in & 15)) & 15) / sizeof(T);
-    elems = (n - (head < n ? head : n)) / TGM_VW;
+// Blocks of `block` threads, `items` elements (or 16-byte vectors, for the
+// _VEC rules: the 16-byte aligned body of the input at address in_addr)
+// each; strided grids capped at grid_cap blocks; at most 2^31 - 1.
+static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_addr, unsigned long long n,
+                                   unsigned block, unsigned items, unsigned grid_cap, size_t elem_bytes) {
+  unsigned long long elems = n;
+  if (rule == TGM_TILES_VEC || rule == TGM_STRIDED_VEC) {
+    unsigned long long head = ((16 - (in_addr & 15)) & 15) / elem_bytes;
+    elems = (n - (head < n ? head : n)) / (16 / elem_bytes);
   }
-  tgm_size g = tgm_ceil_div(elems, (tgm_size)block * items);
+  unsigned long long per = (unsigned long long)block * items;
+  unsigned long long g = (elems + per - 1) / per;
   if (rule == TGM_ONE || g == 0)
     g = 1;
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
@@ -1033,8 +1034,27 @@ inline unsigned tgm_grid(tgm_rule rule, const T *in, tgm_size n, unsigned block,
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// The partials, one accumulator per block rounded up to 16 bytes, then 16
+// bytes for the last-block counter.
+static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
+  return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+#endif
+
+namespace tgm_kernels_argmax_f32 {
+
+inline bool tgm_misaligned(const void *p, size_t align) {
+  return (unsigned long long)p % align != 0;
+}
+
+// Blocks for a launch-shape rule (the manifest's "grid"), for this T.
+inline unsigned tgm_grid(tgm_rule rule, const T *in, tgm_size n, unsigned block, unsigned items,
+                                unsigned grid_cap) {
+  return tgm_grid_of(rule, (unsigned long long)in, n, block, items, grid_cap, sizeof(T));
+}
+
 inline size_t tgm_partials_bytes(unsigned grid) {
-  return ((size_t)grid * sizeof(A) + 15) / 16 * 16;
+  return tgm_temp_need(grid, sizeof(A), 1, 0);
 }
 
 template <unsigned BLOCK>

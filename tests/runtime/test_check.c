@@ -1,0 +1,70 @@
+// test_check.c — what a check accepts (tune_same) and runs on (tune_fill):
+// the rule tgm-tune's verification and tgm_reduce's first-use check share.
+#include "check.h"
+#include "tune.h"
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static tune_manifest spectrum(const char *op, tune_type elem, tune_type res) {
+  tune_manifest m;
+  memset(&m, 0, sizeof m);
+  m.op = (char *)op;
+  m.elem = elem;
+  m.acc = m.res = res;
+  return m;
+}
+
+int main(void) {
+  // integers: exactly
+  tune_manifest mi = spectrum("max", TUNE_I32, TUNE_I32);
+  int32_t want_i[3] = {518, 518, 518}, got_i = 518;
+  CHECK(tune_same(&mi, &got_i, want_i));
+  got_i = -518; // absmax's miscompile: x for |x|
+  CHECK(!tune_same(&mi, &got_i, want_i));
+  // floating-point sums: the reference or within [want[1], want[2]]
+  tune_manifest mf = spectrum("+", TUNE_F32, TUNE_F32);
+  float want_f[3] = {10.0f, 9.999f, 10.001f}, got_f = 10.0005f;
+  CHECK(tune_same(&mf, &got_f, want_f));
+  got_f = 10.01f;
+  CHECK(!tune_same(&mf, &got_f, want_f));
+  got_f = NAN;
+  CHECK(!tune_same(&mf, &got_f, want_f));
+  float nan3[3] = {NAN, NAN, NAN};
+  CHECK(tune_same(&mf, &got_f, nan3)); // NaN only for NaN
+  // a pair: the index and the value exactly
+  tune_manifest mp = spectrum("max", TUNE_F32, TUNE_PAIR);
+  unsigned char gp[16] = {0}, wp[48] = {0};
+  uint64_t idx = 7;
+  float val = 2.5f;
+  memcpy(wp, &idx, 8), memcpy(wp + 8, &val, 4);
+  memcpy(gp, wp, 16);
+  CHECK(tune_same(&mp, gp, wp));
+  idx = 8;
+  memcpy(gp, &idx, 8); // the same value at another index (a tie the lower index wins)
+  CHECK(!tune_same(&mp, gp, wp));
+  // the data: every operator's values as documented, the same for the same seed
+  enum { N = 4096 };
+  static int32_t a[N], b[N];
+  static float f[N];
+  uint64_t s1 = 1, s2 = 1;
+  tune_fill(&mi, a, N, &s1);
+  tune_fill(&mi, b, N, &s2);
+  CHECK(!memcmp(a, b, sizeof a) && s1 == s2 && s1 != 1); // deterministic, the state advanced
+  int neg = 0;
+  for (int i = 0; i < N; i++)
+    neg += a[i] < 0;
+  CHECK(neg > N / 4 && neg < 3 * N / 4); // max over int: both signs (absmax's bug needs them)
+  tune_fill(&mf, f, N, &s1);
+  int small = 1;
+  for (int i = 0; i < N; i++)
+    small &= f[i] == floorf(f[i]) && f[i] != 0 && fabsf(f[i]) <= 8;
+  CHECK(small); // float sums: small nonzero integers, exact in any order
+  tune_manifest mprod = spectrum("*", TUNE_I32, TUNE_I32);
+  tune_fill(&mprod, a, N, &s1);
+  int odd = 1;
+  for (int i = 0; i < N; i++)
+    odd &= (a[i] & 1) != 0;
+  CHECK(odd); // integer products: odd, never 0 modulo 2^32
+  CHECK_DONE();
+}
