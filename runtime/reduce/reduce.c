@@ -282,16 +282,22 @@ static rd_kernel *find_kernel(rd_opstate *st, int v, unsigned block) {
   return NULL;
 }
 
+// The spectrum's CUDA source (path: where it was read, for messages).
+static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char **src) {
+  snprintf(path, len, "%s/%s", st->m.dir, st->m.cuda_source);
+  *src = tgm__read_file(path, NULL);
+  return *src ? TGM_OK : tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
+}
+
 // Compiles the kernels of n (variant, block) pairs in parallel: one NVRTC
 // job each, holding the positive-n launches and the n = 0 ones.
 static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks, int n) {
   if (!n)
     return TGM_OK;
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s", st->m.dir, st->m.cuda_source);
-  char *src = tgm__read_file(path, NULL);
-  if (!src)
-    return tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
+  char path[PATH_MAX], *src;
+  tgm_status rs = read_source(st, path, sizeof path, &src);
+  if (rs != TGM_OK)
+    return rs;
   if (st->nk + n > st->capk) {
     int cap = st->nk + n + 8;
     rd_kernel *k = realloc(st->k, (size_t)cap * sizeof *k);
@@ -378,16 +384,14 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
 static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
   if (st->ref_mod)
     return TGM_OK;
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s", st->m.dir, st->m.cuda_source);
-  char *src = tgm__read_file(path, NULL);
-  if (!src)
-    return tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
-  static const char *const opts[] = {"-G"};
+  char path[PATH_MAX], *src;
+  tgm_status rs = read_source(st, path, sizeof path, &src);
+  if (rs != TGM_OK)
+    return rs;
   const char *name = st->m.reference.name_expr;
   tgm_compile_job job = {0};
   job.source = src, job.source_name = st->m.cuda_source, job.names = &name, job.n_names = 1;
-  job.options = opts, job.n_options = 1;
+  job.options = tune_reference_options, job.n_options = TUNE_REFERENCE_N_OPTIONS;
   tgm_compile_result res = {0};
   tgm_compile(c->b, &job, 1, 1, c->cache_dir, &res);
   tgm_status s = res.status;
@@ -481,12 +485,8 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
     void *args[TUNE_MAX_ARGS];
     if (s == TGM_OK)
       s = tune_launch_args(&m->reference, &rcall, vals, args);
-    while (s == TGM_OK) {
-      s = tgm_launch(c->b, st->ref_fn, 1, st->ref_block, args, c->check_s);
-      if (s == TGM_OK || st->ref_block <= 32)
-        break;
-      st->ref_block /= 2, s = TGM_OK;
-    }
+    if (s == TGM_OK)
+      s = tune_launch_reference(c->b, st->ref_fn, args, &st->ref_block, c->check_s);
     if (s == TGM_OK)
       s = tgm_memset(c->b, temp, 0, COUNTER_BYTES, c->check_s);
     if (s == TGM_OK)

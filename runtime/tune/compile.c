@@ -80,15 +80,9 @@ int compile_all(ctx *c) {
   jobs[nj].source_name = file;
   jobs[nj].names = &ref_name;
   jobs[nj].n_names = 1;
-  // The reference is compiled without optimization (NVRTC -G: NVVM and
-  // ptxas at -O0), so that a miscompile of the optimized variants shows as a
-  // mismatch instead of being repeated by the reference: CUDA 13.0's ptxas
-  // turns absmax's max(acc, max(x, -x)) over int into max(acc, x) on sm_90
-  // (bench/results/2026-11-24-ptxas-absmax), which the CPU check cannot see.
-  static const char *const ref_opts[] = {"-G"};
-  if (!c->o->hip) {
-    jobs[nj].options = ref_opts;
-    jobs[nj].n_options = 1;
+  if (!c->o->hip) { // unoptimized (tune_reference_options); hiprtc: as the variants, so far
+    jobs[nj].options = tune_reference_options;
+    jobs[nj].n_options = TUNE_REFERENCE_N_OPTIONS;
   }
   long threads = sysconf(_SC_NPROCESSORS_ONLN);
   tgm_compile(c->b, jobs, nj + 1, threads > 0 ? (int)threads : 4, c->o->cache, res);

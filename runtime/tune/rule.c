@@ -53,3 +53,15 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
   }
   return TGM_OK;
 }
+
+const char *const tune_reference_options[] = {"-G"};
+
+tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, unsigned *block,
+                                 tgm_stream s) {
+  for (;;) {
+    tgm_status st = tgm_launch(b, f, 1, *block, args, s);
+    if (st == TGM_OK || *block <= 32)
+      return st;
+    *block /= 2;
+  }
+}

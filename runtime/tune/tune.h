@@ -136,6 +136,18 @@ typedef struct {
 tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
                             void *args[]);
 
+// The reference kernel (the scalar codelet, tgm_reference_kernel) is
+// compiled without optimization, so that an optimizer bug in the variants is
+// a mismatch instead of being repeated by the reference (NVRTC -G: NVVM and
+// ptxas at -O0; bench/results/2026-11-24-ptxas-absmax).
+extern const char *const tune_reference_options[];
+enum { TUNE_REFERENCE_N_OPTIONS = 1 };
+// Launches it on one block of *block threads, halving *block (to 32 at
+// least) while the launch fails for want of registers: the kernel splits its
+// input over the threads it gets. *block keeps what launched.
+tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, unsigned *block,
+                                 tgm_stream s);
+
 // ----------------------------------------------------------------- check.c
 // What a check of a variant runs and accepts (tgm-tune's verification and
 // tgm_reduce's first-use check). tune_fill: host[0..n) of the element type,

@@ -25,18 +25,11 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
   tgm_status s = launch_args(c, l, in, n, c->ref_out, NULL, vals, args);
   if (s == TGM_OK)
     s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
-  // the manifest's block (1024 parts above 2^22 elements) or, when the
-  // unoptimized reference (compile.c) has too many registers for it, the
-  // largest half of it that launches: the kernel splits the input over
-  // however many threads it gets
+  // the manifest's block (1024 parts above 2^22 elements), or less
   if (!c->ref_block)
     c->ref_block = l->block_fixed ? l->block_fixed : 1;
-  while (s == TGM_OK) {
-    s = tgm_launch(c->b, c->ref_fn, 1, c->ref_block, args, c->s);
-    if (s == TGM_OK || c->ref_block <= 32)
-      break;
-    c->ref_block /= 2, s = TGM_OK;
-  }
+  if (s == TGM_OK)
+    s = tune_launch_reference(c->b, c->ref_fn, args, &c->ref_block, c->s);
   if (s == TGM_OK)
     s = tgm_stream_sync(c->b, c->s);
   if (s == TGM_OK)
