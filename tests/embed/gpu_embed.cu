@@ -26,8 +26,10 @@
 //    output, temp of exactly the queried size filled with garbage.
 // Integers exactly, float sums within (n+1)·eps·Σ|x| of a double reference
 // (CUB's answer is held to the same bound), max/min exactly. --bench times
-// the embedded call and cub::DeviceReduce for 2^10..2^30 (stream mode:
-// back-to-back launches, cold L2, median of many batches), a markdown table.
+// the embedded call and cub::DeviceReduce for the even powers 2^10..2^30 in
+// the three ways users time (time_us: (a) back-to-back calls, (b) one call
+// after an L2 flush, (c) calls in a CUDA graph; cold L2), a markdown table
+// with the ratios and the bandwidth.
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
@@ -452,20 +454,50 @@ __global__ void flush_l2(const int4 *p, size_t n, int *sink) {
     *sink = acc.x;
 }
 
+// The three ways users time a reduction (issue 11), each the median of 15
+// samples, the L2 flushed before every sample (cold):
+//   (a) stream: a batch of back-to-back calls, each on its own copy of the
+//       input, so that all of a call's host cost shows (the tuner's stream
+//       mode); time / batch
+//   (b) one: a single call after the flush kernel, whose run hides the
+//       call's launch latency: the GPU time of one call
+//   (c) graph: the batch captured in one CUDA graph and replayed; time / batch
+// launch(in) makes one call on the input at in.
+enum Timing { STREAM, ONE, GRAPH };
+static const char *const timing_names[] = {"(a) stream", "(b) one call", "(c) graph"};
+
 template <typename T, typename F>
-static double time_us(F launch, const int4 *flush, size_t flush_n, int *sink, size_t n, cudaStream_t s) {
-  int batch = n <= (1u << 16) ? 20 : n <= (1u << 22) ? 5 : 1; // amortise launch gaps for small n
+static double time_us(Timing how, F launch, const T *d, size_t d_len, const int4 *flush, size_t flush_n,
+                      int *sink, size_t n, cudaStream_t s) {
+  size_t stride = (n + 63) / 64 * 64; // 256-byte apart copies, in d
+  int batch = how == ONE ? 1 : (int)std::min<size_t>(20, std::max<size_t>(1, d_len / stride));
+  if (n > ((size_t)1 << 24))
+    batch = 1;
+  cudaGraphExec_t exec = nullptr;
+  if (how == GRAPH) {
+    cudaGraph_t g;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < batch; k++)
+      launch(d + (size_t)k * stride);
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&exec, g, 0));
+    CK(cudaGraphDestroy(g));
+    CK(cudaGraphLaunch(exec, s)); // upload, warm
+  }
+  for (int i = 0; i < 3; i++)
+    launch(d); // warm-up
   std::vector<float> samples;
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  for (int i = 0; i < 3; i++)
-    launch(); // warm-up
-  for (int rep = 0; rep < 25; rep++) {
+  for (int rep = 0; rep < 15; rep++) {
     flush_l2<<<1024, 256, 0, s>>>(flush, flush_n, sink);
     CK(cudaEventRecord(a, s));
-    for (int k = 0; k < batch; k++)
-      launch();
+    if (exec)
+      CK(cudaGraphLaunch(exec, s));
+    else
+      for (int k = 0; k < batch; k++)
+        launch(d + (size_t)k * stride);
     CK(cudaEventRecord(b, s));
     CK(cudaEventSynchronize(b));
     float ms;
@@ -475,10 +507,12 @@ static double time_us(F launch, const int4 *flush, size_t flush_n, int *sink, si
   std::sort(samples.begin(), samples.end());
   CK(cudaEventDestroy(a));
   CK(cudaEventDestroy(b));
+  if (exec)
+    CK(cudaGraphExecDestroy(exec));
   return samples[samples.size() / 2];
 }
 
-template <typename T> static void bench(Op op, T *d, FILE *md) {
+template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
   auto fn = embedded<T>(op);
   int l2 = 0;
   CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
@@ -491,28 +525,40 @@ template <typename T> static void bench(Op op, T *d, FILE *md) {
   T *out;
   CK(cudaMalloc(&out, sizeof(T)));
   cudaStream_t s;
-  CK(cudaStreamCreate(&s));
-  std::fprintf(md, "\n### %s %s\n\n| n | tgm µs | tgm GB/s | CUB µs | CUB/tgm |\n|---:|---:|---:|---:|---:|\n",
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  std::fprintf(md, "\n### %s %s\n\n| n | (a) tgm µs | (a) CUB µs | (a) CUB/tgm | (b) tgm µs | (b) CUB µs | "
+                   "(b) CUB/tgm | (b) tgm TB/s | (c) tgm µs | (c) CUB µs | (c) CUB/tgm |\n"
+                   "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                op_names[op], tname<T>());
-  double log_sum = 0;
+  double log_sum[3] = {0, 0, 0}, worst[3] = {1e9, 1e9, 1e9};
   int log_n = 0;
-  for (int e = 10; e <= 30; e++) {
+  for (int e = 10; e <= 30; e += 2) {
     size_t n = (size_t)1 << e, bytes = 0, cub_bytes = 0;
     CK(fn(nullptr, &bytes, d, out, n, s));
     CK(cub_reduce<T>(op, nullptr, cub_bytes, d, out, n, s));
     void *temp, *cub_temp;
     CK(cudaMalloc(&temp, bytes));
     CK(cudaMalloc(&cub_temp, cub_bytes));
-    double t = time_us<T>([&] { CK(fn(temp, &bytes, d, out, n, s)); }, flush, flush_n, sink, n, s);
-    double c = time_us<T>([&] { CK(cub_reduce<T>(op, cub_temp, cub_bytes, d, out, n, s)); }, flush,
-                          flush_n, sink, n, s);
-    std::fprintf(md, "| 2^%d | %.2f | %.0f | %.2f | %.2f |\n", e, t, n * sizeof(T) / t / 1e3, c, c / t);
-    if (e >= 14 && e <= 22)
-      log_sum += std::log(c / t), log_n++;
+    double t[3], c[3];
+    for (int h = 0; h < 3; h++) {
+      t[h] = time_us<T>((Timing)h, [&](const T *in) { CK(fn(temp, &bytes, in, out, n, s)); }, d, d_len, flush,
+                        flush_n, sink, n, s);
+      c[h] = time_us<T>((Timing)h, [&](const T *in) { CK(cub_reduce<T>(op, cub_temp, cub_bytes, in, out, n, s)); },
+                        d, d_len, flush, flush_n, sink, n, s);
+      if (e <= 22)
+        log_sum[h] += std::log(c[h] / t[h]);
+      worst[h] = std::min(worst[h], c[h] / t[h]);
+    }
+    log_n += e <= 22;
+    std::fprintf(md, "| 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", e, t[0],
+                 c[0], c[0] / t[0], t[1], c[1], c[1] / t[1], n * sizeof(T) / t[1] / 1e6, t[2], c[2], c[2] / t[2]);
     CK(cudaFree(temp));
     CK(cudaFree(cub_temp));
   }
-  std::fprintf(md, "\ngeomean CUB/tgm over 2^14..2^22: %.2f\n", std::exp(log_sum / log_n));
+  for (int h = 0; h < 3; h++)
+    std::fprintf(md, "\n%s: geomean CUB/tgm over 2^10..2^22 %.2f, lowest %.2f", timing_names[h],
+                 std::exp(log_sum[h] / log_n), worst[h]);
+  std::fprintf(md, "\n");
   CK(cudaStreamDestroy(s));
   CK(cudaFree(flush));
   CK(cudaFree(sink));
@@ -552,7 +598,7 @@ template <typename T> static void run(bool quick, const char *bench_path, bool b
   if (bench_path) {
     FILE *md = std::fopen(bench_path, "a");
     for (Op op : {SUM, MAX, MIN})
-      bench<T>(op, d, md);
+      bench<T>(op, d, n - 16, md);
     std::fclose(md);
   }
   CK(cudaFree(d));
