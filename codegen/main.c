@@ -59,7 +59,7 @@ static void usage(FILE *fp) {
         "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
         "  --embed --variant=ID   one variant (an id from --list), untuned\n"
         "  --hip           a HIP header (.hip.h) instead of CUDA (.cuh)\n"
-        "  --device=NAME, --mode=both|stream|graph   pick among several tunings\n"
+        "  --device=NAME, --mode=both|stream|graph|one   pick among several tunings\n"
         "  -o FILE         the header to write (required with --embed)\n"
         "\n"
         "tgm_reduce's typed calls (one header, no kernels):\n"
@@ -144,8 +144,9 @@ static int parse_options(int argc, char **argv, Options *opt) {
       opt->device = optarg;
       break;
     case OPT_MODE:
-      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0 && strcmp(optarg, "both") != 0)
-        return bad_usage("unknown --mode '%s' (expected both, stream or graph)", optarg);
+      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0 && strcmp(optarg, "both") != 0 &&
+          strcmp(optarg, "one") != 0)
+        return bad_usage("unknown --mode '%s' (expected both, stream, graph or one)", optarg);
       opt->mode = optarg;
       break;
     case OPT_DUMP:

@@ -82,6 +82,7 @@ typedef struct {
              size_t *, void *);
   int graph;         // the mode of the next timing (1: in a CUDA graph)
   int both;          // --mode both: finalists timed in each mode (select.c)
+  int one;           // --mode one: one call per sample after the L2 flush (timing.c)
   long measured;
   double compile_seconds;
   char **excluded;

@@ -76,5 +76,7 @@ expect "--param without =" "--param wants NAME=VALUE" "$work/tiny.json" --param 
 [ $? -eq 3 ] || { echo "FAIL: --db=PATH --mode=graph should reach the GPU (exit 3):"; cat "$err"; exit 1; }
 "$tune" "$work/tiny.json" --db="$work/db3.json" --mode=both >/dev/null 2>"$err"
 [ $? -eq 3 ] || { echo "FAIL: --mode=both should reach the GPU (exit 3):"; cat "$err"; exit 1; }
-expect "an unknown mode" "--mode is both, stream or graph" "$work/tiny.json" --mode=fast
+expect "an unknown mode" "--mode is both, stream, graph or one" "$work/tiny.json" --mode=fast
+"$tune" "$work/tiny.json" --db="$work/db4.json" --mode=one >/dev/null 2>"$err"
+[ $? -eq 3 ] || { echo "FAIL: --mode=one should reach the GPU (exit 3):"; cat "$err"; exit 1; }
 echo "ok"
