@@ -33,5 +33,26 @@ for m in "$dir"/*.json; do
 done
 if [ -f "$dir/sum_i32.json" ]; then
   "$tune" "$dir/sum_i32.json" --verify-only --verify-sizes 2147483653 --default-knobs --quiet || fail=1
+  # more variants than the tuner once held (256): sum/i32's, three times
+  # over under other ids; every one is compiled and verified
+  big=$(mktemp -d)
+  cp "$dir"/sum_i32.* "$big/"
+  python3 - "$big/sum_i32.json" <<'PY' || fail=1
+import json, sys
+p = sys.argv[1]
+m = json.load(open(p))
+vs = m["variants"]
+m["variants"] = [dict(v, id=f"{v['id']}.{k}") for k in range(3) for v in vs]
+assert len(m["variants"]) > 256
+json.dump(m, open(p, "w"))
+PY
+  one=$("$tune" "$dir/sum_i32.json" --verify-only --verify-sizes 33,4097 --default-knobs --quiet |
+        sed -n 's/^verified \([0-9]*\) settings.*/\1/p')
+  out=$("$tune" "$big/sum_i32.json" --verify-only --verify-sizes 33,4097 --default-knobs --quiet)
+  rc=$?
+  echo "$out" | tail -1
+  echo "$out" | grep -q "^verified $((3 * one)) settings" && [ $rc -eq 0 ] ||
+    { echo "FAIL: $((3 * one)) variants: exit $rc"; fail=1; }
+  rm -rf "$big"
 fi
 exit $fail
