@@ -168,6 +168,18 @@ __device__ __forceinline__ R tgm_reference({{in_decls}}, tgm_size n{{param_decls
 // bound where it is not.
 enum { TGM_REFERENCE_PARTS = 1024 };
 static const tgm_size TGM_REFERENCE_SEQUENTIAL = (tgm_size)1 << 22;
+{{?bound_sum}}
+// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements:
+// the scale of a float sum's rounding bound.
+__device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_decls}}) {
+  double m = 0;
+  for (tgm_size i = lo; i < hi; i++) {
+    double t = (double)tgm_accumulate({{in_args_at_i}}, 1, 1{{param_args}});
+    m += t < 0 ? -t : t;
+  }
+  return m;
+}
+{{/bound_sum}}
 __global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_decls}}) {
   __shared__ A part[TGM_REFERENCE_PARTS];
 {{?bound_sum}}
@@ -182,12 +194,7 @@ __global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_dec
     const tgm_size hi = lo + n / parts + (threadIdx.x < n % parts ? 1 : 0);
     part[threadIdx.x] = {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}hi - lo, 1{{?indexed}}, lo{{/indexed}}{{param_args}});
 {{?bound_sum}}
-    double m = 0; // the sum of |t_i|, t_i the transformed elements
-    for (tgm_size i = lo; i < hi; i++) {
-      double t = (double)tgm_accumulate({{in_args_at_i}}, 1, 1{{param_args}});
-      m += t < 0 ? -t : t;
-    }
-    part_mag[threadIdx.x] = m;
+    part_mag[threadIdx.x] = tgm_magnitude({{in_args}}, lo, hi{{param_args}});
 {{/bound_sum}}
   }
   if (parts > 1)
@@ -203,13 +210,9 @@ __global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_dec
     acc = tgm_accumulate({{in_args}}, n, 1{{param_args}});
 {{/bound}}
 {{?bound_sum}}
-  double mag = 0;
+  double mag = parts == 1 ? tgm_magnitude({{in_args}}, 0, n{{param_args}}) : 0;
   for (tgm_size p = 0; p < parts && parts > 1; p++)
     mag += part_mag[p];
-  for (tgm_size i = 0; i < n && parts == 1; i++) {
-    double t = (double)tgm_accumulate({{in_args_at_i}}, 1, 1{{param_args}});
-    mag += t < 0 ? -t : t;
-  }
 {{/bound_sum}}
 {{?bound}}
   double b = 2.0 * (double)(n + 1) * {{eps}} * {{bound_of}};
