@@ -169,13 +169,6 @@ Node *mk_combine(Arena *a, Loc loc, Op op, Node *x, Node *y) {
   return mk_binary(a, loc, op, x, y);
 }
 
-Node *mk_combine_into(Arena *a, Loc loc, Op op, Node *acc, Node *value) {
-  if (op == OP_MAX || op == OP_MIN)
-    return mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, acc),
-                                mk_combine(a, loc, op, mk_var(a, loc, acc), value)));
-  return mk_expr(a, mk_assign(a, loc, op, mk_var(a, loc, acc), value));
-}
-
 Node *mk_identity(Arena *a, Loc loc, Op op) {
   switch (op) {
   case OP_MUL:

@@ -420,11 +420,6 @@ void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
   buf_puts(out, "}\n");
 }
 
-void emit_stmt(Buf *out, Arena *a, const Dialect *d, const Node *n, int depth) {
-  Printer p = {out, a, d};
-  stmt(&p, n, depth);
-}
-
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n) {
   Printer p = {NULL, a, d};
   return expr_str(&p, n);

@@ -257,8 +257,6 @@ Type *ty_elem(Arena *a);
 Type *ty_ptr(Arena *a, Type *base, bool is_const);
 /* The operator's combine of two values as an expression: a + b, max(a, b) */
 Node *mk_combine(Arena *a, Loc loc, Op op, Node *x, Node *y);
-/* acc = acc op value, as the shortest statement: acc += value; acc = max(acc, value); */
-Node *mk_combine_into(Arena *a, Loc loc, Op op, Node *acc_decl, Node *value);
 /* The operator's identity: 0, 1, ~0, Lowest(), Highest() */
 Node *mk_identity(Arena *a, Loc loc, Op op);
 
@@ -498,7 +496,6 @@ typedef struct {
 
 const Dialect *dialect_get(DialectKind k);
 void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn);
-void emit_stmt(Buf *out, Arena *a, const Dialect *d, const Node *n, int depth);
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n);
 const char *emit_type(Arena *a, const Type *t);
 const char *atomic_name(Op op);

@@ -52,7 +52,7 @@ for t in i32 f64; do
   "$gen" --type=$t --dump=ast codelets/sum.tgm >"$work/a2"
   cmp -s "$work/a1" "$work/a2" || { echo "FAIL --dump=ast not deterministic for $t"; fails=$((fails + 1)); }
 done
-# ---- the front end (issue 8)
+# ---- the front end
 check() { # check DESCRIPTION -- COMMAND...: a test that must hold
   local what=$1; shift 2
   "$@" || { echo "FAIL $what"; fails=$((fails + 1)); }

@@ -82,7 +82,7 @@ JSON
   "$gen" --embed="$work/stale.json" -o "$work/c.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "tuned for another source" "$work/err" || fail "stale database ($rc)"
 
-  # refused buckets (issue 13): as strictly as tgm-tune reads the database,
+  # refused buckets: as strictly as tgm-tune reads the database,
   # and against the manifest; the error names the file, the entry and the
   # bucket; exit 1, nothing written
   refused() { # refused NAME 'BUCKETS' 'EXPECTED' [VERSION]

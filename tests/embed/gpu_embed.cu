@@ -454,7 +454,7 @@ __global__ void flush_l2(const int4 *p, size_t n, int *sink) {
     *sink = acc.x;
 }
 
-// The three ways users time a reduction (issue 11), each the median of 15
+// The three ways users time a reduction, each the median of 15
 // samples, the L2 flushed before every sample (cold):
 //   (a) stream: a batch of back-to-back calls, each on its own copy of the
 //       input, so that all of a call's host cost shows (the tuner's stream

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# long.sh BUILD OUT SECONDS [TARGET...] — long fuzz runs (issue 13: an hour
-# each, done once, their figures in the issue): the targets (default:
+# long.sh BUILD OUT SECONDS [TARGET...] — long fuzz runs (an hour
+# each, done once, their figures in the closing note): the targets (default:
 # front manifest db) all at once, in the background of each other, under
 # nice -n 19, each from a copy of its CI seeds in OUT/TARGET/corpus, which
 # grows. A crash, leak or timeout is saved as OUT/TARGET/crash-* (or leak-,
