@@ -5,7 +5,7 @@
 // pointers refused, n = 0 with no input, the default stream.
 // Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu GENERATED_DIR DB
-#include "check.h"
+#include "../check.h"
 #include "tgm/reduce.h"
 #include <math.h>
 #include <stdint.h>

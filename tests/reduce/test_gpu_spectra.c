@@ -8,7 +8,7 @@
 // given, with it. Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu_spectra DATA_DIR [DB]   (DATA_DIR: tgm-gen's manifests
 //   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq)
-#include "check.h"
+#include "../check.h"
 #include "tgm/reduce_spectra.h"
 #include <math.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
 // database (bench/results/2026-11-22-h100/tgm-tune.db.json) and the
 // fallback to the default.
 //   test_reduce_unit GENERATED_DIR H100_DB
-#include "check.h"
+#include "../check.h"
 #include "plan.h"
 #include "tgm/reduce_spectra.h" // the generated typed calls compile as C17 with -Werror
 #include <dlfcn.h>
@@ -385,7 +385,5 @@ int main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0)
     fprintf(stderr, "could not remove %s\n", tmpdir);
-  if (!check_failures)
-    printf("ok\n");
-  return check_failures ? 1 : 0;
+  CHECK_DONE();
 }

@@ -14,7 +14,7 @@
 // Then, where NVRTC / hiprtc are installed (no device needed): the real
 // backends' environments name the compiler library and their built-in
 // options, and a real compile goes through the cache.
-#include "check.h"
+#include "../check.h"
 #include "internal.h"
 #include <dirent.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // test_check.c — what a check accepts (tune_same) and runs on (tune_fill):
 // the rule tgm-tune's verification and tgm_reduce's first-use check share.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <math.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 // rejects is TGM_ERR_COMPILE with nvcc's error and leaves no temp file; no
 // nvcc is TGM_ERR_NOT_FOUND. Skipped (77) without nvcc.
 //   test_cub ROOT
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <dirent.h>
 #include <stdio.h>

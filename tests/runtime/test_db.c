@@ -5,7 +5,7 @@
 // lose nothing; NaN and infinite times never written; long strings refused,
 // never cut; malformed buckets refused; memory follows what is used, not
 // the file's size. (Many writers at once: test_db_concurrent.c.)
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <dirent.h>
 #include <jansson.h>

@@ -6,7 +6,7 @@
 // must be valid, and no temp file may be left. Rounds x P x T writer runs
 // (default 50 x 4 x 5 = 1000). Uses only the tuner's long-standing calls
 // (open, put, finish, get), so it runs against any version of db.c.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <dirent.h>
 #include <pthread.h>

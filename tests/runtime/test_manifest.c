@@ -1,6 +1,6 @@
 // test_manifest.c — the manifest reader: a real (trimmed) manifest, and bad
 // ones that must fail with a message, never crash.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // test_report.c — the report folder: the markdown table with ratios and
 // merged buckets, and the SVG plot.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 // test_search.c — the knob space, defaults, neighbours and the tie order.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 // test_stats.c — medians, quartiles, the spread and the tie rule.
-#include "check.h"
+#include "../check.h"
 #include "tune.h"
 #include <math.h>
 

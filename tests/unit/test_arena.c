@@ -1,5 +1,5 @@
 /* Unit tests of the arena, vectors and text buffers. */
-#include "check.h"
+#include "../check.h"
 #include "tgm.h"
 
 #include <stdint.h>
@@ -76,5 +76,5 @@ int main(void) {
   test_strings();
   test_vec();
   test_buf();
-  return CHECK_DONE();
+  CHECK_DONE();
 }

@@ -1,5 +1,5 @@
 /* Unit tests of the AST helpers, the type names and the element types. */
-#include "check.h"
+#include "../check.h"
 #include "tgm.h"
 
 #include <string.h>
@@ -118,5 +118,5 @@ int main(void) {
   test_locations_kept();
   test_methods();
   test_types();
-  return CHECK_DONE();
+  CHECK_DONE();
 }

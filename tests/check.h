@@ -1,7 +1,10 @@
-// check.h — assertion macros for the tgm_reduce tests.
-#ifndef TGM_REDUCE_CHECK_H
-#define TGM_REDUCE_CHECK_H
+// check.h — the tests' assertion macros (one copy for every C test): each
+// failed check prints its place and counts; CHECK_DONE() ends main with
+// "ok" and 0, or the count and 1.
+#ifndef TGM_TEST_CHECK_H
+#define TGM_TEST_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
@@ -40,6 +43,7 @@ static int check_failures;
       check_failures++;                                                        \
     }                                                                          \
   } while (0)
+
 // A failure with its own message (printf-style).
 #define CHECK_FAIL(...)                                                        \
   do {                                                                         \
@@ -49,10 +53,12 @@ static int check_failures;
     check_failures++;                                                          \
   } while (0)
 
-// The end of main: "ok" and 0, or 1.
+// The end of main.
 #define CHECK_DONE()                                                           \
   do {                                                                         \
-    if (!check_failures)                                                       \
+    if (check_failures)                                                        \
+      fprintf(stderr, "%d check(s) failed\n", check_failures);                 \
+    else                                                                       \
       printf("ok\n");                                                          \
     return check_failures ? 1 : 0;                                             \
   } while (0)
