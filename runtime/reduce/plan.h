@@ -67,6 +67,6 @@ tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const
                                   int n_inputs, size_t n, const void *const *params, int n_params,
                                   const void *d_out);
 
-tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "../src/internal.h" // tgm__fail, tgm__read_file
 
 #endif

@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *tgm__read_file(const char *path, size_t *len);
 
 #ifndef TGM_REDUCE_INSTALL_DATA_DIR
 #define TGM_REDUCE_INSTALL_DATA_DIR ""

@@ -43,7 +43,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "../src/internal.h" // tgm__fail
 
 struct tune_db {
   char *path;

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "../src/internal.h" // tgm__fail
 
 #define BAD(...) (tgm__fail(TGM_ERR_MANIFEST, __VA_ARGS__), -1)
 

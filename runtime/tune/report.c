@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "../src/internal.h" // tgm__fail
 
 static void size_str(int log2n, char *buf, size_t len) { snprintf(buf, len, "2^%d", log2n); }
 

@@ -13,7 +13,7 @@ _Static_assert(RULE_ONE == (int)TGM_ONE && RULE_TILES == (int)TGM_TILES &&
                    RULE_STRIDED_VEC == (int)TGM_STRIDED_VEC,
                "tune_rule follows templates/launch_rule.tpl's tgm_rule");
 
-tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "../src/internal.h" // tgm__fail
 
 unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsigned block,
                    unsigned items, unsigned grid_cap, size_t elem) {

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-char *tgm__read_file(const char *path, size_t *len);
+#include "../../runtime/src/internal.h" // tgm__read_file
 
 static tune_key key_of(const char *device, const char *mode) {
   tune_key k = {0};

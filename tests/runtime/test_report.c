@@ -4,7 +4,7 @@
 #include "tune.h"
 #include <string.h>
 
-char *tgm__read_file(const char *path, size_t *len);
+#include "../../runtime/src/internal.h" // tgm__read_file
 
 int main(void) {
   char dir[] = "/tmp/tgm-test-report-XXXXXX";

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-char *tgm__read_file(const char *path, size_t *len);
+#include "../../runtime/src/internal.h" // tgm__read_file
 
 int main(int argc, char **argv) {
   if (argc < 4) {
