@@ -129,14 +129,6 @@ static void *open_nvrtc(void) {
 }
 
 // ------------------------------------------------------------------ compile
-// NVRTC 13 has no __builtin_huge_valf, which generated f32 sources use
-// (runtime/REQUESTS.md): a header included before the source spells it.
-static const char *const prelude_name = "tgm_rtc_prelude.h";
-static const char *const prelude_text =
-    "#ifndef __builtin_huge_valf\n"
-    "#define __builtin_huge_valf() __int_as_float(0x7f800000)\n"
-    "#endif\n";
-
 static void cuda_compile(tgm_backend *b, const tgm_compile_job *job, tgm_compile_result *r) {
   cuda *c = IMPL(b);
   const tgm__compile_env *env = &b->env; // all the cache key knows of the backend
@@ -404,11 +396,9 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
   }
   snprintf(b->env.compiler, len, "%s %s", b->info.compiler, lib ? lib : "unknown");
   free(lib);
-  b->env.prelude_name = prelude_name;
-  b->env.prelude_text = prelude_text;
+  // no prelude: the generated sources compile with NVRTC as they are
   if ((s = tgm__env_option(&b->env, "-arch=%s", b->info.arch)) ||
-      (s = tgm__env_option(&b->env, "--std=c++17")) ||
-      (s = tgm__env_option(&b->env, "--pre-include=%s", prelude_name)))
+      (s = tgm__env_option(&b->env, "--std=c++17")))
     goto fail;
   return TGM_OK;
 fail:
