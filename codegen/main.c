@@ -376,11 +376,15 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
         if (!end)
           end = colon;
         ElemType e;
-        if (!elem_parse(arena_strndup(arena, p, (size_t)(end - p)), &e) || ntypes == ET_COUNT) {
+        bool again = false;
+        if (!elem_parse(arena_strndup(arena, p, (size_t)(end - p)), &e)) {
           ntypes = -1;
           break;
         }
-        types[ntypes++] = e;
+        for (int k = 0; k < ntypes; k++)
+          again |= types[k] == e;
+        if (!again) /* a type named twice makes its calls once */
+          types[ntypes++] = e;
         p = end < colon ? end + 1 : colon;
       }
       if (ntypes <= 0) {

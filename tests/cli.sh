@@ -29,6 +29,20 @@ expect 2 "bad --dump" -- "$gen" --dump=plans9 codelets/sum.tgm
 expect 2 "-o without a value" -- "$gen" codelets/sum.tgm -o
 expect 1 "missing file" -- "$gen" no/such/file.tgm
 grep -q "^no/such/file.tgm: error: cannot open" "$work/err" || { echo "FAIL missing file message"; fails=$((fails + 1)); }
+# --reduce-api: tgm_reduce's typed calls, one header
+expect 0 "--reduce-api" -- "$gen" --reduce-api -o "$work/api.h" --type=f32 codelets/dot.tgm i32,i32,u32:codelets/bit_xor.tgm
+grep -q 'tgm_reduce_dot_f32(tgm_ctx \*ctx, const float \*d_x, const float \*d_y, size_t n' "$work/api.h" &&
+  [ "$(grep -c 'tgm_reduce_bit_xor_i32(' "$work/api.h")" -eq 1 ] && grep -q 'tgm_reduce_bit_xor_u32(' "$work/api.h" &&
+  ! grep -q 'bit_xor_f32' "$work/api.h" || { echo "FAIL --reduce-api calls"; fails=$((fails + 1)); }
+printf '#include "api.h"\nint main(void) { return 0; }\n' >"$work/api.c"
+cc -std=c17 -Wall -Wextra -Werror -I"$root/runtime/include" -I"$root/runtime/reduce/include" -I"$work" \
+  -c "$work/api.c" -o "$work/api.o" || { echo "FAIL --reduce-api header compiles"; fails=$((fails + 1)); }
+expect 1 "--reduce-api bad type list" -- "$gen" --reduce-api -o "$work/api2.h" f16:codelets/sum.tgm
+grep -q "f16:codelets/sum.tgm: error: 'f16' is not a list of types" "$work/err" && [ ! -e "$work/api2.h" ] ||
+  { echo "FAIL names the bad type list, writes nothing: $(cat "$work/err")"; fails=$((fails + 1)); }
+expect 1 "--reduce-api float bitwise" -- "$gen" --reduce-api -o "$work/api3.h" f32:codelets/bit_and.tgm
+[ ! -e "$work/api3.h" ] || { echo "FAIL a failed --reduce-api writes nothing"; fails=$((fails + 1)); }
+expect 2 "--reduce-api without -o" -- "$gen" --reduce-api codelets/sum.tgm
 expect 1 "a directory" -- "$gen" codelets
 expect 0 "summary" -- "$gen" codelets/sum.tgm
 grep -q "shared_V2" "$work/out" || { echo "FAIL summary lists the codelets"; fails=$((fails + 1)); }
