@@ -110,6 +110,16 @@ __device__ __forceinline__ R tgm_reference(const T *__restrict__ in, tgm_size n)
 // bound where it is not.
 enum { TGM_REFERENCE_PARTS = 1024 };
 static const tgm_size TGM_REFERENCE_SEQUENTIAL = (tgm_size)1 << 22;
+// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements:
+// the scale of a float sum's rounding bound.
+__device__ double tgm_magnitude(const T *__restrict__ in, tgm_size lo, tgm_size hi) {
+  double m = 0;
+  for (tgm_size i = lo; i < hi; i++) {
+    double t = (double)tgm_accumulate(in + i, 1, 1);
+    m += t < 0 ? -t : t;
+  }
+  return m;
+}
 __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *out) {
   __shared__ A part[TGM_REFERENCE_PARTS];
   __shared__ double part_mag[TGM_REFERENCE_PARTS];
@@ -121,12 +131,7 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
     const tgm_size lo = n / parts * threadIdx.x + (threadIdx.x < n % parts ? threadIdx.x : n % parts);
     const tgm_size hi = lo + n / parts + (threadIdx.x < n % parts ? 1 : 0);
     part[threadIdx.x] = sum_scalar(in + lo, hi - lo, 1);
-    double m = 0; // the sum of |t_i|, t_i the transformed elements
-    for (tgm_size i = lo; i < hi; i++) {
-      double t = (double)tgm_accumulate(in + i, 1, 1);
-      m += t < 0 ? -t : t;
-    }
-    part_mag[threadIdx.x] = m;
+    part_mag[threadIdx.x] = tgm_magnitude(in, lo, hi);
   }
   if (parts > 1)
     __syncthreads();
@@ -138,13 +143,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
   out[0] = parts > 1 ? tgm_epilogue(acc, n) : tgm_reference(in, n);
   if (parts == 1)
     acc = tgm_accumulate(in, n, 1);
-  double mag = 0;
+  double mag = parts == 1 ? tgm_magnitude(in, 0, n) : 0;
   for (tgm_size p = 0; p < parts && parts > 1; p++)
     mag += part_mag[p];
-  for (tgm_size i = 0; i < n && parts == 1; i++) {
-    double t = (double)tgm_accumulate(in + i, 1, 1);
-    mag += t < 0 ? -t : t;
-  }
   double b = 2.0 * (double)(n + 1) * 1.1920929e-7 * mag;
   out[1] = tgm_epilogue((A)(acc - b), n);
   out[2] = tgm_epilogue((A)(acc + b), n);
