@@ -34,7 +34,7 @@
 #endif
 
 enum { COUNTER_BYTES = 16 };
-_Static_assert(TGM_SPECTRUM_MAX_PARAMS == TUNE_MAX_PARAMS, "tgm_spectrum_info holds every parameter");
+_Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS, "tgm_spectrum_info holds every parameter");
 
 typedef struct {
   int v;
