@@ -391,7 +391,7 @@ static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
   const char *name = st->m.reference.name_expr;
   tgm_compile_job job = {0};
   job.source = src, job.source_name = st->m.cuda_source, job.names = &name, job.n_names = 1;
-  job.options = tune_reference_options, job.n_options = TUNE_REFERENCE_N_OPTIONS;
+  job.options = tune_reference_options(0, &job.n_options); // tgm_reduce: CUDA
   tgm_compile_result res = {0};
   tgm_compile(c->b, &job, 1, 1, c->cache_dir, &res);
   tgm_status s = res.status;

@@ -80,10 +80,8 @@ int compile_all(ctx *c) {
   jobs[nj].source_name = file;
   jobs[nj].names = &ref_name;
   jobs[nj].n_names = 1;
-  if (!c->o->hip) { // unoptimized (tune_reference_options); hiprtc: as the variants, so far
-    jobs[nj].options = tune_reference_options;
-    jobs[nj].n_options = TUNE_REFERENCE_N_OPTIONS;
-  }
+  // unoptimized, so that it shares no optimizer bug with the variants
+  jobs[nj].options = tune_reference_options(c->o->hip, &jobs[nj].n_options);
   long threads = sysconf(_SC_NPROCESSORS_ONLN);
   tgm_compile(c->b, jobs, nj + 1, threads > 0 ? (int)threads : 4, c->o->cache, res);
   c->mods = calloc((size_t)nj, sizeof *c->mods);

@@ -54,7 +54,11 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
   return TGM_OK;
 }
 
-const char *const tune_reference_options[] = {"-G"};
+const char *const *tune_reference_options(int hip, int *n) {
+  static const char *const cuda[] = {"-G"}, *const amd[] = {"-O0"};
+  *n = 1;
+  return hip ? amd : cuda;
+}
 
 tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, unsigned *block,
                                  tgm_stream s) {

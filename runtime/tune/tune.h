@@ -138,10 +138,10 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
 
 // The reference kernel (the scalar codelet, tgm_reference_kernel) is
 // compiled without optimization, so that an optimizer bug in the variants is
-// a mismatch instead of being repeated by the reference (NVRTC -G: NVVM and
-// ptxas at -O0; bench/results/2026-11-24-ptxas-absmax).
-extern const char *const tune_reference_options[];
-enum { TUNE_REFERENCE_N_OPTIONS = 1 };
+// a mismatch instead of being repeated by the reference
+// (bench/results/2026-11-24-ptxas-absmax): its compile options for the
+// backend (NVRTC -G: NVVM and ptxas at -O0; hiprtc -O0), *n of them.
+const char *const *tune_reference_options(int hip, int *n);
 // Launches it on one block of *block threads, halving *block (to 32 at
 // least) while the launch fails for want of registers: the kernel splits its
 // input over the threads it gets. *block keeps what launched.

@@ -2,8 +2,8 @@
 // compiler and no device: NVRTC for sm_90 (.cu) or hiprtc for gfx90a (.hip).
 //   test_rt_rtc cuda|hip ARCH MANIFEST [BLOCKS]
 // Every variant of the manifest (for that dialect), every block size (or
-// the first BLOCKS of them), one job per 4 variants, compiled in parallel,
-// no cache. Exit 0: all compiled; 77: no such compiler here; 1: failures.
+// the first BLOCKS of them), one job per 4 variants, and the reference kernel
+// with tgm-tune's unoptimized options, compiled in parallel, no cache. Exit 0: all compiled; 77: no such compiler here; 1: failures.
 #include "tgm/tgm.h"
 #include "tune.h"
 #include <stdio.h>
@@ -61,6 +61,17 @@ int main(int argc, char **argv) {
     total++;
     in_job = (in_job + 1) % 4;
   }
+  // and the reference kernel, compiled as tgm-tune compiles it: unoptimized
+  const char *ref_name = m.reference.name_expr;
+  if (m.has_reference) {
+    jobs[nj].source = src;
+    jobs[nj].source_name = path;
+    jobs[nj].names = &ref_name;
+    jobs[nj].n_names = 1;
+    jobs[nj].options = tune_reference_options(hip, &jobs[nj].n_options);
+    names[nj] = NULL;
+    nj++;
+  }
   tgm_compile_result *res = calloc((size_t)nj, sizeof *res);
   long threads = sysconf(_SC_NPROCESSORS_ONLN);
   struct timespec t0, t1;
@@ -79,7 +90,7 @@ int main(int argc, char **argv) {
     tgm_compile_result_free(&res[j]);
   }
   for (int j = 0; j < nj; j++) {
-    for (int x = 0; x < jobs[j].n_names; x++)
+    for (int x = 0; names[j] && x < jobs[j].n_names; x++)
       free(names[j][x]);
     free(names[j]);
   }
