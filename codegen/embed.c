@@ -473,7 +473,7 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
-  const char *sig_t = c->elem == ET_I32 ? "int32_t" : c->elem == ET_U32 ? "uint32_t" : ei->ctype;
+  const char *sig_t = ei->host_ctype;
   { /* the inputs and parameters: in the caller's types (T is not in scope
        there), and inside the namespace */
     Buf decls = {0}, args = {0}, pdecls = {0}, pargs = {0}, ns_decls = {0}, ns_args = {0};

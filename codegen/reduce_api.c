@@ -7,11 +7,6 @@
 #include <ctype.h>
 #include <string.h>
 
-/* The C type of an element type in a signature (stdint for the 32-bit integers). */
-static const char *sig_type(ElemType e) {
-  return e == ET_I32 ? "int32_t" : e == ET_U32 ? "uint32_t" : elem_info(e)->ctype;
-}
-
 void reduce_api_start(ReduceApi *r, Arena *a) {
   r->arena = a;
   r->dict = tpl_dict(a, NULL);
@@ -24,7 +19,7 @@ void reduce_api_start(ReduceApi *r, Arena *a) {
 void reduce_api_add(ReduceApi *r, const Composition *c) {
   Arena *a = r->arena;
   const Spectrum *s = c->spec;
-  const char *tn = elem_info(c->elem)->name, *st = sig_type(c->elem);
+  const char *tn = elem_info(c->elem)->name, *st = elem_info(c->elem)->host_ctype;
   if (s->pair && !r->pair_done[c->elem]) {
     TplDict *p = tpl_item(r->dict, "pairs");
     tpl_set(p, "type", tn);

@@ -119,6 +119,7 @@ typedef struct {
   bool is_float;
   bool is_signed;
   int bytes;
+  const char *host_ctype; /* in a host signature: int32_t, uint32_t, long long, float, double */
 } ElemInfo;
 
 const ElemInfo *elem_info(ElemType t);

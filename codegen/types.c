@@ -4,11 +4,11 @@
 #include <string.h>
 
 static const ElemInfo elems[ET_COUNT] = {
-    [ET_I32] = {"i32", "int", false, true, 4},
-    [ET_U32] = {"u32", "unsigned", false, false, 4},
-    [ET_I64] = {"i64", "long long", false, true, 8},
-    [ET_F32] = {"f32", "float", true, true, 4},
-    [ET_F64] = {"f64", "double", true, true, 8},
+    [ET_I32] = {"i32", "int", false, true, 4, "int32_t"},
+    [ET_U32] = {"u32", "unsigned", false, false, 4, "uint32_t"},
+    [ET_I64] = {"i64", "long long", false, true, 8, "long long"},
+    [ET_F32] = {"f32", "float", true, true, 4, "float"},
+    [ET_F64] = {"f64", "double", true, true, 8, "double"},
 };
 
 const ElemInfo *elem_info(ElemType t) {

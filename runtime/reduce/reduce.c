@@ -378,6 +378,14 @@ static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_
 static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, const rd_kernel *k,
                           tune_call *call, tgm_devptr temp, void *stream);
 
+// The grid of bucket b's main launch over the input at in0 (the temp
+// storage it needs follows from it).
+static unsigned bucket_grid(const tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, uint64_t in0,
+                            unsigned long long n) {
+  return tune_main_grid(&st->m.v[b->v], in0, n, b->block, b->items,
+                        tune_grid_cap(b->cap, c->info->sm_count), tune_type_size(st->m.elem));
+}
+
 // The reference kernel of st (the scalar codelet run by one thread, or
 // split over the threads it gets), compiled without optimization (NVRTC -G)
 // so that it does not share an optimizer bug with the variants.
@@ -408,25 +416,6 @@ static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
   free(src);
   st->ref_block = st->m.reference.block_fixed ? st->m.reference.block_fixed : 1;
   return s;
-}
-
-static void value_text(const tune_manifest *m, const void *p, char *buf, size_t len) {
-  tune_type t = m->res == TUNE_PAIR ? m->elem : m->res;
-  const char *v = (const char *)p + (m->res == TUNE_PAIR ? 8 : 0);
-  char val[64];
-  switch (t) {
-  case TUNE_I32: snprintf(val, sizeof val, "%d", *(const int32_t *)v); break;
-  case TUNE_U32: snprintf(val, sizeof val, "%u", *(const uint32_t *)v); break;
-  case TUNE_I64: snprintf(val, sizeof val, "%lld", (long long)*(const int64_t *)v); break;
-  case TUNE_U64: snprintf(val, sizeof val, "%llu", (unsigned long long)*(const uint64_t *)v); break;
-  case TUNE_F32: snprintf(val, sizeof val, "%.9g", *(const float *)v); break;
-  case TUNE_F64: snprintf(val, sizeof val, "%.17g", *(const double *)v); break;
-  default: snprintf(val, sizeof val, "?"); break;
-  }
-  if (m->res == TUNE_PAIR)
-    snprintf(buf, len, "(index %llu, %s)", (unsigned long long)*(const uint64_t *)p, val);
-  else
-    snprintf(buf, len, "%s", val);
 }
 
 // The first use of a compiled kernel: it runs beside the reference on test
@@ -502,8 +491,8 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
       s = tgm_copy_to_host(c->b, want, ref, 3 * res);
     if (s == TGM_OK && !tune_same(m, got, want)) {
       char g[96], w[96];
-      value_text(m, got, g, sizeof g);
-      value_text(m, want, w, sizeof w);
+      tune_value_text(m, got, g, sizeof g);
+      tune_value_text(m, want, w, sizeof w);
       k->checked = -1;
       snprintf(k->why, sizeof k->why,
                "%s/%s: %s (block %u, items %u), as %s compiled it, gives %s for n = %llu where the "
@@ -658,7 +647,6 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
                       int n_inputs, size_t n, const void *const *params, int n_params, void *d_out,
                       void *stream) {
   const tune_manifest *m = &st->m;
-  size_t elem = tune_type_size(m->elem);
   tgm_status s = rd_check_spectrum_args(m, who, d_ins, n_inputs, n, params, n_params, d_out);
   if (s != TGM_OK)
     return s;
@@ -674,10 +662,9 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
   if ((s = kernel_for(c, st, b, &k)) != TGM_OK || (s = check_kernel(c, st, b, k, pv)) != TGM_OK)
     return s;
   const tune_variant *v = &m->v[b->v];
-  unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
-  unsigned g0 = tune_main_grid(v, call.in[0], n, b->block, b->items, cap, elem);
   if (n && (v->partials || v->counter)) {
     // the counter first (its 16 bytes whether the variant has one or not), then the partials
+    unsigned g0 = bucket_grid(c, st, b, call.in[0], n);
     if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) != TGM_OK)
       return s;
   }
@@ -693,8 +680,8 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
   const tune_variant *v = &m->v[b->v];
   size_t elem = tune_type_size(m->elem);
   unsigned long long n = call->n;
-  unsigned cap = b->cap ? b->cap * (unsigned)c->info->sm_count : 0x7fffffffu;
-  unsigned g0 = tune_main_grid(v, call->in[0], n, b->block, b->items, cap, elem);
+  unsigned cap = tune_grid_cap(b->cap, c->info->sm_count);
+  unsigned g0 = bucket_grid(c, st, b, call->in[0], n);
   call->counter = temp;
   call->partials = temp + COUNTER_BYTES;
   call->has_temp = 1, call->items = b->items, call->grid = g0;

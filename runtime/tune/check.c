@@ -3,6 +3,7 @@
 // test data per operator and the comparison with the reference.
 #include "tune.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -61,7 +62,7 @@ static double as_double(tune_type t, const void *p) {
   case TUNE_U64: return (double)*(const uint64_t *)p;
   case TUNE_F32: return *(const float *)p;
   case TUNE_F64: return *(const double *)p;
-  case TUNE_PAIR: return NAN; // compared by verify_same() in parts
+  case TUNE_PAIR: return NAN; // compared by tune_same() in parts
   }
   return 0;
 }
@@ -94,3 +95,30 @@ int tune_same(const tune_manifest *m, const void *got, const void *want) {
   return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
 }
 
+
+static void value_of(tune_type t, const void *p, char *buf, size_t len) {
+  switch (t) {
+  case TUNE_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
+  case TUNE_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
+  case TUNE_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
+  case TUNE_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+  case TUNE_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
+  case TUNE_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
+  case TUNE_PAIR: snprintf(buf, len, "?"); break; // tune_value_text spells pairs
+  }
+}
+
+void tune_value_text(const tune_manifest *m, const void *p, char *buf, size_t len) {
+  if (m->res != TUNE_PAIR) {
+    value_of(m->res, p, buf, len);
+    return;
+  }
+  uint64_t key; // (index, value)
+  memcpy(&key, p, 8);
+  int w = snprintf(buf, len, "(%llu, ", (unsigned long long)key);
+  if (w > 0 && (size_t)w < len) {
+    value_of(m->elem, (const char *)p + 8, buf + w, len - (size_t)w);
+    size_t at = strlen(buf);
+    snprintf(buf + at, len - at, ")");
+  }
+}

@@ -18,7 +18,7 @@ static int block_index(const tune_variant *v, unsigned block) {
 
 // The grid of the variant's main (BLOCK-sized) launch (rule.c).
 static unsigned main_grid(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n) {
-  unsigned cap = k.cap ? k.cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  unsigned cap = tune_grid_cap(k.cap, c->info->sm_count);
   return tune_main_grid(&c->m.v[k.v], in, n, k.block, k.items, cap, c->elem);
 }
 
@@ -55,7 +55,7 @@ tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
   const tune_variant *v = &c->m.v[k.v];
   int bi = block_index(v, k.block);
   const fn_ref *ref = &c->refs[k.v][bi];
-  unsigned cap = k.cap ? k.cap * (unsigned)c->info->sm_count : 0x7fffffffu;
+  unsigned cap = tune_grid_cap(k.cap, c->info->sm_count);
   const tune_launch *ls = n ? v->pos : v->zero;
   int nl = n ? v->n_pos : v->n_zero;
   unsigned g0 = main_grid(c, k, in, n);

@@ -630,10 +630,10 @@ static int run(ctx *c, options *o) {
     int e = timing_cub_call(c, din, n, c->out, c->cub_temp, &bytes);
     TRY("running CUB", tgm_stream_sync(c->b, c->s));
     TRY("reading CUB's result", tgm_copy_to_host(c->b, got, c->out, c->res_size));
-    if (e != 0 || !verify_same(c, got, want)) {
+    if (e != 0 || !tune_same(&c->m, got, want)) {
       char g[64], w[64];
-      verify_value_str(c, got, g, sizeof g);
-      verify_value_str(c, want, w, sizeof w);
+      tune_value_text(&c->m, got, g, sizeof g);
+      tune_value_text(&c->m, want, w, sizeof w);
       fprintf(stderr, "tgm-tune: CUB gave %s for %s, want %s (error %d): no CUB column\n", g,
               "65537 elements", w, e);
       c->cub = NULL, c->cub_run = NULL;

@@ -24,6 +24,10 @@ size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int cou
   return tgm_temp_need(grid, acc, partials, counter);
 }
 
+unsigned tune_grid_cap(unsigned cap_per_sm, int sm_count) {
+  return cap_per_sm ? cap_per_sm * (unsigned)sm_count : 0x7fffffffu;
+}
+
 unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long long n,
                         unsigned block, unsigned items, unsigned cap, size_t elem) {
   for (int i = 0; i < v->n_pos; i++)

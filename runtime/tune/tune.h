@@ -119,6 +119,8 @@ unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsig
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter);
 // The grid of the variant's main (BLOCK-sized) launch; cap: grid_cap_per_sm
 // x SMs, or 0x7fffffff for none.
+// The grid cap of a launch: grid_cap_per_sm blocks per SM (0: none, 0x7fffffff).
+unsigned tune_grid_cap(unsigned cap_per_sm, int sm_count);
 unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long long n,
                         unsigned block, unsigned items, unsigned cap, size_t elem);
 // What one reduction passes to its launches.
@@ -158,6 +160,8 @@ tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, un
 // within the range.
 void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
 int tune_same(const tune_manifest *m, const void *got, const void *want);
+// A result (R) as text for a message: "518", "0.25", a pair "(7, 2.5)".
+void tune_value_text(const tune_manifest *m, const void *p, char *buf, size_t len);
 
 // ----------------------------------------------------------------- stats.c
 typedef struct {

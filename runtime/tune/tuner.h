@@ -146,8 +146,6 @@ tgm_status flush_l2(ctx *c);
 // -------------------------------------------------------------- verify.c
 void verify_fill_host(ctx *c, void *host, unsigned long long n);
 tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *want);
-int verify_same(ctx *c, const void *got, const void *want);
-void verify_value_str(ctx *c, const void *p, char *buf, size_t len);
 int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes, const int *offsets, int n_sizes);
 
 // -------------------------------------------------------------- timing.c

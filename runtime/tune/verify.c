@@ -37,36 +37,6 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
   return s;
 }
 
-int verify_same(ctx *c, const void *got, const void *want) { return tune_same(&c->m, got, want); }
-
-static void value_str_of(tune_type t, const void *p, char *buf, size_t len) {
-  switch (t) {
-  case TUNE_I32: snprintf(buf, len, "%d", *(const int32_t *)p); break;
-  case TUNE_U32: snprintf(buf, len, "%u", *(const uint32_t *)p); break;
-  case TUNE_I64: snprintf(buf, len, "%lld", (long long)*(const int64_t *)p); break;
-  case TUNE_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)p); break;
-  case TUNE_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
-  case TUNE_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
-  case TUNE_PAIR: snprintf(buf, len, "?"); break; // value_str spells pairs
-  }
-}
-
-void verify_value_str(ctx *c, const void *p, char *buf, size_t len) {
-  tune_type t = c->m.res;
-  if (t == TUNE_PAIR) { // (index, value)
-    uint64_t key;
-    memcpy(&key, p, 8);
-    int w = snprintf(buf, len, "(%llu, ", (unsigned long long)key);
-    if (w > 0 && (size_t)w < len) {
-      value_str_of(c->m.elem, (const char *)p + 8, buf + w, len - (size_t)w);
-      size_t at = strlen(buf);
-      snprintf(buf + at, len - at, ")");
-    }
-    return;
-  }
-  value_str_of(t, p, buf, len);
-}
-
 // ------------------------------------------------------------- verification
 // Runs every setting in sets[] on random data of each size, twice (the
 // second run checks that the counter word was left zero), output poisoned;
@@ -127,12 +97,12 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
       for (int i = first; i < last; i++) {
         for (int rep = 0; rep < 2 && !bad[i]; rep++) {
           const char *got = outs + (size_t)(2 * (i - first) + rep) * c->res_size;
-          if (verify_same(c, got, want))
+          if (tune_same(&c->m, got, want))
             continue;
           bad[i] = 1;
           char g[64], w[64], k[64], line[512];
-          verify_value_str(c, got, g, sizeof g);
-          verify_value_str(c, want, w, sizeof w);
+          tune_value_text(&c->m, got, g, sizeof g);
+          tune_value_text(&c->m, want, w, sizeof w);
           tune_knobs_str(&sets[i], k, sizeof k);
           snprintf(line, sizeof line, "%s %s: n=%llu%s%s: got %s, want %s", c->m.v[sets[i].v].id, k,
                    n, offsets[si] ? " (misaligned input)" : "", rep ? " (second run)" : "", g, w);
