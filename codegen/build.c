@@ -164,22 +164,25 @@ Type *ty_ptr(Arena *a, Type *base, bool is_const) {
 }
 
 Node *mk_combine(Arena *a, Loc loc, Op op, Node *x, Node *y) {
-  if (op == OP_MAX || op == OP_MIN)
-    return mk_call(a, loc, op == OP_MAX ? "max" : "min", 2, x, y);
+  const Combiner *cb = combiner_of(op);
+  if (cb && cb->form == CF_CALL)
+    return mk_call(a, loc, op_name(op), 2, x, y);
   return mk_binary(a, loc, op, x, y);
 }
 
 Node *mk_identity(Arena *a, Loc loc, Op op) {
-  switch (op) {
-  case OP_MUL:
+  const Combiner *cb = combiner_of(op);
+  switch (cb ? cb->identity : ID_ZERO) {
+  case ID_ONE:
     return mk_int(a, loc, 1);
-  case OP_AND:
+  case ID_ONES:
     return mk_unary(a, loc, OP_BITNOT, mk_int(a, loc, 0));
-  case OP_MAX:
+  case ID_LOWEST:
     return mk_call(a, loc, "Lowest", 0);
-  case OP_MIN:
+  case ID_HIGHEST:
     return mk_call(a, loc, "Highest", 0);
-  default:
-    return mk_int(a, loc, 0);
+  case ID_ZERO:
+    break;
   }
+  return mk_int(a, loc, 0);
 }

@@ -52,14 +52,10 @@ static Codelet *first_of(Program *prog, const char *name, CodeletKind kind, Part
   return NULL;
 }
 
-/* The redux instruction: 32-bit integers; & | ^ only unsigned. */
+/* The warp-reduce instruction for this operator and type (combiners.def). */
 static bool redux_ok(ElemType e, Op op) {
-  if (e == ET_I32)
-    return op == OP_ADD || op == OP_MAX || op == OP_MIN;
-  if (e == ET_U32)
-    return op == OP_ADD || op == OP_MAX || op == OP_MIN || op == OP_AND || op == OP_OR ||
-           op == OP_XOR;
-  return false;
+  const Combiner *cb = combiner_of(op);
+  return cb && (cb->redux_on & TS_OF(e));
 }
 
 static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
@@ -215,7 +211,7 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   p->g = g;
   p->b = b;
   p->t = t;
-  bool float_assoc = elem_info(c->acc_elem)->is_float && (c->op == OP_ADD || c->op == OP_MUL);
+  bool float_assoc = combiner_order_matters(combiner_of(c->op), c->acc_elem);
   bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
   p->deterministic = !(float_assoc && atomics);
   p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */

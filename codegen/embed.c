@@ -311,7 +311,7 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     return -1;
   }
   int rc = -1;
-  const char *op = tune_db_op(op_name(c->op)); /* the database's name: "sum" for + */
+  const char *op = combiner_of(c->op)->name; /* the manifest's and the database's name */
   const char *type = elem_info(c->elem)->name;
   const char *other_rtc = c->dialect == DIALECT_CUDA ? "hiprtc" : "nvrtc";
   Tuned *tuned = NULL;

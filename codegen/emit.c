@@ -118,28 +118,13 @@ static const char *gpu_name(const char *name) {
 }
 
 const char *atomic_name(Op op) {
-  switch (op) {
-  case OP_ADD: return "tgm_atomic_add";
-  case OP_MUL: return "tgm_atomic_mul";
-  case OP_MAX: return "tgm_atomic_max";
-  case OP_MIN: return "tgm_atomic_min";
-  case OP_AND: return "tgm_atomic_and";
-  case OP_OR: return "tgm_atomic_or";
-  case OP_XOR: return "tgm_atomic_xor";
-  default: return "tgm_atomic_unknown";
-  }
+  const Combiner *cb = combiner_of(op);
+  return cb ? combiner_atomic(cb) : "tgm_atomic_unknown";
 }
 
 const char *redux_name(Op op) {
-  switch (op) {
-  case OP_ADD: return "add";
-  case OP_MAX: return "max";
-  case OP_MIN: return "min";
-  case OP_AND: return "and";
-  case OP_OR: return "or";
-  case OP_XOR: return "xor";
-  default: return "unknown";
-  }
+  const Combiner *cb = combiner_of(op);
+  return cb ? cb->suffix : "unknown";
 }
 
 static char *expr_str(Printer *p, const Node *n) {

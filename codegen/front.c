@@ -846,14 +846,11 @@ typedef struct {
   Loc atomic_loc;
 } Attrs;
 
+/* `__shared atomicAdd T x;`: the prelude's annotation "tgm.atomic:+" names
+ * the operator as ops.def spells it. */
 static Op atomic_op(const char *s) {
-  static const struct { const char *s; Op op; } ops[] = {
-      {"+", OP_ADD}, {"*", OP_MUL}, {"max", OP_MAX}, {"min", OP_MIN},
-      {"&", OP_AND}, {"|", OP_OR},  {"^", OP_XOR}};
-  for (size_t i = 0; i < COUNT_OF(ops); i++)
-    if (strcmp(s, ops[i].s) == 0)
-      return ops[i].op;
-  return OP_NONE;
+  const Combiner *cb = combiner_spelled(s);
+  return cb ? cb->op : OP_NONE;
 }
 
 /* Only the attributes written in [lo, hi) count: clang merges attributes

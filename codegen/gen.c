@@ -24,57 +24,35 @@ static const ElemText elem_text[ET_COUNT] = {
                 "__longlong_as_double(0x7ff0000000000000ll)", "unsigned long long"},
 };
 
-static const char *combine_text(Op op) {
-  switch (op) {
-  case OP_MAX: return "tgm_max(a, b)";
-  case OP_MIN: return "tgm_min(a, b)";
-  case OP_MUL: return "a * b";
-  case OP_AND: return "a & b";
-  case OP_OR: return "a | b";
-  case OP_XOR: return "a ^ b";
-  default: return "a + b";
-  }
+/* tgm_combine's body: a + b, tgm_max(a, b) */
+static const char *combine_text(Arena *a, Op op) {
+  const Combiner *cb = combiner_of(op);
+  if (cb && cb->form == CF_CALL)
+    return arena_printf(a, "tgm_%s(a, b)", op_name(op));
+  return arena_printf(a, "a %s b", op_name(cb ? op : OP_ADD));
 }
 
 static const char *identity_text(Op op, ElemType e) {
-  switch (op) {
-  case OP_MAX: return "tgm_lowest()";
-  case OP_MIN: return "tgm_highest()";
-  case OP_MUL: return "1";
-  case OP_AND: return e == ET_I64 ? "~0LL" : "~0";
-  default: return "0";
+  const Combiner *cb = combiner_of(op);
+  switch (cb ? cb->identity : ID_ZERO) {
+  case ID_LOWEST: return "tgm_lowest()";
+  case ID_HIGHEST: return "tgm_highest()";
+  case ID_ONE: return "1";
+  case ID_ONES: return e == ET_I64 ? "~0LL" : "~0";
+  case ID_ZERO: break;
   }
+  return "0";
 }
 
 /* The body of tgm_atomic_<op>: a native atomic where the hardware has one
  * for this type (CUDA and HIP alike), a compare-and-swap loop otherwise. */
 static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
+  const Combiner *cb = combiner_of(op);
   const char *native = NULL;
-  bool i32 = e == ET_I32 || e == ET_U32;
-  switch (op) {
-  case OP_ADD:
-    if (e == ET_I64)
-      native = "atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v)";
-    else
-      native = "atomicAdd(p, v)";
-    break;
-  case OP_MAX:
-  case OP_MIN:
-    if (i32)
-      native = op == OP_MAX ? "atomicMax(p, v)" : "atomicMin(p, v)";
-    break;
-  case OP_AND:
-  case OP_OR:
-  case OP_XOR: {
-    const char *f = op == OP_AND ? "atomicAnd" : op == OP_OR ? "atomicOr" : "atomicXor";
-    native = i32 ? arena_printf(a, "%s(p, v)", f)
-                 : arena_printf(a, "%s(reinterpret_cast<unsigned long long *>(p), "
-                                   "(unsigned long long)v)", f);
-    break;
-  }
-  default:
-    break;
-  }
+  if (cb && cb->native && (cb->native_on & TS_OF(e)))
+    native = e == ET_I64 ? arena_printf(a, "%s(reinterpret_cast<unsigned long long *>(p), "
+                                           "(unsigned long long)v)", cb->native)
+                         : arena_printf(a, "%s(p, v)", cb->native);
   if (native) {
     *how = "a native atomic";
     return arena_printf(a, "  %s;", native);
@@ -176,7 +154,7 @@ const char *gen_kernel_args(Arena *a, const Composition *c) {
 const char *gen_reference_bound(const Composition *c) {
   if (!c->spec->acc_float)
     return "exact";
-  return c->op == OP_ADD ? "sum" : c->op == OP_MUL ? "product" : "exact";
+  return combiner_of(c->op)->bound;
 }
 
 /* The holes of tgm_reference_kernel: x + i, y + i; the bound's parts. */
@@ -280,7 +258,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "lowest", at->lowest);
   tpl_set(d, "highest", at->highest);
   tpl_set(d, "identity", identity_text(c->op, c->acc_elem));
-  tpl_set(d, "combine", combine_text(c->op));
+  tpl_set(d, "combine", combine_text(a, c->op));
   const char *how = "";
   /* no atomics on an Arg (compose.c leaves those plans out) */
   tpl_set(d, "atomic_body", sp->pair ? "" : atomic_body(a, c->op, c->acc_elem, &how));
@@ -375,18 +353,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
  * name theirs (CUB tunes its kernels for those); a pair's max/min is the
  * variants' own tgm_combine. */
 static const char *cub_op(const Composition *c) {
-  if (c->spec->pair)
-    return "tgm_combine_op{}";
-  switch (c->op) {
-  case OP_ADD: return "::cuda::std::plus<>{}";
-  case OP_MUL: return "::cuda::std::multiplies<>{}";
-  case OP_MAX: return "::cuda::maximum<>{}";
-  case OP_MIN: return "::cuda::minimum<>{}";
-  case OP_AND: return "::cuda::std::bit_and<>{}";
-  case OP_OR: return "::cuda::std::bit_or<>{}";
-  case OP_XOR: return "::cuda::std::bit_xor<>{}";
-  default: return "tgm_combine_op{}";
-  }
+  return c->spec->pair ? "tgm_combine_op{}" : combiner_of(c->op)->cub;
 }
 
 int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen) {
@@ -404,11 +371,13 @@ int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *
   tpl_set(d, "op_expr", op);
   tpl_set(d, "custom_op", strncmp(op, "tgm_", 4) ? "" : "1");
   const char *pair_of = sp->pair ? "A(%s<T>())" : "%s<A>()";
-  tpl_set(d, "host_identity", c->op == OP_MAX   ? arena_printf(a, pair_of, "tgm_host_lowest")
-                              : c->op == OP_MIN ? arena_printf(a, pair_of, "tgm_host_highest")
-                              : c->op == OP_MUL ? "A(1)"
-                              : c->op == OP_AND ? "A(~A(0))"
-                                                : "A(0)");
+  static const char *const host_identity[] = {
+      [ID_ZERO] = "A(0)", [ID_ONE] = "A(1)", [ID_ONES] = "A(~A(0))",
+      [ID_LOWEST] = "tgm_host_lowest", [ID_HIGHEST] = "tgm_host_highest"};
+  IdentityKind id = combiner_of(c->op)->identity;
+  tpl_set(d, "host_identity", id == ID_LOWEST || id == ID_HIGHEST
+                                  ? arena_printf(a, pair_of, host_identity[id])
+                                  : host_identity[id]);
   tpl_setf(d, "nin", "%d", sp->inputs.len);
   tpl_set(d, "how",
           plain ? arena_printf(a, "cub::DeviceReduce::Reduce over the input, operator %.*s, from the "

@@ -151,7 +151,7 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "spectrum", json_string(c->name));
   json_object_set_new(m, "type", json_string(ei->name));
   json_object_set_new(m, "ctype", json_string(ei->ctype));
-  json_object_set_new(m, "op", json_string(op_name(c->op)));
+  json_object_set_new(m, "op", json_string(combiner_of(c->op)->name));
   json_object_set_new(m, "namespace", json_string(ns));
   json_t *files = json_object();
   json_object_set_new(files, "cuda", json_string(arena_printf(a, "%s.cu", base)));

@@ -79,18 +79,25 @@ static bool same_var(const Node *a, const Node *b) {
   return a && b && a->kind == ND_VAR && b->kind == ND_VAR && a->decl && a->decl == b->decl;
 }
 
-static bool is_combining(Op op) {
-  return op == OP_ADD || op == OP_MUL || op == OP_AND || op == OP_OR || op == OP_XOR ||
-         op == OP_MAX || op == OP_MIN;
+/* A compound assignment `x OP= e` that combines (combiners.def). */
+static bool is_combining_assign(Op op) {
+  const Combiner *cb = combiner_of(op);
+  return cb && cb->form == CF_ASSIGN;
 }
 
-static const char *combine_spelling(Op op) {
-  switch (op) {
-  case OP_MAX: return "max";
-  case OP_MIN: return "min";
-  default: return op_name(op);
-  }
+/* `x = x OP e` or `x = e OP x` that combines. */
+static bool is_combining_binary(Op op) {
+  const Combiner *cb = combiner_of(op);
+  return cb && cb->form != CF_CALL;
 }
+
+/* `x = f(x, e)`: the operator spelled f, or OP_NONE. */
+static Op combining_call(const char *f) {
+  const Combiner *cb = combiner_spelled(f);
+  return cb && cb->form == CF_CALL ? cb->op : OP_NONE;
+}
+
+static const char *combine_spelling(Op op) { return op_name(op); }
 
 /* Records op as this codelet's operator, or reports a conflict. */
 static void set_op(Check *ck, Op op, Loc loc) {
@@ -104,8 +111,9 @@ static void set_op(Check *ck, Op op, Loc loc) {
   }
 }
 
-static const char *const CAN_COMBINE =
-    "tgm combines with +=, *=, &=, |=, ^=, x = max(x, e) or x = min(x, e)";
+static const char *can_combine(Check *ck) {
+  return arena_printf(ck->ctx->arena, "tgm combines with %s", combiner_forms(ck->ctx->arena));
+}
 
 /* An assignment to a T-typed variable or element: what operator is it? */
 static void check_assign(Check *ck, Node *n) {
@@ -113,8 +121,9 @@ static void check_assign(Check *ck, Node *n) {
   if (!decl || !is_value(ck, decl))
     return;
   if (n->op != OP_NONE) {
-    if (!is_combining(n->op)) {
-      error(ck, n->loc, "'%s=' cannot combine partial results; %s", op_name(n->op), CAN_COMBINE);
+    if (!is_combining_assign(n->op)) {
+      error(ck, n->loc, "'%s=' cannot combine partial results; %s", op_name(n->op),
+            can_combine(ck));
       return;
     }
     set_op(ck, n->op, n->loc);
@@ -122,15 +131,16 @@ static void check_assign(Check *ck, Node *n) {
     return;
   }
   Node *r = n->rhs;
-  if (r && r->kind == ND_CALL && (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0) &&
-      r->kids.len == 2 && (same_var(n->lhs, r->kids.items[0]) || same_var(n->lhs, r->kids.items[1]))) {
-    set_op(ck, r->name[1] == 'a' ? OP_MAX : OP_MIN, n->loc);
+  if (r && r->kind == ND_CALL && combining_call(r->name) != OP_NONE && r->kids.len == 2 &&
+      (same_var(n->lhs, r->kids.items[0]) || same_var(n->lhs, r->kids.items[1]))) {
+    set_op(ck, combining_call(r->name), n->loc);
     vec_push(ck->ctx->arena, &ck->combines, n);
     return;
   }
   if (r && r->kind == ND_BINARY && (same_var(n->lhs, r->lhs) || same_var(n->lhs, r->rhs))) {
-    if (!is_combining(r->op)) {
-      error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op), CAN_COMBINE);
+    if (!is_combining_binary(r->op)) {
+      error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op),
+            can_combine(ck));
       return;
     }
     set_op(ck, r->op, n->loc);
@@ -338,31 +348,32 @@ static bool is_identity(const Node *e, Op op, const char **want) {
     e = e->lhs;
   bool zero = e && ((e->kind == ND_INT && e->ival == 0) || (e->kind == ND_FLOAT && e->fval == 0));
   bool one = e && ((e->kind == ND_INT && e->ival == 1) || (e->kind == ND_FLOAT && e->fval == 1));
-  switch (op) {
-  case OP_ADD:
-  case OP_OR:
-  case OP_XOR:
+  const Combiner *cb = combiner_of(op);
+  if (!cb) {
+    *want = "?";
+    return true;
+  }
+  switch (cb->identity) {
+  case ID_ZERO:
     *want = "0";
     return zero;
-  case OP_MUL:
+  case ID_ONE:
     *want = "1";
     return one;
-  case OP_AND:
+  case ID_ONES:
     *want = "~0";
     return e && ((e->kind == ND_UNARY && e->op == OP_BITNOT && e->lhs->kind == ND_INT &&
                   e->lhs->ival == 0) ||
                  (e->kind == ND_UNARY && e->op == OP_NEG && e->lhs->kind == ND_INT &&
                   e->lhs->ival == 1));
-  case OP_MAX:
+  case ID_LOWEST:
     *want = "Lowest()";
     return e && e->kind == ND_CALL && strcmp(e->name, "Lowest") == 0;
-  case OP_MIN:
+  case ID_HIGHEST:
     *want = "Highest()";
     return e && e->kind == ND_CALL && strcmp(e->name, "Highest") == 0;
-  default:
-    *want = "?";
-    return true;
   }
+  return false;
 }
 
 /* Does e read the codelet's input: in[...], or cond ? in[...] : identity? */
@@ -453,7 +464,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
     cd->kind = cd->atomic ? CK_ATOMIC : cd->vector ? CK_COOP : CK_SCALAR;
     if (cd->op == OP_NONE && !ck.failed)
       error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
-            CAN_COMBINE);
+            can_combine(&ck));
     else if (!ck.failed)
       check_accumulator(&ck);
     for (int i = 0; i < cd->tunables.len; i++)

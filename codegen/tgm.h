@@ -231,6 +231,45 @@ Node *node_rewrite(Node *n, NodeRewrite fn, void *ctx);
 Node *node_clone(Arena *a, const Node *n);
 bool node_equal(const Node *x, const Node *y); /* same shape and names */
 
+/* ------------------------------------------------------------ combiner.c */
+
+/* Element types as bits: TS_OF(ET_I32) ... */
+#define TS_OF(e) (1u << (e))
+#define TS_I32 TS_OF(ET_I32)
+#define TS_U32 TS_OF(ET_U32)
+#define TS_I64 TS_OF(ET_I64)
+#define TS_F32 TS_OF(ET_F32)
+#define TS_F64 TS_OF(ET_F64)
+#define TS_INT (TS_I32 | TS_U32 | TS_I64)
+#define TS_ALL (TS_INT | TS_F32 | TS_F64)
+
+typedef enum { CF_ASSIGN, CF_BINARY, CF_CALL } CombineForm;
+typedef enum { ID_ZERO, ID_ONE, ID_ONES, ID_LOWEST, ID_HIGHEST } IdentityKind;
+
+/* A combining operator: one line of combiners.def (its columns say what
+ * each field means). */
+typedef struct {
+  Op op;
+  const char *name;   /* in the manifest and the database: sum, max, * */
+  const char *suffix; /* tgm_atomic_SUFFIX, __reduce_SUFFIX_sync */
+  CombineForm form;
+  IdentityKind identity;
+  const char *native; /* the device's atomic, or NULL */
+  unsigned native_on, redux_on; /* TS_ bits */
+  const char *cub;    /* the CUB operator */
+  const char *bound;  /* sum, product, exact */
+} Combiner;
+
+int combiner_count(void);
+const Combiner *combiner_at(int i);
+const Combiner *combiner_of(Op op);                  /* NULL: op does not combine */
+const Combiner *combiner_spelled(const char *spelling); /* "+", "max"; NULL: none */
+/* How a codelet may combine, for errors: "+=, *=, ... or x = min(x, e)" */
+const char *combiner_forms(Arena *a);
+const char *combiner_atomic(const Combiner *cb);     /* tgm_atomic_add */
+/* Does a float result depend on the order of the fold? */
+bool combiner_order_matters(const Combiner *cb, ElemType acc);
+
 /* ---------------------------------------------------------------- build.c */
 
 /* Builders for the nodes that lowering and transformations create. Each

@@ -253,7 +253,7 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
                   plain_op && !st->m.plain ? ", not a plain fold" : "",
                   plain_op ? "a plain " : "the type ", tn, plain_op ? plain_op : "");
   } else {
-    s = rd_plan_make(&st->m, tune_db_op(st->m.op), c->db, c->db_why, &c->dev, &st->plan);
+    s = rd_plan_make(&st->m, st->m.op, c->db, c->db_why, &c->dev, &st->plan);
   }
   if (s != TGM_OK) {
     tune_manifest_free(&st->m);
@@ -269,7 +269,7 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
 
 // tgm_reduce's (op, type): the plain fold of that operator
 static tgm_status load_op(tgm_ctx *c, const char *who, int op, int type, rd_opstate **out) {
-  static const char *const mops[] = {"+", "max", "min"};
+  static const char *const mops[] = {"sum", "max", "min"};
   if (!rd_op_name(op))
     return tgm__fail(TGM_ERR_INVALID, "%s: unknown op %d", who, op);
   return load_spectrum(c, who, rd_op_name(op), type, mops[op], out);

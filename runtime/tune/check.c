@@ -21,7 +21,7 @@ static int is_float(tune_type t) { return t == TUNE_F32 || t == TUNE_F64; }
 // for an integer product (never 0 modulo 2^32), values in -8..8 for a pair
 // (argmax: many ties); else random values.
 void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng) {
-  int sum = !strcmp(m->op, "+"), prod = !strcmp(m->op, "*"), pair = m->res == TUNE_PAIR;
+  int sum = !strcmp(m->op, "sum"), prod = !strcmp(m->op, "*"), pair = m->res == TUNE_PAIR;
   for (unsigned long long i = 0; i < n; i++) {
     uint64_t r = rnd(rng);
     int small = (int)(r % 16) - 8;

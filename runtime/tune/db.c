@@ -99,10 +99,6 @@ static void line_col(const db_file *f, size_t at, int *line, int *col) {
   }
 }
 
-const char *tune_db_op(const char *manifest_op) {
-  return manifest_op && !strcmp(manifest_op, "+") ? "sum" : manifest_op;
-}
-
 static int is_int(json_t *v, long long lo, long long hi) {
   return json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi;
 }

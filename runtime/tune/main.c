@@ -418,7 +418,7 @@ static int run(ctx *c, options *o) {
   }
   if (!o->type)
     o->type = c->m.type;
-  const char *op_name = tune_db_op(c->m.op);
+  const char *op_name = c->m.op; /* the manifest's name is the database's */
   if (!o->op)
     o->op = op_name;
   if (strcmp(o->type, c->m.type) || strcmp(o->op, op_name)) {

@@ -224,11 +224,6 @@ typedef struct {
   double us_graph, cub_us_graph;
 } tune_result;
 
-// The operator's name in a database key: the manifest's "+" is "sum", the
-// others keep their spelling ("max", "*", "&", ...). One name for tgm-tune,
-// tgm_reduce and tgm-gen --embed.
-const char *tune_db_op(const char *manifest_op);
-
 // Fills a key; a string longer than its field is TGM_ERR_INVALID (naming
 // the field and the limit), never cut.
 tgm_status tune_key_make(tune_key *k, const tgm_device_info *info, const char *type, const char *op,

@@ -23,7 +23,7 @@ int main(void) {
   got_i = -518; // absmax's miscompile: x for |x|
   CHECK(!tune_same(&mi, &got_i, want_i));
   // floating-point sums: the reference or within [want[1], want[2]]
-  tune_manifest mf = spectrum("+", TUNE_F32, TUNE_F32);
+  tune_manifest mf = spectrum("sum", TUNE_F32, TUNE_F32);
   float want_f[3] = {10.0f, 9.999f, 10.001f}, got_f = 10.0005f;
   CHECK(tune_same(&mf, &got_f, want_f));
   got_f = 10.01f;

@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", tgm_last_error());
     return 1;
   }
-  CHECK(!strcmp(m.type, "i32") && !strcmp(m.op, "+") && !strcmp(m.ns, "tgm_sum_i32"));
+  CHECK(!strcmp(m.type, "i32") && !strcmp(m.op, "sum") && !strcmp(m.ns, "tgm_sum_i32"));
   CHECK(!strcmp(m.cuda_source, "sum_i32.cu") && !strcmp(m.hip_source, "sum_i32.hip"));
   CHECK(strlen(m.source_hash) > 0);
   CHECK_EQ_INT(m.n_v, 3);

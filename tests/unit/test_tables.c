@@ -1,0 +1,132 @@
+/* Unit tests of the generator's tables: every combining operator of
+ * combiners.def (its algebra on sample values, its names, its atomic and
+ * warp-reduce columns, what the builders and printers make of it) and
+ * every target of the dialect table. A new operator adds its case to
+ * apply() below; a new dialect is checked by the loop over targets. */
+#include "../check.h"
+#include "tgm.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* The operator on 64-bit integers, as C computes it; false: not known here
+ * (a new line in combiners.def must add its case). */
+static bool apply(Op op, int64_t x, int64_t y, int64_t *out) {
+  switch (op) {
+  case OP_ADD: *out = (int64_t)((uint64_t)x + (uint64_t)y); return true;
+  case OP_MUL: *out = (int64_t)((uint64_t)x * (uint64_t)y); return true;
+  case OP_AND: *out = x & y; return true;
+  case OP_OR: *out = x | y; return true;
+  case OP_XOR: *out = x ^ y; return true;
+  case OP_MAX: *out = x > y ? x : y; return true;
+  case OP_MIN: *out = x < y ? x : y; return true;
+  default: return false;
+  }
+}
+
+static int64_t identity_value(IdentityKind id) {
+  switch (id) {
+  case ID_ZERO: return 0;
+  case ID_ONE: return 1;
+  case ID_ONES: return ~(int64_t)0;
+  case ID_LOWEST: return INT64_MIN;
+  case ID_HIGHEST: return INT64_MAX;
+  }
+  return 12345;
+}
+
+static const int64_t samples[] = {0, 1, -1, 2, 3, 7, -8, 255, 1 << 20, -(1 << 30), INT64_MAX, INT64_MIN};
+
+static void test_algebra(const Combiner *cb) {
+  int64_t id = identity_value(cb->identity), r, s, t, u;
+  CHECK(apply(cb->op, 0, 0, &r)); /* the test knows the operator */
+  for (size_t i = 0; i < COUNT_OF(samples); i++) {
+    int64_t x = samples[i];
+    /* the identity */
+    CHECK(apply(cb->op, id, x, &r) && r == x);
+    CHECK(apply(cb->op, x, id, &r) && r == x);
+    for (size_t j = 0; j < COUNT_OF(samples); j++) {
+      int64_t y = samples[j];
+      /* commutative: the variants combine in any order */
+      CHECK(apply(cb->op, x, y, &r) && apply(cb->op, y, x, &s) && r == s);
+      for (size_t k = 0; k < COUNT_OF(samples); k += 3) {
+        int64_t z = samples[k];
+        /* associative */
+        CHECK(apply(cb->op, x, y, &r) && apply(cb->op, r, z, &s) && apply(cb->op, y, z, &t) &&
+              apply(cb->op, x, t, &u) && s == u);
+      }
+    }
+  }
+}
+
+static void test_columns(Arena *a, const Combiner *cb) {
+  const char *sp = op_name(cb->op);
+  CHECK(combiner_of(cb->op) == cb);
+  CHECK(combiner_spelled(sp) == cb);
+  CHECK(cb->name && cb->name[0] && strlen(cb->name) < 16); /* a database key's field */
+  CHECK(cb->suffix && cb->suffix[0]);
+  CHECK(strncmp(combiner_atomic(cb), "tgm_atomic_", 11) == 0);
+  CHECK_STR(combiner_atomic(cb) + 11, cb->suffix);
+  CHECK(!cb->native == !cb->native_on); /* a native atomic takes some type, and only then */
+  CHECK((cb->native_on & ~TS_ALL) == 0);
+  CHECK((cb->redux_on & ~(TS_I32 | TS_U32)) == 0); /* __reduce_*_sync: 32-bit integers */
+  CHECK(cb->cub && strstr(cb->cub, "<>{}"));
+  CHECK(!strcmp(cb->bound, "sum") || !strcmp(cb->bound, "product") || !strcmp(cb->bound, "exact"));
+  CHECK(combiner_order_matters(cb, ET_F32) == (strcmp(cb->bound, "exact") != 0));
+  CHECK(!combiner_order_matters(cb, ET_I32));
+  CHECK(cb->form != CF_ASSIGN || strlen(sp) <= 2); /* `x OP= e` exists in C */
+  for (int i = 0; i < combiner_count(); i++) {
+    const Combiner *o = combiner_at(i);
+    if (o != cb) {
+      CHECK(strcmp(o->name, cb->name) != 0);
+      CHECK(strcmp(o->suffix, cb->suffix) != 0);
+      CHECK(o->op != cb->op);
+    }
+  }
+  /* the builders: a call for CF_CALL, the operator itself otherwise */
+  Loc loc = {"t.tgm", 1, 1};
+  Node *x = mk_int(a, loc, 1), *y = mk_int(a, loc, 2);
+  Node *c = mk_combine(a, loc, cb->op, x, y);
+  if (cb->form == CF_CALL)
+    CHECK(c->kind == ND_CALL && !strcmp(c->name, sp) && c->kids.len == 2);
+  else
+    CHECK(c->kind == ND_BINARY && c->op == cb->op);
+  Node *id = mk_identity(a, loc, cb->op);
+  switch (cb->identity) {
+  case ID_ZERO: CHECK(id->kind == ND_INT && id->ival == 0); break;
+  case ID_ONE: CHECK(id->kind == ND_INT && id->ival == 1); break;
+  case ID_ONES: CHECK(id->kind == ND_UNARY && id->op == OP_BITNOT); break;
+  case ID_LOWEST: CHECK(id->kind == ND_CALL && !strcmp(id->name, "Lowest")); break;
+  case ID_HIGHEST: CHECK(id->kind == ND_CALL && !strcmp(id->name, "Highest")); break;
+  }
+  /* the error text that lists the forms names this one */
+  const char *forms = combiner_forms(a);
+  CHECK(strstr(forms, cb->form == CF_ASSIGN ? arena_printf(a, "%s=", sp)
+                      : cb->form == CF_CALL ? arena_printf(a, "x = %s(x, e)", sp)
+                                            : arena_printf(a, "x = x %s e", sp)));
+}
+
+static void test_combiners(void) {
+  Arena *a = arena_new();
+  CHECK(combiner_count() >= 7);
+  for (int i = 0; i < combiner_count(); i++) {
+    const Combiner *cb = combiner_at(i);
+    test_algebra(cb);
+    test_columns(a, cb);
+  }
+  CHECK(combiner_at(-1) == NULL && combiner_at(combiner_count()) == NULL);
+  CHECK(combiner_of(OP_SUB) == NULL && combiner_of(OP_DIV) == NULL && combiner_of(OP_NONE) == NULL);
+  CHECK(combiner_spelled("-") == NULL && combiner_spelled("") == NULL);
+  /* the shipped names that databases hold */
+  CHECK_STR(combiner_of(OP_ADD)->name, "sum");
+  CHECK_STR(combiner_of(OP_MAX)->name, "max");
+  CHECK_STR(combiner_of(OP_MIN)->name, "min");
+  CHECK_STR(combiner_of(OP_MUL)->name, "*");
+  CHECK_HAS(combiner_forms(a), "+=, *=");
+  arena_free(a);
+}
+
+int main(void) {
+  test_combiners();
+  CHECK_DONE();
+}
