@@ -20,6 +20,7 @@ static bool apply(Op op, int64_t x, int64_t y, int64_t *out) {
   case OP_XOR: *out = x ^ y; return true;
   case OP_MAX: *out = x > y ? x : y; return true;
   case OP_MIN: *out = x < y ? x : y; return true;
+  case OP_LOR: *out = x || y; return true;
   default: return false;
   }
 }
@@ -36,21 +37,26 @@ static int64_t identity_value(IdentityKind id) {
 }
 
 static const int64_t samples[] = {0, 1, -1, 2, 3, 7, -8, 255, 1 << 20, -(1 << 30), INT64_MAX, INT64_MIN};
+static const int64_t truths[] = {0, 1};
 
 static void test_algebra(const Combiner *cb) {
   int64_t id = identity_value(cb->identity), r, s, t, u;
   CHECK(apply(cb->op, 0, 0, &r)); /* the test knows the operator */
-  for (size_t i = 0; i < COUNT_OF(samples); i++) {
-    int64_t x = samples[i];
+  /* a logical operator's partial results are 0 or 1: its algebra holds there */
+  bool logical = cb->op == OP_LOR;
+  const int64_t *v = logical ? truths : samples;
+  size_t nv = logical ? COUNT_OF(truths) : COUNT_OF(samples);
+  for (size_t i = 0; i < nv; i++) {
+    int64_t x = v[i];
     /* the identity */
     CHECK(apply(cb->op, id, x, &r) && r == x);
     CHECK(apply(cb->op, x, id, &r) && r == x);
-    for (size_t j = 0; j < COUNT_OF(samples); j++) {
-      int64_t y = samples[j];
+    for (size_t j = 0; j < nv; j++) {
+      int64_t y = v[j];
       /* commutative: the variants combine in any order */
       CHECK(apply(cb->op, x, y, &r) && apply(cb->op, y, x, &s) && r == s);
-      for (size_t k = 0; k < COUNT_OF(samples); k += 3) {
-        int64_t z = samples[k];
+      for (size_t k = 0; k < nv; k += logical ? 1 : 3) {
+        int64_t z = v[k];
         /* associative */
         CHECK(apply(cb->op, x, y, &r) && apply(cb->op, r, z, &s) && apply(cb->op, y, z, &t) &&
               apply(cb->op, x, t, &u) && s == u);
