@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC]: a codelet file whose operator no
+# shipped codelet uses, as a user would write it: every variant of i32 and
+# f32 run on the CPU simulator (--strict: a wrong variant fails), then each
+# generated file compiled with nvcc (sm_80) and hipcc (gfx90a) where they
+# are installed, the CUB baseline included.
+set -u
+gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-}
+case $nvcc in *NOTFOUND) nvcc= ;; esac
+case $hipcc in *NOTFOUND) hipcc= ;; esac
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$gen" --strict --type=i32,f32 -o "$work" "$file" || { echo "FAIL: tgm-gen --strict"; exit 1; }
+name=$(basename "$file" .tgm)
+for t in i32 f32; do
+  base=${name}_$t
+  [ -f "$work/$base.cu" ] && [ -f "$work/$base.hip" ] && [ -f "$work/$base.json" ] ||
+    { echo "FAIL: $base: missing outputs"; exit 1; }
+  defs=(-DTGM_FILE="\"$base.cu\"" -DTGM_NS=tgm_kernels_$base -DTGM_VARIANTS=TGM_VARIANTS_$base)
+  if [ -n "$nvcc" ]; then
+    "$nvcc" -std=c++17 -arch=sm_80 -Werror all-warnings -c -x cu "$here/compile/instantiate.cu" \
+      -I"$work" "${defs[@]}" -o "$work/$base.o" || { echo "FAIL: nvcc $base.cu"; exit 1; }
+    "$nvcc" -std=c++17 -arch=sm_80 -c "$work/$base.cub.cu" -o "$work/$base.cub.o" ||
+      { echo "FAIL: nvcc $base.cub.cu"; exit 1; }
+  fi
+  if [ -n "$hipcc" ]; then
+    hdefs=(-DTGM_FILE="\"$base.hip\"" -DTGM_NS=tgm_kernels_$base -DTGM_VARIANTS=TGM_VARIANTS_$base)
+    "$hipcc" --offload-arch=gfx90a -std=c++17 -Werror -c -x hip "$here/compile/instantiate.cu" \
+      -I"$work" "${hdefs[@]}" -o "$work/$base.hip.o" || { echo "FAIL: hipcc $base.hip"; exit 1; }
+  fi
+  echo "ok: $base ($("$gen" --type=$t --list "$file" | wc -l) variants, checked and compiled)"
+done
