@@ -186,3 +186,15 @@ Node *mk_identity(Arena *a, Loc loc, Op op) {
   }
   return mk_int(a, loc, 0);
 }
+
+Node *mk_fence(Arena *a, Loc loc) {
+  return node_new(a, ND_FENCE, loc);
+}
+
+Node *mk_ticket(Arena *a, Loc loc, Node *counter, Node *limit) {
+  Node *n = node_new(a, ND_TICKET, loc);
+  n->lhs = counter;
+  n->rhs = limit;
+  n->ty = type_new(a, TY_UINT);
+  return n;
+}

@@ -29,16 +29,22 @@ extern const TplFile tgm_sim_files[]; /* sim/, built in (embed.cmake) */
 /* The settings a composition is checked in: a dialect and a warp width. */
 typedef struct {
   DialectKind dialect;
+  const Dialect *dl; /* the composition's target */
   int warp;
   const char *tag; /* in file names: cuda32, hip64, hip32 */
 } Target;
 
-static const Target targets[] = {
-    {DIALECT_CUDA, 32, "cuda32"},
-    {DIALECT_HIP, 64, "hip64"},
-    {DIALECT_HIP, 32, "hip32"},
-};
-enum { NTARGETS = sizeof targets / sizeof targets[0] };
+/* Each dialect at each of its warp widths (target.c): cuda32, hip64, hip32 */
+static int make_targets(Arena *a, Composition *const by[DIALECT_COUNT], Target *out, int max) {
+  int n = 0;
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    const Dialect *dl = by[d]->target;
+    for (int w = 0; w < dl->nwarps && n < max; w++)
+      out[n++] = (Target){(DialectKind)d, dl, dl->warps[w],
+                          arena_printf(a, "%s%d", dl->name, dl->warps[w])};
+  }
+  return n;
+}
 
 /* One program to build and run: a shard of one target's variants. */
 typedef struct {
@@ -150,7 +156,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "version", TGM_VERSION);
   tpl_set(d, "file", file);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
-  tpl_set(d, "dialect", dialect_get(h->target->dialect)->name);
+  tpl_set(d, "dialect", h->target->dl->name);
   tpl_setf(d, "warp", "%d", h->target->warp);
   tpl_setf(d, "nin", "%d", s->inputs.len);
   /* an Arg result (argmax, argmin) is compared field by field */
@@ -236,7 +242,7 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   for (int d = 0; d < DIALECT_COUNT; d++) {
     Buf text = {0};
     char err[512];
-    files[d] = arena_printf(a, "%s.%s", base, dialect_get((DialectKind)d)->ext);
+    files[d] = arena_printf(a, "%s.%s", base, by[d]->target->ext);
     int bad = gen_source(&text, a, by[d], source, NULL, err, sizeof err);
     if (!bad)
       bad = write_file(dir, files[d], text.data ? text.data : "", text.len);
@@ -249,7 +255,9 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
 
   /* the harnesses: each target's variants dealt into `jobs` shards */
   PtrVec hs = {0};
-  for (int t = 0; t < NTARGETS; t++) {
+  Target *targets = arena_alloc(a, 4 * DIALECT_COUNT * sizeof *targets);
+  int ntargets = make_targets(a, by, targets, 4 * DIALECT_COUNT);
+  for (int t = 0; t < ntargets; t++) {
     const Composition *c = by[targets[t].dialect];
     int shards = c->plans.len < o->jobs ? c->plans.len : o->jobs;
     for (int k = 0; k < shards; k++) {
@@ -281,9 +289,9 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   cmds[0] = arena_printf(a, "%s -std=c++17 -O2 -w -c sim/tgm_sim.cpp -o sim.o 2>sim.err", o->cxx);
   for (int i = 0; i < hs.len; i++) {
     const Harness *h = hs.items[i];
-    const char *wave = h->target->dialect == DIALECT_HIP
-                           ? arena_printf(a, " -D__AMDGCN_WAVEFRONT_SIZE=%d", h->target->warp)
-                           : "";
+    const Dialect *dl = h->target->dl;
+    const char *wave = dl->warp_flag ? arena_printf(a, arena_printf(a, " %s", dl->warp_flag), h->target->warp)
+                                     : "";
     cmds[i + 1] = arena_printf(a, "%s %s%s -c %s.cpp -o %s.o 2>%s.err", o->cxx, kflags, wave,
                                h->name, h->name, h->name);
   }
@@ -354,7 +362,8 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                  first_lines(a, read_file(a, dir, arena_printf(a, "%s.err", h->name)), 12));
       goto keep;
     }
-    if (h->target->warp == 32 || h->target->dialect == DIALECT_CUDA)
+    const Dialect *hd = h->target->dl;
+    if (h->target->warp == hd->warps[hd->nwarps - 1]) /* each variant once per dialect */
       checked[h->target->dialect] += reported;
   }
 
@@ -377,20 +386,20 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                  "%d variant%s of %s %s wrong on the CPU check (--strict: nothing is written); "
                  "the first, %s (%s, warp %d): %s",
                  wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
-                 f0->plan->id, dialect_get(f0->target->dialect)->name, f0->target->warp, f0->why);
+                 f0->plan->id, f0->target->dl->name, f0->target->warp, f0->why);
     else
       diag_warning(ctx->diag, loc,
                    "%d variant%s of %s %s wrong on the CPU check and %s not written; the first, "
                    "%s (%s, warp %d): %s",
                    wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
                    wrong == 1 ? "is" : "are", f0->plan->id,
-                   dialect_get(f0->target->dialect)->name, f0->target->warp, f0->why);
+                   f0->target->dl->name, f0->target->warp, f0->why);
   }
   for (int i = 0; i < fails.len; i++) {
     const Failure *f = fails.items[i];
     Composition *c = by[f->target->dialect];
     diag_note(ctx->diag, (Loc){loc.file, 0, 0}, "%s (%s, warp %d): %s", f->plan->id,
-              dialect_get(f->target->dialect)->name, f->target->warp, f->why);
+              f->target->dl->name, f->target->warp, f->why);
     if (o->strict)
       continue;
     for (int k = 0; k < c->plans.len; k++)
@@ -405,13 +414,22 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
         break;
       }
   }
-  if (!o->quiet)
-    fprintf(stderr,
-            "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %d CUDA "
-            "variants (warp 32), %d HIP (warps 64 and 32), %d wrong%s\n",
-            base, now() - t0, t_build - t0, now() - t_build, o->jobs, checked[DIALECT_CUDA],
-            checked[DIALECT_HIP], wrong,
+  if (!o->quiet) {
+    /* 42 CUDA variants (warp 32), 42 HIP (warps 64 and 32) */
+    const char *counts = "";
+    for (int d = 0; d < DIALECT_COUNT; d++) {
+      const Dialect *dl = by[d]->target;
+      const char *warps = "";
+      for (int w = 0; w < dl->nwarps; w++)
+        warps = arena_printf(a, "%s%s%d", warps, w == 0 ? "" : w == dl->nwarps - 1 ? " and " : ", ",
+                             dl->warps[w]);
+      counts = arena_printf(a, "%s%s%d %s%s (warp%s %s)", counts, d ? ", " : "", checked[d], dl->title,
+                            d ? "" : " variants", dl->nwarps > 1 ? "s" : "", warps);
+    }
+    fprintf(stderr, "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %s, "
+            "%d wrong%s\n", base, now() - t0, t_build - t0, now() - t_build, o->jobs, counts, wrong,
             wrong ? (o->strict ? " (--strict: nothing written)" : ", left out") : "");
+  }
   rc = ctx->diag->nerrors ? -1 : 0;
 out:
   if (o->keep)

@@ -74,8 +74,8 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
   case B_VR:
     cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
     suffix = "_redux";
-    if (c->dialect != DIALECT_CUDA) {
-      im->why = "no warp-reduce instruction on AMD GPUs";
+    if (!c->target->redux) {
+      im->why = arena_printf(a, "no warp-reduce instruction on %s", c->target->gpus);
       return;
     }
     if (c->spec->pair) {
@@ -295,7 +295,7 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
     if (c->plans.len > 0 || !c->thread_fn)
       continue;
     diag_error(ctx->diag, c->spec->scalar->loc, "spectrum '%s' has no %s variant for %s", c->name,
-               d == DIALECT_CUDA ? "CUDA" : "HIP", elem_info(c->elem)->name);
+               c->target->title, elem_info(c->elem)->name);
     if (!c->tiled && !c->strided)
       diag_note(ctx->diag, c->spec->scalar->loc,
                 "grid level: no tiled or strided compound codelet (figure 1(b)) splits the input "
@@ -316,7 +316,7 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
 }
 
 static Composition *compose_spectrum(Ctx *ctx, Program *prog, const Spectrum *spec,
-                                     DialectKind dialect) {
+                                     DialectKind dialect, const Dialect *target) {
   Arena *a = ctx->arena;
   const char *name = spec->name;
   Composition *c = arena_alloc(a, sizeof *c);
@@ -327,6 +327,7 @@ static Composition *compose_spectrum(Ctx *ctx, Program *prog, const Spectrum *sp
   c->elem = prog->elem;
   c->acc_elem = acc_elem(spec, prog->elem);
   c->dialect = dialect;
+  c->target = target;
   c->scalar = (Codelet *)spec->scalar;
   c->tiled = first_of(prog, name, CK_COMPOUND, PART_TILED, -1);
   c->strided = first_of(prog, name, CK_COMPOUND, PART_STRIDED, -1);
@@ -356,12 +357,16 @@ static Composition *compose_spectrum(Ctx *ctx, Program *prog, const Spectrum *sp
       for (int b = 0; b < B_COUNT; b++)
         for (int t = 0; t < T_COUNT; t++)
           build_plan(ctx, c, (GridKind)g, (BlockKind)b, (ThreadKind)t);
-  if (dialect == DIALECT_CUDA && c->plans.len > 0)
+  if (dialect == 0 && c->plans.len > 0) /* once, for the first dialect */
     report_unused(ctx, c);
   return c;
 }
 
-void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out) {
+void compose_for(Ctx *ctx, Program *prog, DialectKind slot, const Dialect *target, PtrVec *out) {
   for (int i = 0; i < prog->spectra.len; i++)
-    vec_push(ctx->arena, out, compose_spectrum(ctx, prog, prog->spectra.items[i], dialect));
+    vec_push(ctx->arena, out, compose_spectrum(ctx, prog, prog->spectra.items[i], slot, target));
+}
+
+void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out) {
+  compose_for(ctx, prog, dialect, dialect_get(dialect), out);
 }

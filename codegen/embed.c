@@ -48,11 +48,11 @@ static const char *missing_variant(Arena *a, const Composition *c, const char *i
   for (int i = 0; i < c->left_out.len; i++) {
     const LeftOut *lo = c->left_out.items[i];
     if (strcmp(lo->id, id) == 0)
-      return arena_printf(a, "variant '%s' is left out for %s %s: %s", id, dialect_get(c->dialect)->name,
+      return arena_printf(a, "variant '%s' is left out for %s %s: %s", id, c->target->name,
                           elem_info(c->elem)->name, lo->why);
   }
   return arena_printf(a, "no variant '%s' for %s in %s (see tgm-gen --list)", id, c->name,
-                      dialect_get(c->dialect)->name);
+                      c->target->name);
 }
 
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out) {
@@ -313,9 +313,9 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   int rc = -1;
   const char *op = combiner_of(c->op)->name; /* the manifest's and the database's name */
   const char *type = elem_info(c->elem)->name;
-  const char *other_rtc = c->dialect == DIALECT_CUDA ? "hiprtc" : "nvrtc";
+  const Dialect *other = NULL; /* a dialect whose tunings were found instead */
   Tuned *tuned = NULL;
-  int ntuned = 0, stale = 0, other_backend = 0;
+  int ntuned = 0, stale = 0;
   json_t *e;
   size_t i;
   json_array_foreach(json_object_get(root, "entries"), i, e) {
@@ -325,8 +325,14 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     const char *kh = json_string_value(json_object_get(key, "source_hash"));
     if (strcmp(key_str(key, "type"), type) || strcmp(key_str(key, "op"), op))
       continue;
-    if (strncmp(key_str(key, "compiler"), other_rtc, strlen(other_rtc)) == 0) {
-      other_backend++; /* tuned for the other dialect */
+    const Dialect *kdl = NULL; /* the dialect whose runtime compiler tuned it */
+    for (int k = 0; k < DIALECT_COUNT && !kdl; k++) {
+      const char *rtc = dialect_get((DialectKind)k)->rtc_name;
+      if (strncmp(key_str(key, "compiler"), rtc, strlen(rtc)) == 0)
+        kdl = dialect_get((DialectKind)k);
+    }
+    if (kdl && kdl != c->target) {
+      other = kdl; /* tuned for another dialect */
       continue;
     }
     if ((mode && (!km || strcmp(km, mode))) || (device && (!kd || strcmp(kd, device))))
@@ -362,13 +368,12 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   }
   if (!ntuned) {
     diag_error(ctx->diag, at, "no tuned %s %s for %s in the database%s%s%s%s%s%s", op, type,
-               dialect_get(c->dialect)->name, mode ? ", mode " : "", mode ? mode : "",
+               c->target->name, mode ? ", mode " : "", mode ? mode : "",
                device ? ", device " : "", device ? text_comment_safe(a, device) : "",
                stale ? " for this version of the codelets (it was tuned for another source: "
                        "run tgm-tune again)" : "",
-               other_backend ? (c->dialect == DIALECT_CUDA ? " (the hiprtc tunings are for --hip)"
-                                                           : " (the nvrtc tunings are for CUDA, without --hip)")
-                             : "");
+               other ? arena_printf(a, " (the %s tunings are for %s)", other->rtc_name, other->chosen_by)
+                     : "");
     goto done;
   }
   if (ntuned > 250) {
@@ -466,7 +471,6 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tables_of(a, choices, &tables);
   if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
     return -1;
-  bool cuda = c->dialect == DIALECT_CUDA;
   const Spectrum *s = c->spec;
   TplDict *d = tpl_dict(a, NULL);
   const ElemInfo *ei = elem_info(c->elem);
@@ -506,21 +510,7 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     for (size_t i = 0; i < COUNT_OF(bufs); i++)
       buf_free(bufs[i]);
   }
-  tpl_set(d, "err_t", cuda ? "cudaError_t" : "hipError_t");
-  tpl_set(d, "stream_t", cuda ? "cudaStream_t" : "hipStream_t");
-  tpl_set(d, "success", cuda ? "cudaSuccess" : "hipSuccess");
-  tpl_set(d, "err_invalid", cuda ? "cudaErrorInvalidValue" : "hipErrorInvalidValue");
-  tpl_set(d, "rtc", cuda ? "__CUDACC_RTC__" : "__HIPCC_RTC__");
-  tpl_set(d, "malloc", cuda ? "cudaMalloc" : "hipMalloc");
-  tpl_set(d, "graph", cuda ? "a CUDA graph" : "a HIP graph");
-  tpl_set(d, "get_device", cuda ? "cudaGetDevice" : "hipGetDevice");
-  tpl_set(d, "get_attribute", cuda ? "cudaDeviceGetAttribute" : "hipDeviceGetAttribute");
-  tpl_set(d, "sm_count_attr", cuda ? "cudaDevAttrMultiProcessorCount" : "hipDeviceAttributeMultiprocessorCount");
-  tpl_set(d, "cc_major_attr", cuda ? "cudaDevAttrComputeCapabilityMajor" : "hipDeviceAttributeComputeCapabilityMajor");
-  tpl_set(d, "cc_minor_attr", cuda ? "cudaDevAttrComputeCapabilityMinor" : "hipDeviceAttributeComputeCapabilityMinor");
-  tpl_set(d, "props_t", cuda ? "cudaDeviceProp" : "hipDeviceProp_t");
-  tpl_set(d, "get_props", cuda ? "cudaGetDeviceProperties" : "hipGetDeviceProperties");
-  tpl_set(d, "memset_async", cuda ? "cudaMemsetAsync" : "hipMemsetAsync");
+  dialect_set_holes(d, c->target);
 
   /* the choices: each distinct (variant, knobs) once */
   tpl_list(d, "choices");

@@ -1,35 +1,12 @@
 /* emit.c -- the printer: lowered, transformed ASTs as CUDA or HIP source.
  *
  * Read-only over the AST. CUDA and HIP differ only through the Dialect
- * table below; everything else (precedence, layout, names) is shared.
+ * table (target.c); everything else (precedence, layout, names) is shared.
  * Expressions get the parentheses C needs plus a few for the reader
  * (bitwise operators, && inside ||, a ternary's condition). */
 #include "tgm.h"
 
 #include <string.h>
-
-static const Dialect dialects[DIALECT_COUNT] = {
-    [DIALECT_CUDA] = {
-        .name = "cuda",
-        .ext = "cu",
-        .sync_warp = "__syncwarp()",
-        .shfl_down = "__shfl_down_sync(0xffffffffu, %s, %s)",
-        .redux = "tgm_warp_reduce(%s)",
-        .has_redux = true,
-    },
-    [DIALECT_HIP] = {
-        .name = "hip",
-        .ext = "hip",
-        .sync_warp = "tgm_sync_warp()",
-        .shfl_down = "__shfl_down(%s, %s)",
-        .redux = NULL,
-        .has_redux = false,
-    },
-};
-
-const Dialect *dialect_get(DialectKind k) {
-  return &dialects[k];
-}
 
 typedef struct {
   Buf *out;
@@ -106,14 +83,10 @@ static const char *call_name(const char *name) {
   return name;
 }
 
-static const char *gpu_name(const char *name) {
-  static const struct { const char *name, *text; } map[] = {
-      {"tid", "threadIdx.x"},  {"bid", "blockIdx.x"},          {"bdim", "blockDim.x"},
-      {"gdim", "gridDim.x"},   {"lane", "threadIdx.x % TGM_WARP"}, {"warp", "threadIdx.x / TGM_WARP"},
-      {"warp_size", "TGM_WARP"}, {"block", "BLOCK"},           {"items", "ITEMS"}};
-  for (size_t i = 0; i < COUNT_OF(map); i++)
-    if (strcmp(name, map[i].name) == 0)
-      return map[i].text;
+static const char *gpu_name(const Dialect *d, const char *name) {
+  for (const char *const *kv = d->builtins; kv[0]; kv += 2)
+    if (strcmp(name, kv[0]) == 0)
+      return kv[1];
   return name;
 }
 
@@ -159,7 +132,7 @@ static void expr(Printer *p, const Node *n, int need) {
     buf_puts(o, n->name);
     return;
   case ND_GPU:
-    buf_puts(o, gpu_name(n->name));
+    buf_puts(o, gpu_name(p->d, n->name));
     return;
   case ND_BINARY: {
     int pr = binary_prec(n->op);
@@ -225,6 +198,12 @@ static void expr(Printer *p, const Node *n, int need) {
       buf_printf(o, "tgm_shfl_down(%s, %s)", expr_str(p, n->lhs), expr_str(p, n->rhs));
     else
       buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
+    return;
+  case ND_FENCE:
+    buf_puts(o, p->d->fence);
+    return;
+  case ND_TICKET:
+    buf_printf(o, p->d->ticket, expr_str(p, n->lhs), expr_str(p, n->rhs));
     return;
   case ND_REDUX: /* tgm_warp_reduce: __reduce_<op>_sync, see file.tpl */
     buf_printf(o, p->d->redux ? p->d->redux : "/* no warp-reduce instruction */ %s",
@@ -374,7 +353,7 @@ static void stmt(Printer *p, const Node *n, int depth) {
     buf_puts(o, ";\n");
     return;
   case ND_SYNC:
-    buf_printf(o, "%s;\n", n->ival == SYNC_WARP ? p->d->sync_warp : "__syncthreads()");
+    buf_printf(o, "%s;\n", n->ival == SYNC_WARP ? p->d->sync_warp : p->d->sync_block);
     return;
   case ND_COMMENT:
     buf_printf(o, "// %s\n", n->spelling);

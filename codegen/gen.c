@@ -219,9 +219,10 @@ static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialec
   tpl_set(d, "ctype", ei->ctype);
   tpl_set(d, "spectrum", c->name);
   tpl_set(d, "op", op_name(c->op));
-  tpl_set(d, "dialect_title", c->dialect == DIALECT_CUDA ? "CUDA" : "HIP");
-  tpl_set(d, "cuda", c->dialect == DIALECT_CUDA ? "1" : "");
-  tpl_set(d, "hip", c->dialect == DIALECT_HIP ? "1" : "");
+  tpl_set(d, "dialect_title", dl->title);
+  tpl_set(d, "dialect_includes", dl->includes);
+  tpl_set(d, "dialect_warp", dl->warp_def);
+  tpl_set(d, "dialect_device", dl->device_prelude);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_setf(d, "manifest", "%s.json", gen_base_name(a, c));
   tpl_set(d, "ext", dl->ext);
@@ -242,7 +243,7 @@ static bool wanted(const PtrVec *only, const Plan *p) {
 
 int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
                char *err, size_t errlen) {
-  const Dialect *dl = dialect_get(c->dialect);
+  const Dialect *dl = c->target;
   TplDict *d = tpl_dict(a, NULL);
   fill_common(d, a, c, dl, source);
   tpl_set(d, "vtype", elem_text[c->elem].vtype);
@@ -312,11 +313,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     return -1;
   /* host launchers */
   TplDict *h = tpl_dict(a, d);
-  tpl_set(h, "err_t", c->dialect == DIALECT_CUDA ? "cudaError_t" : "hipError_t");
-  tpl_set(h, "stream_t", c->dialect == DIALECT_CUDA ? "cudaStream_t" : "hipStream_t");
-  tpl_set(h, "get_last_error", c->dialect == DIALECT_CUDA ? "cudaGetLastError" : "hipGetLastError");
-  tpl_set(h, "err_invalid", c->dialect == DIALECT_CUDA ? "cudaErrorInvalidValue" : "hipErrorInvalidValue");
-  tpl_set(h, "rtc", c->dialect == DIALECT_CUDA ? "__CUDACC_RTC__" : "__HIPCC_RTC__");
+  dialect_set_holes(h, dl);
   tpl_setf(h, "macro", "TGM_VARIANTS_%s", gen_base_name(a, c));
   tpl_list(h, "launchers");
   int last = -1;
@@ -359,7 +356,7 @@ static const char *cub_op(const Composition *c) {
 int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen) {
   const Spectrum *sp = c->spec;
   TplDict *d = tpl_dict(a, NULL);
-  fill_common(d, a, c, dialect_get(DIALECT_CUDA), source);
+  fill_common(d, a, c, dialect_get(DIALECT_CUDA), source); /* CUB: CUDA only */
   bool plain = spectrum_is_plain(sp);
   const char *op = cub_op(c);
   tpl_set(d, "base", gen_base_name(a, c));

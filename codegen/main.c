@@ -222,7 +222,7 @@ static const char *dump_name(Arena *a, const char *path, ElemType elem, const ch
 static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
   for (int d = 0; d < DIALECT_COUNT; d++) {
     const Composition *c = by[d];
-    const Dialect *dl = dialect_get((DialectKind)d);
+    const Dialect *dl = c->target;
     buf_printf(out, "// ===== %s %s %s\n", c->name, elem_info(c->elem)->name, dl->name);
     if (c->thread_fn)
       emit_func(out, a, dl, c->thread_fn);
@@ -344,7 +344,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     }
     for (int d = 0; d < DIALECT_COUNT; d++) {
       char err[512];
-      Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, dialect_get((DialectKind)d)->ext));
+      Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, by[d]->target->ext));
       if (gen_source(out, arena, by[d], path, NULL, err, sizeof err) != 0)
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     }

@@ -60,18 +60,40 @@ static json_t *launch(const char *ns, const char *kernel, bool templ, const char
   return l;
 }
 
-static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool hip) {
+static const Plan *find_plan(const Composition *c, const char *id) {
+  for (int i = 0; c && i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    if (strcmp(p->id, id) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+/* The dialects in which a plan of that id exists, in the table's order. */
+static json_t *dialects_of(Composition *const by[DIALECT_COUNT], const char *id) {
+  json_t *dl = json_array();
+  for (int d = 0; d < DIALECT_COUNT; d++)
+    if (find_plan(by[d], id))
+      json_array_append_new(dl, json_string(by[d]->target->name));
+  return dl;
+}
+
+/* The first dialect that has a plan of p's id: p is listed there only. */
+static bool listed_before(Composition *const by[DIALECT_COUNT], int d, const Plan *p) {
+  for (int o = 0; o < d; o++)
+    if (find_plan(by[o], p->id))
+      return true;
+  return false;
+}
+
+static json_t *variant(Arena *a, const Plan *p, const char *ns, Composition *const by[DIALECT_COUNT]) {
   json_t *v = json_object();
   json_object_set_new(v, "id", json_string(p->id));
   json_object_set_new(v, "kernel", json_string(p->cname));
   json_object_set_new(v, "grid", json_string(grid_code(p->g)));
   json_object_set_new(v, "block", json_string(block_code(p->b)));
   json_object_set_new(v, "thread", json_string(thread_code(p->t)));
-  json_t *dl = json_array();
-  if (cuda)
-    json_array_append_new(dl, json_string("cuda"));
-  if (hip)
-    json_array_append_new(dl, json_string("hip"));
+  json_t *dl = dialects_of(by, p->id);
   json_object_set_new(v, "dialects", dl);
   json_object_set_new(v, "launches", json_integer(p->launches));
   json_object_set_new(v, "passes", json_integer(p->pass2 ? 2 : 1));
@@ -116,14 +138,6 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, bool cuda, bool 
   return v;
 }
 
-static const Plan *find_plan(const Composition *c, const char *id) {
-  for (int i = 0; c && i < c->plans.len; i++) {
-    const Plan *p = c->plans.items[i];
-    if (strcmp(p->id, id) == 0)
-      return p;
-  }
-  return NULL;
-}
 
 static unsigned long long fnv1a(const char *s) {
   unsigned long long h = 1469598103934665603ull;
@@ -154,8 +168,9 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "op", json_string(combiner_of(c->op)->name));
   json_object_set_new(m, "namespace", json_string(ns));
   json_t *files = json_object();
-  json_object_set_new(files, "cuda", json_string(arena_printf(a, "%s.cu", base)));
-  json_object_set_new(files, "hip", json_string(arena_printf(a, "%s.hip", base)));
+  for (int d = 0; d < DIALECT_COUNT; d++)
+    json_object_set_new(files, by[d]->target->name,
+                        json_string(arena_printf(a, "%s.%s", base, by[d]->target->ext)));
   /* the CUB baseline (templates/cub.tpl): int tgm_cub_run(...), built with nvcc */
   json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
   json_object_set_new(m, "sources", files);
@@ -213,15 +228,12 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                                   "same over the 16-byte aligned body, in vectors, at least 1; "
                                   "strided, strided_vec: as tiles, at most grid_cap"));
   json_t *vs = json_array();
-  /* every plan of either dialect, in CUDA's order, then HIP-only ones */
+  /* every plan of any dialect, in the first one's order, then the others' own */
   for (int d = 0; d < DIALECT_COUNT; d++) {
     for (int i = 0; i < by[d]->plans.len; i++) {
       const Plan *p = by[d]->plans.items[i];
-      if (d == DIALECT_HIP && find_plan(by[DIALECT_CUDA], p->id))
-        continue;
-      bool cuda = find_plan(by[DIALECT_CUDA], p->id) != NULL;
-      bool hip = find_plan(by[DIALECT_HIP], p->id) != NULL;
-      json_array_append_new(vs, variant(a, p, ns, cuda, hip));
+      if (!listed_before(by, d, p))
+        json_array_append_new(vs, variant(a, p, ns, by));
     }
   }
   json_object_set_new(m, "variants", vs);
@@ -231,7 +243,7 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
       const LeftOut *lo = by[d]->left_out.items[i];
       json_t *o = json_object();
       json_object_set_new(o, "id", json_string(lo->id));
-      json_object_set_new(o, "dialect", json_string(dialect_get((DialectKind)d)->name));
+      json_object_set_new(o, "dialect", json_string(by[d]->target->name));
       json_object_set_new(o, "why", json_string(lo->why));
       json_array_append_new(left, o);
     }
@@ -245,24 +257,24 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
 }
 
 void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
-  const Composition *cu = by[DIALECT_CUDA], *hip = by[DIALECT_HIP];
   for (int d = 0; d < DIALECT_COUNT; d++) {
     for (int i = 0; i < by[d]->plans.len; i++) {
       const Plan *p = by[d]->plans.items[i];
-      if (d == DIALECT_HIP && find_plan(cu, p->id))
+      if (listed_before(by, d, p))
         continue;
-      bool in_cuda = find_plan(cu, p->id) != NULL, in_hip = find_plan(hip, p->id) != NULL;
+      const char *names = "";
+      for (int o = 0; o < DIALECT_COUNT; o++)
+        if (find_plan(by[o], p->id))
+          names = arena_printf(a, "%s%s%s", names, names[0] ? "," : "", by[o]->target->name);
       buf_printf(out, "%-13s launches=%d init=%s deterministic=%s temp=%s min_arch=%s shape=%s "
-                      "dialects=%s%s%s tunables=block{128,256,512,1024},items{%s}%s\n",
+                      "dialects=%s tunables=block{128,256,512,1024},items{%s}%s\n",
                  p->id, p->launches, p->needs_init ? "yes" : "no", p->deterministic ? "yes" : "no",
                  p->counter ? "partials+counter" : p->partials ? "partials" : "none",
-                 p->min_arch, p->grid_rule, in_cuda ? "cuda" : "",
-                 in_cuda && in_hip ? "," : "", in_hip ? "hip" : "",
+                 p->min_arch, p->grid_rule, names,
                  p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? "1,2,4,8,16"
                  : p->g == G_B1                                 ? "1"
                                                                 : "1,4,16",
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs" : "");
     }
   }
-  (void)a;
 }

@@ -292,6 +292,8 @@ Node *mk_param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual);
 Node *mk_sync(Arena *a, Loc loc, int scope);
 Node *mk_comment(Arena *a, Loc loc, const char *text);
 Node *mk_return(Arena *a, Loc loc, Node *v);
+Node *mk_fence(Arena *a, Loc loc);                           /* a device-wide memory fence */
+Node *mk_ticket(Arena *a, Loc loc, Node *counter, Node *limit); /* see ND_TICKET */
 void block_add(Arena *a, Node *block, Node *stmt);
 Type *ty_elem(Arena *a);
 Type *ty_ptr(Arena *a, Type *base, bool is_const);
@@ -438,7 +440,7 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 
 /* ------------------------------------------------------------- compose.c */
 
-typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* emit.c */
+typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
 typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_COUNT } GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
@@ -490,7 +492,8 @@ typedef struct {
   const char *name; /* the spectrum */
   Op op;
   ElemType elem;
-  DialectKind dialect;
+  DialectKind dialect;   /* its slot among the dialects */
+  const struct Dialect *target; /* what it is printed for (target.c) */
   Codelet *scalar, *tiled, *strided;
   BlockImpl block[B_COUNT];
   Node *thread_fn, *thread_vec_fn;
@@ -503,6 +506,9 @@ typedef struct {
 
 /* Every legal plan of each spectrum in prog, for one dialect. */
 void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out);
+/* The same for a dialect of one's own in that slot (a test's stub). */
+void compose_for(Ctx *ctx, Program *prog, DialectKind slot, const struct Dialect *target,
+                 PtrVec *out);
 /* A spectrum with no variant in a dialect is an error, with why at each level. */
 void compose_check_empty(Ctx *ctx, Composition *const by_dialect[DIALECT_COUNT]);
 
@@ -524,17 +530,38 @@ Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value_decl);
 
 /* ---------------------------------------------------------------- emit.c */
 
-/* What differs between CUDA and HIP in printed code. */
-typedef struct {
-  const char *name;      /* cuda, hip */
+/* A dialect: everything that differs between CUDA and HIP (target.c). */
+typedef struct Dialect {
+  const char *name;      /* cuda, hip: in manifests, file names, messages */
+  const char *title;     /* CUDA, HIP: in prose */
   const char *ext;       /* file extension: cu, hip */
-  const char *sync_warp; /* a warp-wide barrier */
-  const char *shfl_down; /* printf format: value, offset */
-  const char *redux;     /* printf format: value; NULL when absent */
-  bool has_redux;
+  const char *rtc_name;  /* the runtime compiler a database names: nvrtc, hiprtc */
+  const char *chosen_by; /* how tgm-gen --embed is asked for it: "--hip" */
+  const char *gpus;      /* whose GPUs run it: "AMD GPUs" */
+  /* device code, printf formats of the abstract nodes */
+  const char *sync_block;  /* ND_SYNC SYNC_BLOCK */
+  const char *sync_warp;   /* ND_SYNC SYNC_WARP: a warp-wide barrier */
+  const char *shfl_down;   /* ND_SHFL: value, offset */
+  const char *redux;       /* ND_REDUX: value; NULL: no warp-reduce instruction */
+  const char *fence;       /* ND_FENCE: a device-wide memory fence */
+  const char *ticket;      /* ND_TICKET: counter, limit; wraps to 0 after limit */
+  /* file.tpl's text: includes, TGM_WARP's definition, device helpers */
+  const char *includes, *warp_def, *device_prelude;
+  /* the warp widths of its GPUs: the CPU check runs each (the last one
+   * counts in its summary), defining warp_flag (printf: the width) */
+  int warps[4];
+  int nwarps;
+  const char *warp_flag;
+  /* ND_GPU's built-ins: "tid", "threadIdx.x", ..., NULL */
+  const char *const *builtins;
+  /* the host API's names: "hole", "name", ..., NULL (dialect_set_holes) */
+  const char *const *host;
 } Dialect;
 
 const Dialect *dialect_get(DialectKind k);
+/* sets the host API's holes (err_t, stream_t, ...) of a template */
+struct TplDict;
+void dialect_set_holes(struct TplDict *d, const Dialect *dl);
 void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn);
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n);
 const char *emit_type(Arena *a, const Type *t);

@@ -1,8 +1,8 @@
 /* xf_lastblock.c -- single-pass "last block finishes" (DTL, DSL).
  *
- * Each block writes its partial, fences it, and takes a ticket from a
- * counter with atomicInc(counter, gridDim.x - 1), which wraps back to 0 on
- * the last ticket: the counter resets itself and stays zero between runs.
+ * Each block writes its partial, fences it (ND_FENCE), and takes a ticket
+ * from a counter (ND_TICKET: CUDA's atomicInc(counter, gridDim.x - 1)),
+ * which wraps back to 0 on the last ticket: the counter resets itself and stays zero between runs.
  * The block that drew the last ticket reduces all partials, in a fixed
  * order, with the same block codelet: one launch, no zeroed output,
  * deterministic. It reads the partials through volatile loads
@@ -24,16 +24,16 @@ void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
   block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE,
                                            mk_index(a, loc, kernel_use(a, k->partials), mk_gpu(a, loc, "bid")),
                                            mk_var(a, loc, value))));
-  block_add(a, first, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
+  block_add(a, first, mk_expr(a, mk_fence(a, loc)));
   Node *limit = mk_binary(a, loc, OP_SUB, mk_gpu(a, loc, "gdim"), mk_int(a, loc, 1));
-  Node *ticket = mk_call(a, loc, "atomicInc", 2, kernel_use(a, k->counter), limit);
+  Node *ticket = mk_ticket(a, loc, kernel_use(a, k->counter), limit);
   block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, last),
                                            mk_binary(a, loc, OP_EQ, ticket, node_clone(a, limit)))));
   block_add(a, body, mk_if(a, loc, tid0, first, NULL));
   block_add(a, body, mk_sync(a, loc, SYNC_BLOCK));
 
   Node *fin = mk_block(a, loc);
-  block_add(a, fin, mk_expr(a, mk_call(a, loc, "__threadfence", 0)));
+  block_add(a, fin, mk_expr(a, mk_fence(a, loc)));
   block_add(a, fin, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
                                          mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kernel_use(a, k->partials),
                                                  mk_gpu(a, loc, "gdim")))));

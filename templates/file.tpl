@@ -5,32 +5,12 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take ({{kernel_args}}) and
 // are templates on the block size; MANIFEST: {{manifest}}.
-{{?hip}}
-#if !defined(__HIPCC_RTC__) && !defined(TGM_SIM)
-#include <hip/hip_runtime.h>
-#endif
-{{/hip}}
-
+{{dialect_includes}}
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
 typedef unsigned long long tgm_size;
 #endif
-{{?cuda}}
-
-#ifndef TGM_WARP
-#define TGM_WARP 32
-#endif
-{{/cuda}}
-{{?hip}}
-
-#ifndef TGM_WARP
-#if defined(__AMDGCN_WAVEFRONT_SIZE)
-#define TGM_WARP __AMDGCN_WAVEFRONT_SIZE
-#else
-#define TGM_WARP 64 // host pass: no device code is generated
-#endif
-#endif
-{{/hip}}
+{{dialect_warp}}
 
 #ifndef TGM_LAUNCH
 #define TGM_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
@@ -53,20 +33,7 @@ struct tgm_arg {
 typedef {{acc_ctype}} A; // the accumulator
 typedef {{result_ctype}} R; // the result
 typedef {{vtype}} V; // 16 bytes: {{vw}} elements
-enum { TGM_VW = {{vw}} };
-{{?hip}}
-
-// A warp-wide barrier with memory ordering among the lanes of a wavefront.
-__device__ __forceinline__ void tgm_sync_warp() {
-#if defined(__HIP_DEVICE_COMPILE__)
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-#elif defined(TGM_SIM)
-  __syncwarp(); // the CPU simulator of the tests
-#endif
-}
-{{/hip}}
+enum { TGM_VW = {{vw}} };{{dialect_device}}
 
 __device__ __forceinline__ {{value_t}} tgm_lowest() { return {{lowest}}; }
 __device__ __forceinline__ {{value_t}} tgm_highest() { return {{highest}}; }

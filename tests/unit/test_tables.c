@@ -132,7 +132,103 @@ static void test_combiners(void) {
   arena_free(a);
 }
 
+/* A third dialect, compiled here only: every spelling CUDA and HIP differ
+ * in is its own, so what gen_source prints for it must hold the stub's
+ * spellings and none of CUDA's or HIP's. */
+static const char *const stub_builtins[] = {
+    "tid", "stub_tid()", "bid", "stub_bid()", "bdim", "stub_bdim()", "gdim", "stub_gdim()",
+    "lane", "stub_lane()", "warp", "stub_warp()", "warp_size", "TGM_WARP", "block", "BLOCK",
+    "items", "ITEMS", NULL};
+static const char *const stub_host[] = {
+    "err_t", "stub_error", "stream_t", "stub_stream", "success", "stub_ok",
+    "err_invalid", "stub_invalid", "get_last_error", "stub_last_error", "rtc", "__STUB_RTC__",
+    "malloc", "stub_malloc", "graph", "a stub graph", "get_device", "stub_get_device",
+    "get_attribute", "stub_attribute", "sm_count_attr", "STUB_SMS", "cc_major_attr", "STUB_MAJOR",
+    "cc_minor_attr", "STUB_MINOR", "props_t", "stub_props", "get_props", "stub_get_props",
+    "memset_async", "stub_memset_async", NULL};
+static const Dialect stub = {
+    .name = "stub", .title = "Stub", .ext = "stub", .rtc_name = "stubrtc",
+    .chosen_by = "--stub", .gpus = "stub GPUs",
+    .sync_block = "stub_barrier()", .sync_warp = "stub_warp_barrier()",
+    .shfl_down = "stub_shfl(%s, %s)", .redux = NULL,
+    .fence = "stub_fence()", .ticket = "stub_ticket(%s, %s)",
+    .includes = "#include <stub.h>\n", .warp_def = "\n#define TGM_WARP 16", .device_prelude = "",
+    .warps = {16}, .nwarps = 1, .warp_flag = "-DSTUB_WARP=%d",
+    .builtins = stub_builtins, .host = stub_host};
+
+static void test_stub_dialect(void) {
+  Arena *a = arena_new();
+  Diag diag;
+  FILE *sink = tmpfile();
+  diag_init(&diag, a, sink ? sink : stderr);
+  Ctx ctx = {a, &diag};
+  Program *prog = front_parse(&ctx, TGM_SOURCE_DIR "/codelets/sum.tgm", ET_I32, true);
+  CHECK(prog && diag.nerrors == 0);
+  if (!prog || diag.nerrors) {
+    arena_free(a);
+    return;
+  }
+  sema_check(&ctx, prog);
+  PtrVec stubs = {0}, cudas = {0};
+  compose_for(&ctx, prog, DIALECT_CUDA, &stub, &stubs);
+  compose(&ctx, prog, DIALECT_CUDA, &cudas);
+  CHECK(diag.nerrors == 0 && stubs.len == 1 && cudas.len == 1);
+  const Composition *c = stubs.items[0], *cu = cudas.items[0];
+  /* no warp-reduce instruction: the VR variants are left out, saying why */
+  CHECK(c->plans.len > 0 && c->plans.len < cu->plans.len);
+  bool vr_left = false;
+  for (int i = 0; i < c->left_out.len; i++) {
+    const LeftOut *lo = c->left_out.items[i];
+    vr_left |= strstr(lo->id, ".VR.") && strstr(lo->why, "on stub GPUs");
+  }
+  CHECK(vr_left);
+  Buf out = {0};
+  char err[256];
+  CHECK(gen_source(&out, a, c, "sum.tgm", NULL, err, sizeof err) == 0);
+  const char *text = out.data ? out.data : "";
+  static const char *const stub_has[] = {
+      "for Stub.", "#include <stub.h>", "#define TGM_WARP 16", "stub_barrier();",
+      "stub_warp_barrier();", "stub_shfl(", "stub_fence();", "stub_ticket(counter, stub_gdim() - 1)",
+      "stub_tid()", "stub_error", "stub_stream", "__STUB_RTC__", "stub_last_error", "stub_invalid"};
+  for (size_t i = 0; i < COUNT_OF(stub_has); i++)
+    CHECK_HAS(text, stub_has[i]);
+  /* (file.tpl's hand-written helpers keep what CUDA and HIP share:
+     threadIdx.x, blockIdx.x, __syncthreads(); the kernels tgm prints use
+     the table's built-ins, checked above) */
+  static const char *const others[] = {
+      "__syncwarp", "tgm_sync_warp", "__shfl_down", "__threadfence", "atomicInc",
+      "hip_runtime", "__AMDGCN_WAVEFRONT_SIZE", "cudaError_t", "hipError_t", "cudaStream_t",
+      "hipStream_t", "__CUDACC_RTC__", "__HIPCC_RTC__", "GetLastError", "__reduce_",
+      "tgm_warp_reduce", "gridDim"};
+  for (size_t i = 0; i < COUNT_OF(others); i++)
+    if (strstr(text, others[i]))
+      fprintf(stderr, "the stub dialect's source holds '%s'\n", others[i]), check_failures++;
+  buf_free(&out);
+  if (sink)
+    fclose(sink);
+  arena_free(a);
+}
+
+/* The two shipped dialects fill every field the printer reads. */
+static void test_dialects(void) {
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    const Dialect *dl = dialect_get((DialectKind)d);
+    CHECK(dl->name && dl->title && dl->ext && dl->rtc_name && dl->chosen_by && dl->gpus);
+    CHECK(dl->sync_block && dl->sync_warp && dl->shfl_down && dl->fence && dl->ticket);
+    CHECK(dl->includes && dl->warp_def && dl->device_prelude && dl->builtins && dl->host);
+    CHECK(dl->nwarps >= 1 && dl->nwarps <= (int)COUNT_OF(dl->warps));
+    int pairs = 0;
+    for (const char *const *kv = dl->host; kv[0]; kv += 2, pairs++)
+      CHECK(kv[1] != NULL);
+    CHECK_EQ_INT(pairs, 16); /* every dialect names the same holes */
+    for (int o = 0; o < d; o++)
+      CHECK(strcmp(dialect_get((DialectKind)o)->name, dl->name) != 0);
+  }
+}
+
 int main(void) {
   test_combiners();
+  test_dialects();
+  test_stub_dialect();
   CHECK_DONE();
 }
