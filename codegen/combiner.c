@@ -2,6 +2,8 @@
  * sema, the builders, the printers and the planner alike. */
 #include "tgm.h"
 
+#include <assert.h>
+
 #include <string.h>
 
 static const Combiner combiners[] = {
@@ -48,6 +50,7 @@ const char *combiner_forms(Arena *a) {
 const char *combiner_atomic(const Combiner *cb) {
   static char names[COUNT_OF(combiners)][40];
   size_t i = (size_t)(cb - combiners);
+  assert(i < COUNT_OF(combiners)); /* a line of the table, not a copy */
   if (!names[i][0])
     snprintf(names[i], sizeof names[i], "tgm_atomic_%s", cb->suffix);
   return names[i];

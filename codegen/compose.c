@@ -1,4 +1,5 @@
-/* compose.c -- every legal plan: one codelet per level of the hierarchy.
+/* compose.c -- the planner: every plan, one codelet per level of the hierarchy,
+ * as data (pass_plan); what a dialect prints of them (composition_for).
  *
  *   grid    DT  tiled (codelet `tiled`, p = blocks), partials + second pass
  *           DS  strided (codelet `strided`), partials + second pass
@@ -22,6 +23,7 @@
  * reason. */
 #include "tgm.h"
 
+#include <assert.h>
 #include <string.h>
 
 static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL", "B1"};
@@ -31,6 +33,7 @@ static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 const char *grid_code(GridKind g) { return grid_codes[g]; }
 const char *block_code(BlockKind b) { return block_codes[b]; }
 const char *thread_code(ThreadKind t) { return thread_codes[t]; }
+bool grid_tiled(GridKind g) { return g == G_DT || g == G_DTA || g == G_DTL; }
 
 static bool has_loop(Node *n, void *ctx) {
   if (n->kind == ND_FOR || n->kind == ND_WHILE)
@@ -58,26 +61,16 @@ static bool redux_ok(ElemType e, Op op) {
   return cb && (cb->redux_on & TS_OF(e));
 }
 
-static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
+/* Which codelet serves block kind b, and what keeps it out before it is
+ * lowered (a dialect's own limits come later: composition_for). */
+static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
   Arena *a = ctx->arena;
   BlockImpl *im = &c->block[b];
-  Codelet *cd = NULL;
-  const char *suffix = "";
-  switch (b) {
-  case B_V:
-    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
-    break;
-  case B_VS:
-    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
-    suffix = "_shfl";
-    break;
-  case B_VR:
-    cd = first_of(c->prog, c->name, CK_COOP, PART_NONE, -1);
-    suffix = "_redux";
-    if (!c->target->redux) {
-      im->why = arena_printf(a, "no warp-reduce instruction on %s", c->target->gpus);
-      return;
-    }
+  static const char *const suffix[B_COUNT] = {"", "_shfl", "_redux", "", "", "_shfl"};
+  bool coop = b == B_V || b == B_VS || b == B_VR;
+  Codelet *cd = coop ? first_of(c->prog, c->name, CK_COOP, PART_NONE, -1)
+                     : first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, b == B_VA1 ? 0 : 1);
+  if (b == B_VR) {
     if (c->spec->pair) {
       im->why = "the warp-reduce instruction combines one 32-bit integer, and an Arg is a "
                 "(value, index) pair";
@@ -88,19 +81,6 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
                              elem_info(c->acc_elem)->name, op_name(c->op));
       return;
     }
-    break;
-  case B_VA1:
-    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 0);
-    break;
-  case B_VA2:
-    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 1);
-    break;
-  case B_VA2S:
-    cd = first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, 1);
-    suffix = "_shfl";
-    break;
-  default:
-    break;
   }
   if (!cd) {
     static const char *const need[B_COUNT] = {
@@ -112,101 +92,16 @@ static void build_block(Ctx *ctx, Composition *c, BlockKind b) {
     return;
   }
   im->cd = cd;
-  if (c->spec->pair && (b == B_VA1 || b == B_VA2 || b == B_VA2S)) {
+  im->fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix[b]);
+  if (c->spec->pair && !coop)
     im->why = arena_printf(a, "codelet '%s': a shared-memory atomic combines one word, and an Arg "
                               "is a (value, index) pair", cd->id);
-    return;
-  }
-  const char *why;
-  Loc loc;
-  const char *fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix);
-  Node *fn = lower_codelet(ctx, c->spec, cd, LOWER_BLOCK, fname, &why, &loc);
-  if (!fn) {
-    im->why = arena_printf(a, "codelet '%s' at line %d %s", cd->id, loc.line, why);
-    return;
-  }
-  if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
-    xf_satomic(a, fn);
-  if ((b == B_VS || b == B_VR || b == B_VA2S) && xf_shuffle(a, fn) == 0) {
-    im->why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles", cd->id);
-    return;
-  }
-  if (b == B_VR && xf_redux(a, fn, c->op) == 0) {
-    im->why = arena_printf(a, "codelet '%s' has no shuffle tree to replace", cd->id);
-    return;
-  }
-  if ((why = xf_barrier(a, fn, &loc))) {
-    im->why = arena_printf(a, "codelet '%s' at line %d %s", cd->id, loc.line, why);
-    return;
-  }
-  im->fn = fn;
 }
 
-/* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
- * [params]): this thread's value, reduced by the thread-level codelet over
- * its part. */
-static Node *values_call(Arena *a, const char *grid_part, ThreadKind t, const Kernel *k, Node *bidx,
-                         Node *gdim) {
-  Loc loc = k->fn->loc;
-  Node *call = mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_part, thread_code(t)), 0);
-  call->ty = type_new(a, TY_ACC);
-  for (int i = 0; i < k->inputs.len; i++)
-    vec_push(a, &call->kids, kernel_use(a, k->inputs.items[i]));
-  vec_push(a, &call->kids, kernel_use(a, k->n));
-  vec_push(a, &call->kids, kernel_use(a, k->items));
-  vec_push(a, &call->kids, bidx);
-  vec_push(a, &call->kids, gdim);
-  for (int i = 0; i < k->params.len; i++)
-    vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
-  return call;
-}
-
-/* value = sum_coop_shfl<BLOCK>(value); */
-Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value) {
-  BlockImpl *im = &c->block[b];
-  Loc loc = im->cd->loc;
-  return mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
-                              mk_call(a, loc, arena_printf(a, "%s<BLOCK>", im->fn->name), 1,
-                                      mk_var(a, loc, value))));
-}
-
-static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, ThreadKind t) {
-  Arena *a = ctx->arena;
-  const char *id = arena_printf(a, "%s.%s.%s", grid_code(g), block_code(b), thread_code(t));
-  const char *why = NULL;
-  bool tiled_grid = g == G_DT || g == G_DTA || g == G_DTL;
-  if (tiled_grid && !c->tiled)
-    why = "the spectrum has no tiled compound codelet for the grid";
-  else if (!tiled_grid && !c->strided)
-    why = "the spectrum has no strided compound codelet for the grid";
-  else if (t == T_ST && !c->tiled)
-    why = "the spectrum has no tiled compound codelet for the block";
-  else if (t != T_ST && !c->strided)
-    why = "the spectrum has no strided compound codelet for the block";
-  else if (!c->thread_fn)
-    why = "the spectrum has no scalar codelet for the thread";
-  else if (t == T_SV && !c->thread_vec_fn)
-    why = c->thread_vec_why;
-  else if (!c->block[b].fn)
-    why = c->block[b].why;
-  else if ((g == G_DTA || g == G_DSA) && c->spec->pair)
-    why = "a global atomic combines one word, and an Arg is a (value, index) pair";
-  else if ((g == G_DTA || g == G_DSA) && c->spec->epilogue)
-    why = arena_printf(a, "global atomics leave no block that makes the final value, where the "
-                          "epilogue '%s' must run once", c->spec->epilogue_text);
-  else if ((g == G_DTA || g == G_DSA) && c->spec->acc_ty->kind != c->spec->result_ty->kind)
-    why = arena_printf(a, "global atomics combine into out, whose type %s is not the "
-                          "accumulator's %s", c->spec->result_ctype, c->spec->acc_ctype);
-  if (why) {
-    LeftOut *lo = arena_alloc(a, sizeof *lo);
-    lo->id = id;
-    lo->why = why;
-    vec_push(a, &c->left_out, lo);
-    return;
-  }
-
+/* A candidate: the plan's shape and properties, no code yet. */
+static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKind b, ThreadKind t) {
   Plan *p = arena_alloc(a, sizeof *p);
-  p->id = id;
+  p->id = arena_printf(a, "%s.%s.%s", grid_code(g), block_code(b), thread_code(t));
   p->cname = arena_printf(a, "%s_%s_%s_%s", c->name, grid_code(g), block_code(b), thread_code(t));
   p->g = g;
   p->b = b;
@@ -214,47 +109,12 @@ static void build_plan(Ctx *ctx, Composition *c, GridKind g, BlockKind b, Thread
   bool float_assoc = combiner_order_matters(combiner_of(c->op), c->acc_elem);
   bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
   p->deterministic = !(float_assoc && atomics);
+  p->needs_redux = b == B_VR;
   p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
   bool vec = t == T_SV;
-  p->grid_rule = g == G_B1 ? "one" : tiled_grid ? (vec ? "tiles_vec" : "tiles")
-                                                : (vec ? "strided_vec" : "strided");
-
-  p->kernel = kernel_main(a, c, p->cname, b);
-  Node *body = p->kernel->fn->body;
-  Loc loc = c->block[b].cd->loc;
-  Node *value = mk_decl(a, loc, "value", type_new(a, TY_ACC),
-                        values_call(a, tiled_grid ? "DT" : "DS", t, p->kernel,
-                                    mk_gpu(a, loc, "bid"), mk_gpu(a, loc, "gdim")));
-  block_add(a, body, mk_comment(a, loc, arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
-                                                      c->scalar->id,
-                                                      g == G_B1 ? "one block" : tiled_grid ? "tiles" : "strides",
-                                                      t == T_ST ? "tiles" : vec ? "16-byte vector strides" : "strides")));
-  block_add(a, body, value);
-  block_add(a, body, mk_comment(a, loc, arena_printf(a, "block: codelet '%s' (%s)",
-                                                      c->block[b].cd->id, block_code(b))));
-  block_add(a, body, block_call(a, c, b, value));
-  switch (g) {
-  case G_DT:
-  case G_DS:
-    xf_twopass(a, c, p, body, value);
-    break;
-  case G_DTA:
-  case G_DSA:
-    xf_gatomic(a, c, p, body, value);
-    break;
-  case G_DTL:
-  case G_DSL:
-    xf_lastblock(a, c, p, body, value);
-    break;
-  case G_B1:
-    block_add(a, body, mk_comment(a, loc, "grid: a single block writes the result"));
-    block_add(a, body, kernel_write_result(a, p->kernel, value));
-    p->launches = 1;
-    break;
-  default:
-    break;
-  }
-  vec_push(a, &c->plans, p);
+  p->grid_rule = g == G_B1 ? "one" : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
+                                                   : (vec ? "strided_vec" : "strided");
+  return p;
 }
 
 /* The accumulator's type as an element type: what its identities and
@@ -270,22 +130,76 @@ static ElemType acc_elem(const Spectrum *s, ElemType elem) {
   }
 }
 
-/* A codelet no plan uses is reported, with the reason. */
-static void report_unused(Ctx *ctx, Composition *c) {
-  for (int b = 0; b < B_COUNT; b++) {
-    BlockImpl *im = &c->block[b];
-    if (im->fn || !im->cd)
-      continue;
-    bool used = false;
-    for (int o = 0; o < B_COUNT; o++)
-      used |= c->block[o].cd == im->cd && c->block[o].fn;
-    bool said = false;
-    for (int o = 0; o < b; o++)
-      said |= c->block[o].cd == im->cd;
-    if (!used && !said)
-      diag_warning(ctx->diag, im->cd->loc, "codelet '%s' is used by no variant: %s", im->cd->id,
-                   im->why);
+void composition_new(Ctx *ctx, Program *prog, PtrVec *out) {
+  for (int i = 0; i < prog->spectra.len; i++) {
+    const Spectrum *spec = prog->spectra.items[i];
+    Composition *c = arena_alloc(ctx->arena, sizeof *c);
+    c->prog = prog;
+    c->spec = spec;
+    c->name = spec->name;
+    c->op = spec->op;
+    c->elem = prog->elem;
+    c->acc_elem = acc_elem(spec, prog->elem);
+    c->dialect = (DialectKind)0;
+    c->target = dialect_get(c->dialect); /* until a dialect takes it */
+    c->scalar = (Codelet *)spec->scalar;
+    vec_push(ctx->arena, out, c);
   }
+}
+
+void pass_plan(Ctx *ctx, Composition *c) {
+  c->tiled = first_of(c->prog, c->name, CK_COMPOUND, PART_TILED, -1);
+  c->strided = first_of(c->prog, c->name, CK_COMPOUND, PART_STRIDED, -1);
+  for (int b = 0; b < B_COUNT; b++)
+    plan_block(ctx, c, (BlockKind)b);
+  for (int g = 0; g < G_COUNT; g++)
+    for (int b = 0; b < B_COUNT; b++)
+      for (int t = 0; t < T_COUNT; t++)
+        vec_push(ctx->arena, &c->candidates,
+                 plan_candidate(ctx->arena, c, (GridKind)g, (BlockKind)b, (ThreadKind)t));
+}
+
+Composition *composition_for(Arena *a, const Composition *c, DialectKind slot,
+                             const Dialect *target) {
+  Composition *v = arena_alloc(a, sizeof *v);
+  *v = *c;
+  v->dialect = slot;
+  v->target = target;
+  v->plans = (PtrVec){0};
+  v->left_out = (PtrVec){0};
+  const char *no_redux = target->redux ? NULL
+                         : arena_printf(a, "no warp-reduce instruction on %s", target->gpus);
+  if (no_redux) /* asked first at the block level: no codelet serves VR */
+    v->block[B_VR] = (BlockImpl){.why = no_redux};
+  /* in the candidates' order: each plan kept, or left out with why */
+  int kept = 0, left = 0;
+  for (int i = 0; i < c->candidates.len; i++) {
+    const Plan *p = c->candidates.items[i];
+    const Plan *built = kept < c->plans.len ? c->plans.items[kept] : NULL;
+    const LeftOut *lo = left < c->left_out.len ? c->left_out.items[left] : NULL;
+    if (built && strcmp(built->id, p->id) == 0) {
+      kept++;
+      if (no_redux && p->needs_redux) {
+        LeftOut *d = arena_alloc(a, sizeof *d);
+        *d = (LeftOut){p->id, no_redux, LO_BLOCK};
+        vec_push(a, &v->left_out, d);
+      } else {
+        vec_push(a, &v->plans, (void *)built);
+      }
+    } else if (lo && strcmp(lo->id, p->id) == 0) {
+      left++;
+      if (no_redux && p->needs_redux && lo->stage != LO_PARTS) {
+        LeftOut *d = arena_alloc(a, sizeof *d);
+        *d = (LeftOut){p->id, no_redux, LO_BLOCK};
+        vec_push(a, &v->left_out, d);
+      } else {
+        vec_push(a, &v->left_out, (void *)lo);
+      }
+    }
+  }
+  /* the grid pass kept or left out every candidate, in the candidates' order */
+  assert(kept == c->plans.len && left == c->left_out.len);
+  return v;
 }
 
 /* No variant at all: an error that says why at each level. */
@@ -315,58 +229,3 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
   }
 }
 
-static Composition *compose_spectrum(Ctx *ctx, Program *prog, const Spectrum *spec,
-                                     DialectKind dialect, const Dialect *target) {
-  Arena *a = ctx->arena;
-  const char *name = spec->name;
-  Composition *c = arena_alloc(a, sizeof *c);
-  c->prog = prog;
-  c->spec = spec;
-  c->name = name;
-  c->op = spec->op;
-  c->elem = prog->elem;
-  c->acc_elem = acc_elem(spec, prog->elem);
-  c->dialect = dialect;
-  c->target = target;
-  c->scalar = (Codelet *)spec->scalar;
-  c->tiled = first_of(prog, name, CK_COMPOUND, PART_TILED, -1);
-  c->strided = first_of(prog, name, CK_COMPOUND, PART_STRIDED, -1);
-  const char *why = NULL;
-  Loc loc;
-  c->thread_fn = lower_codelet(ctx, spec, c->scalar, LOWER_THREAD,
-                               arena_printf(a, "%s_%s", name, c->scalar->id), &why, &loc);
-  if (!c->thread_fn)
-    diag_error(ctx->diag, loc, "the scalar codelet cannot run on one thread: it %s", why);
-  c->reference_fn = lower_codelet(ctx, spec, c->scalar, LOWER_REFERENCE,
-                                  arena_printf(a, "%s_reference", name), &why, &loc);
-  c->epilogue_fn = xf_epilogue(a, spec);
-  if (spec->inputs.len > 1)
-    c->thread_vec_why = arena_printf(a, "vector loads need one alignment for every input, and "
-                                        "spectrum '%s' has %d inputs", name, spec->inputs.len);
-  else if (c->thread_fn) {
-    c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
-                                 arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
-    if (!c->thread_vec_fn)
-      c->thread_vec_why = arena_printf(a, "the scalar codelet cannot use vector loads: at line %d "
-                                          "it %s", loc.line, why);
-  }
-  for (int b = 0; b < B_COUNT; b++)
-    build_block(ctx, c, (BlockKind)b);
-  if (c->thread_fn)
-    for (int g = 0; g < G_COUNT; g++)
-      for (int b = 0; b < B_COUNT; b++)
-        for (int t = 0; t < T_COUNT; t++)
-          build_plan(ctx, c, (GridKind)g, (BlockKind)b, (ThreadKind)t);
-  if (dialect == 0 && c->plans.len > 0) /* once, for the first dialect */
-    report_unused(ctx, c);
-  return c;
-}
-
-void compose_for(Ctx *ctx, Program *prog, DialectKind slot, const Dialect *target, PtrVec *out) {
-  for (int i = 0; i < prog->spectra.len; i++)
-    vec_push(ctx->arena, out, compose_spectrum(ctx, prog, prog->spectra.items[i], slot, target));
-}
-
-void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out) {
-  compose_for(ctx, prog, dialect, dialect_get(dialect), out);
-}

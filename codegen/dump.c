@@ -152,3 +152,70 @@ void dump_summary(Buf *out, const Program *prog) {
                op_name(cd->op));
   }
 }
+
+static const char *const stage_names[] = {"parts", "block", "grid"};
+
+static void dump_fn_or(Buf *out, Arena *a, const Dialect *dl, const char *what, const Node *fn,
+                       const char *why) {
+  if (fn)
+    emit_func(out, a, dl, fn);
+  else
+    buf_printf(out, "// %s: %s\n", what, why ? why : "none");
+}
+
+static void dump_blocks(Buf *out, Arena *a, const Composition *c) {
+  for (int b = 0; b < B_COUNT; b++)
+    dump_fn_or(out, a, c->target, block_code((BlockKind)b), c->block[b].fn, c->block[b].why);
+}
+
+/* --dump=plan|lower|block|grid: a spectrum after that pass, before any
+ * dialect takes its share (device code printed as the first dialect). */
+void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c) {
+  buf_printf(out, "// ===== %s %s after the %s pass (printed as %s)\n", c->name,
+             elem_info(c->elem)->name, pass, c->target->name);
+  if (strcmp(pass, "plan") == 0) {
+    buf_printf(out, "thread  %s (scalar)\n", c->scalar->id);
+    buf_printf(out, "grid    tiled %s, strided %s\n", c->tiled ? c->tiled->id : "(none)",
+               c->strided ? c->strided->id : "(none)");
+    for (int b = 0; b < B_COUNT; b++) {
+      const BlockImpl *im = &c->block[b];
+      buf_printf(out, "block   %-4s ", block_code((BlockKind)b));
+      if (im->why)
+        buf_printf(out, "(none: %s)\n", im->why);
+      else
+        buf_printf(out, "codelet '%s' as %s\n", im->cd->id, im->fname);
+    }
+    for (int i = 0; i < c->candidates.len; i++) {
+      const Plan *p = c->candidates.items[i];
+      buf_printf(out, "%-13s %s shape=%s deterministic=%s min_arch=%s%s\n", p->id, p->cname,
+                 p->grid_rule, p->deterministic ? "yes" : "no", p->min_arch,
+                 p->needs_redux ? " needs=redux" : "");
+    }
+    return;
+  }
+  if (strcmp(pass, "lower") == 0) {
+    dump_fn_or(out, a, c->target, "thread", c->thread_fn, "the scalar codelet cannot run on one thread");
+    dump_fn_or(out, a, c->target, "thread, vectors", c->thread_vec_fn, c->thread_vec_why);
+    dump_fn_or(out, a, c->target, "reference", c->reference_fn, NULL);
+    emit_func(out, a, c->target, c->epilogue_fn);
+    dump_blocks(out, a, c);
+    return;
+  }
+  if (strcmp(pass, "block") == 0) {
+    dump_blocks(out, a, c);
+    return;
+  }
+  /* grid: every kernel, then what was left out, in the candidates' order */
+  for (int i = 0; i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    buf_printf(out, "// %s\n", p->id);
+    emit_func(out, a, c->target, p->kernel->fn);
+    if (p->pass2)
+      emit_func(out, a, c->target, p->pass2->fn);
+  }
+  for (int i = 0; i < c->left_out.len; i++) {
+    const LeftOut *lo = c->left_out.items[i];
+    buf_printf(out, "// left out at the %s level: %s: %s\n", stage_names[lo->stage], lo->id, lo->why);
+  }
+  buf_printf(out, "// %d kernels built, %d left out\n", c->plans.len, c->left_out.len);
+}

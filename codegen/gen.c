@@ -261,7 +261,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "identity", identity_text(c->op, c->acc_elem));
   tpl_set(d, "combine", combine_text(a, c->op));
   const char *how = "";
-  /* no atomics on an Arg (compose.c leaves those plans out) */
+  /* no atomics on an Arg (grid.c leaves those plans out) */
   tpl_set(d, "atomic_body", sp->pair ? "" : atomic_body(a, c->op, c->acc_elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));

@@ -12,13 +12,15 @@
  * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
 #include "tgm.h"
 
+#include <assert.h>
+
 static Node *add(Arena *a, Kernel *k, const char *role, Node *param) {
   vec_push(a, &k->fn->kids, param);
   vec_push(a, &k->roles, (void *)role);
   return param;
 }
 
-static Kernel *kernel_begin(Arena *a, Composition *c, const char *name, BlockKind b) {
+static Kernel *kernel_begin(Arena *a, const Composition *c, const char *name, BlockKind b) {
   Loc loc = c->block[b].cd ? c->block[b].cd->loc : c->spec->scalar->loc;
   Kernel *k = arena_alloc(a, sizeof *k);
   Node *fn = node_new(a, ND_FUNC, loc);
@@ -31,7 +33,7 @@ static Kernel *kernel_begin(Arena *a, Composition *c, const char *name, BlockKin
   return k;
 }
 
-static void add_params(Arena *a, Composition *c, Kernel *k) {
+static void add_params(Arena *a, const Composition *c, Kernel *k) {
   Loc loc = k->fn->loc;
   for (int i = 0; i < c->spec->params.len; i++) {
     const SpecParam *sp = c->spec->params.items[i];
@@ -40,7 +42,7 @@ static void add_params(Arena *a, Composition *c, Kernel *k) {
   }
 }
 
-Kernel *kernel_main(Arena *a, Composition *c, const char *name, BlockKind b) {
+Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind b) {
   Kernel *k = kernel_begin(a, c, name, b);
   Loc loc = k->fn->loc;
   const PtrVec *ins = &c->spec->inputs;
@@ -61,7 +63,7 @@ Kernel *kernel_main(Arena *a, Composition *c, const char *name, BlockKind b) {
   return k;
 }
 
-Kernel *kernel_pass2(Arena *a, Composition *c, const char *name, BlockKind b) {
+Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind b) {
   Kernel *k = kernel_begin(a, c, name, b);
   Loc loc = k->fn->loc;
   k->partials = add(a, k, "partials",
@@ -94,4 +96,32 @@ Node *kernel_write_result(Arena *a, const Kernel *k, Node *value) {
                                     mk_index(a, loc, kernel_use(a, k->out), mk_int(a, loc, 0)),
                                     kernel_result(a, k, value))),
                NULL);
+}
+
+/* value = sum_coop_shfl<BLOCK>(value); */
+Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value) {
+  assert(im->fn && im->cd); /* only a plan whose block level exists is built */
+  Loc loc = im->cd->loc;
+  return mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
+                              mk_call(a, loc, arena_printf(a, "%s<BLOCK>", im->fn->name), 1,
+                                      mk_var(a, loc, value))));
+}
+
+/* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
+ * [params]): this thread's value, reduced by the thread-level codelet over
+ * its part (file.tpl's partition functions, by grid and thread shape). */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, Node *bidx, Node *gdim) {
+  Loc loc = k->fn->loc;
+  Node *call = mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_tiled(g) ? "DT" : "DS",
+                                            thread_code(t)), 0);
+  call->ty = type_new(a, TY_ACC);
+  for (int i = 0; i < k->inputs.len; i++)
+    vec_push(a, &call->kids, kernel_use(a, k->inputs.items[i]));
+  vec_push(a, &call->kids, kernel_use(a, k->n));
+  vec_push(a, &call->kids, kernel_use(a, k->items));
+  vec_push(a, &call->kids, bidx);
+  vec_push(a, &call->kids, gdim);
+  for (int i = 0; i < k->params.len; i++)
+    vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
+  return call;
 }

@@ -1,6 +1,12 @@
 /* main.c -- tgm-gen: the whole pipeline, one straight line of calls.
  *
- *   file --front--> AST --sema--> kinds, operator, tunables --dump/emit--> outputs
+ *   file --front--> AST --sema--> kinds, operator, tunables
+ *        --plan--> candidate plans --lower--> device functions
+ *        --block--> block transformations --grid--> kernels
+ *        --each dialect takes what it prints--> CPU check --> .cu .hip .json .cub.cu
+ * Every pass can be printed with --dump=PASS (run_one). The passes after sema
+ * share one signature (Pass, tgm.h) and run on each spectrum once, for every
+ * dialect (run_passes).
  *
  * Exit status: 0 success, 1 errors in the input, 2 bad usage. Outputs are
  * written only when there was no error at all (output.c). */
@@ -13,7 +19,21 @@
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
-typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA, DUMP_CODE } DumpKind;
+typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA, DUMP_PLAN, DUMP_LOWER, DUMP_BLOCK, DUMP_GRID,
+               DUMP_CODE, DUMP_COUNT } DumpKind;
+static const char *const dump_names[DUMP_COUNT] = {"", "ast", "sema", "plan", "lower", "block",
+                                                   "grid", "code"};
+
+/* The passes after sema, in order, and the --dump that stops after each. */
+static const struct {
+  Pass run;
+  DumpKind dump;
+} passes[] = {
+    {pass_plan, DUMP_PLAN},
+    {pass_lower, DUMP_LOWER},
+    {pass_block, DUMP_BLOCK},
+    {pass_grid, DUMP_GRID},
+};
 
 typedef struct {
   ElemType types[ET_COUNT];
@@ -42,8 +62,10 @@ static void usage(FILE *fp) {
         "options:\n"
         "  --type=T[,T...] element types: i32 (default), u32, i64, f32, f64\n"
         "  --list          print every variant, one per line: id, then properties\n"
-        "  --dump=WHAT     print a pass's result: ast, sema, code (the lowered and\n"
-        "                  transformed device functions and kernels, CUDA then HIP)\n"
+        "  --dump=PASS     print a pass's result and stop: ast, sema, plan (the\n"
+        "                  candidate variants), lower (the device functions), block\n"
+        "                  (after the block transformations), grid (every kernel),\n"
+        "                  code (what each dialect prints: CUDA, then HIP)\n"
         "  -o DIR          write into DIR: NAME_TYPE.cu, NAME_TYPE.hip, NAME_TYPE.json,\n"
         "                  NAME_TYPE.cub.cu (the CUB baseline tgm-tune times)\n"
         "                  (with --dump: the dump, as NAME.TYPE.WHAT)\n"
@@ -150,14 +172,13 @@ static int parse_options(int argc, char **argv, Options *opt) {
       opt->mode = optarg;
       break;
     case OPT_DUMP:
-      if (strcmp(optarg, "ast") == 0)
-        opt->dump = DUMP_AST;
-      else if (strcmp(optarg, "sema") == 0)
-        opt->dump = DUMP_SEMA;
-      else if (strcmp(optarg, "code") == 0)
-        opt->dump = DUMP_CODE;
-      else
-        return bad_usage("unknown --dump '%s' (expected ast, sema or code)", optarg);
+      opt->dump = DUMP_NONE;
+      for (int k = 1; k < DUMP_COUNT; k++)
+        if (strcmp(optarg, dump_names[k]) == 0)
+          opt->dump = (DumpKind)k;
+      if (opt->dump == DUMP_NONE)
+        return bad_usage("unknown --dump '%s' (expected ast, sema, plan, lower, block, grid or "
+                         "code)", optarg);
       break;
     case 'o':
       opt->outdir = optarg;
@@ -258,12 +279,13 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
 
 /* --embed: one header with the chosen variants (from a database or one
  * named variant) and the CUB-like entry point. */
-static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog, Outputs *outs) {
+static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog,
+                      const PtrVec *comps, Outputs *outs) {
   Arena *arena = ctx->arena;
-  PtrVec comps = {0};
-  compose(ctx, prog, opt->dialect, &comps);
-  Composition *c = comps.len ? comps.items[0] : NULL;
-  if (!c || comps.len > 1) {
+  Composition *c = comps->len == 1
+                       ? composition_for(arena, comps->items[0], opt->dialect, dialect_get(opt->dialect))
+                       : NULL;
+  if (!c) {
     diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
     return;
   }
@@ -288,6 +310,39 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
     diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
 }
 
+/* Each spectrum of prog through the passes, once for every dialect. With
+ * --dump of a pass, its result goes to out and the passes stop there. */
+static void run_passes(Ctx *ctx, Program *prog, DumpKind dump, Buf *(*dump_out)(void *, const Composition *),
+                       void *dump_ctx, PtrVec *comps) {
+  composition_new(ctx, prog, comps);
+  for (int i = 0; i < comps->len; i++) {
+    Composition *c = comps->items[i];
+    for (size_t k = 0; k < COUNT_OF(passes); k++) {
+      passes[k].run(ctx, c);
+      if (dump == passes[k].dump) {
+        dump_pass(dump_out(dump_ctx, c), ctx->arena, dump_names[dump], c);
+        break;
+      }
+    }
+  }
+}
+
+typedef struct {
+  Arena *arena;
+  const Options *opt;
+  Outputs *outs;
+  Buf *stdout_buf;
+} DumpTo;
+
+/* --dump=PASS of a spectrum: stdout, or NAME_TYPE.PASS in -o DIR */
+static Buf *dump_out(void *p, const Composition *c) {
+  DumpTo *to = p;
+  if (!to->opt->outdir)
+    return to->stdout_buf;
+  return outputs_add(to->outs, arena_printf(to->arena, "%s.%s", gen_base_name(to->arena, c),
+                                            dump_names[to->opt->dump]));
+}
+
 /* One file for one type: parse, check, then dump, list, embed or generate. */
 static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType elem, Outputs *outs,
                     Buf *stdout_buf) {
@@ -310,17 +365,20 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     return;
   }
 
+  PtrVec comps = {0};
+  DumpTo to = {arena, opt, outs, stdout_buf};
+  run_passes(ctx, prog, opt->dump, dump_out, &to, &comps);
+  if (opt->dump != DUMP_NONE && opt->dump != DUMP_CODE)
+    return;
   if (opt->embed) {
-    run_embed(ctx, opt, path, prog, outs);
+    run_embed(ctx, opt, path, prog, &comps, outs);
     return;
   }
 
-  PtrVec by_dialect[DIALECT_COUNT] = {{0}};
-  for (int d = 0; d < DIALECT_COUNT; d++)
-    compose(ctx, prog, (DialectKind)d, &by_dialect[d]);
-  for (int i = 0; i < by_dialect[DIALECT_CUDA].len; i++) {
-    Composition *by[DIALECT_COUNT] = {by_dialect[DIALECT_CUDA].items[i],
-                                      by_dialect[DIALECT_HIP].items[i]};
+  for (int i = 0; i < comps.len; i++) {
+    Composition *by[DIALECT_COUNT];
+    for (int d = 0; d < DIALECT_COUNT; d++)
+      by[d] = composition_for(arena, comps.items[i], (DialectKind)d, dialect_get((DialectKind)d));
     const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
     compose_check_empty(ctx, by);
     if (ctx->diag->nerrors)
@@ -407,9 +465,10 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
       if (ctx->diag->nerrors)
         break;
       PtrVec comps = {0};
-      compose(ctx, prog, DIALECT_CUDA, &comps);
+      run_passes(ctx, prog, DUMP_NONE, NULL, NULL, &comps);
       for (int k = 0; k < comps.len; k++)
-        reduce_api_add(&api, comps.items[k]);
+        reduce_api_add(&api, composition_for(arena, comps.items[k], DIALECT_CUDA,
+                                             dialect_get(DIALECT_CUDA)));
     }
   }
   const char *slash = strrchr(opt->outdir, '/');

@@ -438,7 +438,19 @@ Node *xf_epilogue(Arena *a, const Spectrum *s);
 Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
                 Loc *why_loc);
 
-/* ------------------------------------------------------------- compose.c */
+/* ------------------------------------------- compose.c and the passes */
+
+/* The passes, as main.c runs them on each spectrum's Composition (one for
+ * every dialect), each with --dump=NAME:
+ *   plan   compose.c  the candidate plans, one codelet per level: data
+ *   lower  xf_lower.c the codelets as device functions (thread, reference,
+ *                     vector, each block kind's codelet)
+ *   block  block.c    the block transformations (shared atomics, shuffles,
+ *                     redux, barriers) on each block kind's function
+ *   grid   grid.c     each plan's kernels, finished by its grid
+ *                     transformation, or left out with why
+ * then each dialect takes what it can print (composition_for), the CPU
+ * check drops what is wrong, and gen/manifest/embed print. */
 
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
@@ -449,12 +461,14 @@ typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 const char *grid_code(GridKind g);     /* DT, DS, DTA, ... */
 const char *block_code(BlockKind b);   /* V, VS, ... */
 const char *thread_code(ThreadKind t); /* ST, SS, SV */
+bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {
-  Node *fn;        /* NULL when unavailable */
-  const char *why; /* then: why */
+  Node *fn;          /* NULL when unavailable */
+  const char *why;   /* then: why */
   Codelet *cd;
+  const char *fname; /* the device function's name: sum_coop_shfl */
 } BlockImpl;
 
 /* A kernel's signature by role (kernel.c). */
@@ -476,14 +490,21 @@ typedef struct {
   bool needs_init;    /* the output is set to the identity before (global atomics) */
   bool deterministic; /* the same bits every run, also for floating point */
   bool partials, counter; /* temp storage: one A per block; a completion counter */
+  bool needs_redux;   /* a dialect without the warp-reduce instruction drops it */
   const char *min_arch;  /* CUDA: sm_75, or sm_80 for VR */
   const char *grid_rule; /* tiles, tiles_vec, strided, strided_vec, one */
   Kernel *kernel, *pass2; /* pass2 may be NULL */
 } Plan;
 
+/* Where a plan was found wanting: its parts (codelets, the thread level),
+ * its block level, or its grid level; a dialect's own reason replaces the
+ * block's and the grid's, as the dialect is asked first at that level. */
+typedef enum { LO_PARTS, LO_BLOCK, LO_GRID } LeftOutStage;
+
 typedef struct {
   const char *id;
   const char *why;
+  LeftOutStage stage;
 } LeftOut;
 
 typedef struct {
@@ -500,33 +521,51 @@ typedef struct {
   const char *thread_vec_why; /* why there is no thread_vec_fn */
   Node *reference_fn, *epilogue_fn; /* the verification reference; tgm_epilogue */
   ElemType acc_elem; /* the accumulator's type as an element type (atomics, identities) */
-  PtrVec plans;    /* Plan * */
+  PtrVec candidates; /* Plan *: every grid.block.thread, from the planner */
+  PtrVec plans;    /* Plan *: those the grid pass built (and a dialect prints) */
   PtrVec left_out; /* LeftOut * */
 } Composition;
 
-/* Every legal plan of each spectrum in prog, for one dialect. */
-void compose(Ctx *ctx, Program *prog, DialectKind dialect, PtrVec *out);
-/* The same for a dialect of one's own in that slot (a test's stub). */
-void compose_for(Ctx *ctx, Program *prog, DialectKind slot, const struct Dialect *target,
-                 PtrVec *out);
+/* One composition per spectrum of prog, before any pass. */
+void composition_new(Ctx *ctx, Program *prog, PtrVec *out);
+
+/* Every pass has this signature; errors go to ctx->diag. */
+typedef void (*Pass)(Ctx *ctx, Composition *c);
+void pass_plan(Ctx *ctx, Composition *c);  /* compose.c */
+void pass_lower(Ctx *ctx, Composition *c); /* xf_lower.c */
+void pass_block(Ctx *ctx, Composition *c); /* block.c */
+void pass_grid(Ctx *ctx, Composition *c);  /* grid.c */
+
+/* What a dialect prints of a composition that went through every pass:
+ * the plans it can do, the rest left out with why (a shallow copy; the
+ * functions are shared). */
+Composition *composition_for(Arena *a, const Composition *c, DialectKind slot,
+                             const struct Dialect *target);
 /* A spectrum with no variant in a dialect is an error, with why at each level. */
 void compose_check_empty(Ctx *ctx, Composition *const by_dialect[DIALECT_COUNT]);
 
 /* kernel.c: the kernels' signatures by role */
-Kernel *kernel_main(Arena *a, Composition *c, const char *name, BlockKind b);
-Kernel *kernel_pass2(Arena *a, Composition *c, const char *name, BlockKind b);
+Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind b);
+Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind b);
 Node *kernel_use(Arena *a, const Node *param);
 Node *kernel_result(Arena *a, const Kernel *k, Node *value); /* tgm_epilogue(value, n, ...) */
 Node *kernel_write_result(Arena *a, const Kernel *k, Node *value); /* thread 0: out[0] = ... */
+/* `value = sum_coop<BLOCK>(value);`: the block level's function on value */
+Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
+/* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
+ * [params]): a thread's value, reduced by the thread level over its part */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, Node *bidx, Node *gdim);
 
-/* Grid-level transformations: each finishes a kernel's body, where `value`
- * (a declaration) holds the block's result in thread 0, and may make a
- * second kernel. */
-void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body, Node *value);   /* xf_twopass.c */
-void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body, Node *value);   /* xf_gatomic.c */
-void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value); /* xf_lastblock.c */
-/* `value = sum_coop<BLOCK>(value);` */
-Node *block_call(Arena *a, Composition *c, BlockKind b, Node *value_decl);
+/* Grid-level transformations: each finishes plan p's kernel, whose body
+ * ends with `value` (a declaration) holding the block's result in thread
+ * 0, and may make a second kernel (grid.c calls them). */
+void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_twopass.c */
+void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_gatomic.c */
+void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_lastblock.c */
+void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value);  /* grid.c: B1 */
+
+/* dump.c: what --dump=plan, lower, block and grid print */
+void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c);
 
 /* ---------------------------------------------------------------- emit.c */
 

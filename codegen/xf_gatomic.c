@@ -5,11 +5,12 @@
  * pass over the data; for floating-point + and * the order of the atomics,
  * hence the rounding, varies from run to run. No block makes the final
  * value, so a spectrum with an epilogue (or a result type other than its
- * accumulator's) has no such plan (compose.c leaves it out). */
+ * accumulator's) has no such plan (grid.c leaves it out). */
 #include "tgm.h"
 
-void xf_gatomic(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
+void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value) {
   Kernel *k = p->kernel;
+  Node *body = k->fn->body;
   Loc loc = k->fn->loc;
   Node *at = node_new(a, ND_ATOMIC, loc);
   at->op = c->op;

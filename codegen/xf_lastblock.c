@@ -11,8 +11,9 @@
  * be wrong. It applies the epilogue as it writes out[0]. */
 #include "tgm.h"
 
-void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
+void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value) {
   Kernel *k = p->kernel;
+  Node *body = k->fn->body;
   Loc loc = k->fn->loc;
   Node *last = mk_decl(a, loc, "is_last", type_new(a, TY_BOOL), NULL);
   last->qual = Q_SHARED;
@@ -37,7 +38,7 @@ void xf_lastblock(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
   block_add(a, fin, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
                                          mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kernel_use(a, k->partials),
                                                  mk_gpu(a, loc, "gdim")))));
-  block_add(a, fin, block_call(a, c, p->b, value));
+  block_add(a, fin, kernel_block_call(a, &c->block[p->b], value));
   block_add(a, fin, kernel_write_result(a, k, value));
   block_add(a, body, mk_if(a, loc, mk_var(a, loc, last), fin, NULL));
   p->partials = true;

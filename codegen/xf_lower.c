@@ -220,3 +220,39 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
   }
   return f;
 }
+
+/* The lower pass: the scalar codelet for one thread (an error when it
+ * cannot), the reference, the epilogue, the thread level over 16-byte
+ * vectors, and each block kind's codelet as a device function for BLOCK
+ * threads (the block pass transforms those). */
+void pass_lower(Ctx *ctx, Composition *c) {
+  Arena *a = ctx->arena;
+  const Spectrum *spec = c->spec;
+  const char *name = c->name, *why = NULL;
+  Loc loc;
+  c->thread_fn = lower_codelet(ctx, spec, c->scalar, LOWER_THREAD,
+                               arena_printf(a, "%s_%s", name, c->scalar->id), &why, &loc);
+  if (!c->thread_fn)
+    diag_error(ctx->diag, loc, "the scalar codelet cannot run on one thread: it %s", why);
+  c->reference_fn = lower_codelet(ctx, spec, c->scalar, LOWER_REFERENCE,
+                                  arena_printf(a, "%s_reference", name), &why, &loc);
+  c->epilogue_fn = xf_epilogue(a, spec);
+  if (spec->inputs.len > 1)
+    c->thread_vec_why = arena_printf(a, "vector loads need one alignment for every input, and "
+                                        "spectrum '%s' has %d inputs", name, spec->inputs.len);
+  else if (c->thread_fn) {
+    c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
+                                 arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
+    if (!c->thread_vec_fn)
+      c->thread_vec_why = arena_printf(a, "the scalar codelet cannot use vector loads: at line %d "
+                                          "it %s", loc.line, why);
+  }
+  for (int b = 0; b < B_COUNT; b++) {
+    BlockImpl *im = &c->block[b];
+    if (!im->cd || im->why)
+      continue;
+    im->fn = lower_codelet(ctx, spec, im->cd, LOWER_BLOCK, im->fname, &why, &loc);
+    if (!im->fn)
+      im->why = arena_printf(a, "codelet '%s' at line %d %s", im->cd->id, loc.line, why);
+  }
+}

@@ -6,8 +6,9 @@
  * launch shape. */
 #include "tgm.h"
 
-void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
+void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value) {
   Kernel *k = p->kernel;
+  Node *body = k->fn->body;
   Loc loc = k->fn->loc;
   block_add(a, body, mk_comment(a, loc, "grid: one partial per block; a second pass combines them"));
   block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
@@ -25,7 +26,7 @@ void xf_twopass(Arena *a, Composition *c, Plan *p, Node *body, Node *value) {
                              kernel_use(a, k2->count)));
   block_add(a, b2, mk_comment(a, loc, "second pass: one block combines the partials"));
   block_add(a, b2, v2);
-  block_add(a, b2, block_call(a, c, p->b, v2));
+  block_add(a, b2, kernel_block_call(a, &c->block[p->b], v2));
   block_add(a, b2, kernel_write_result(a, k2, v2));
   p->partials = true;
   p->launches = 2;

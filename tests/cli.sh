@@ -54,6 +54,25 @@ cmp -s "$work/o/sum.f32.sema" "$work/sum.sema" || { echo "FAIL -o output differs
 [ -f "$work/o/max.f32.sema" ] || { echo "FAIL -o writes one file per input"; fails=$((fails + 1)); }
 [ -z "$(find "$work/o" -name '*.tmp.*')" ] || { echo "FAIL temporaries left behind"; fails=$((fails + 1)); }
 
+# --dump=PASS for every pass: on stdout, and with -o as NAME.TYPE.PASS (ast,
+# sema: per file) or NAME_TYPE.PASS (the passes after sema: per spectrum),
+# each pass's output a stage of the next: lowered blocks have no barriers,
+# the block pass inserts them, the grid pass holds every kernel --list names
+for p in ast sema plan lower block grid code; do
+  expect 0 "--dump=$p" -- "$gen" --type=i32 --dump=$p codelets/max.tgm
+  [ -s "$work/out" ] || { echo "FAIL --dump=$p prints nothing"; fails=$((fails + 1)); }
+  cp "$work/out" "$work/dump.$p"
+  expect 0 "--dump=$p -o" -- "$gen" --type=i32 --dump=$p -o "$work/od.$p" codelets/max.tgm
+  case $p in ast | sema) f="$work/od.$p/max.i32.$p" ;; *) f="$work/od.$p/max_i32.$p" ;; esac
+  cmp -s "$f" "$work/dump.$p" || { echo "FAIL --dump=$p -o differs from stdout"; fails=$((fails + 1)); }
+done
+grep -q "^DTL.VS.SV " "$work/dump.plan" || { echo "FAIL --dump=plan lists the candidates"; fails=$((fails + 1)); }
+[ "$(grep -c "sync" "$work/dump.lower")" -eq 0 ] || { echo "FAIL --dump=lower: barriers before the block pass"; fails=$((fails + 1)); }
+grep -q "__syncthreads" "$work/dump.block" || { echo "FAIL --dump=block: no barriers"; fails=$((fails + 1)); }
+"$gen" --type=i32 --list codelets/max.tgm | awk '$0 ~ /dialects=cuda/ {print $1}' | while read -r id; do
+  grep -qx "// $id" "$work/dump.grid" || echo "FAIL --dump=grid lacks $id"
+done | grep FAIL && fails=$((fails + 1))
+
 # one bad file among good ones: nothing at all is written
 expect 1 "all or nothing" -- "$gen" --dump=sema -o "$work/o2" codelets/sum.tgm "$root/tests/errors/no_return.tgm"
 [ ! -e "$work/o2" ] || { echo "FAIL wrote output although one file had errors"; fails=$((fails + 1)); }

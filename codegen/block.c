@@ -1,0 +1,33 @@
+/* block.c -- the block pass: each block kind's lowered cooperative codelet
+ * through its transformations, in order:
+ *   VA1, VA2, VA2S  shared atomics (xf_satomic.c)
+ *   VS, VR, VA2S    tree loops as warp shuffles (xf_shuffle.c)
+ *   VR              the shuffle tree as the warp-reduce instruction (xf_redux.c)
+ *   every kind      barriers where the threads share memory (xf_barrier.c)
+ * A kind whose pattern does not match is unavailable, with why. */
+#include "tgm.h"
+
+void pass_block(Ctx *ctx, Composition *c) {
+  Arena *a = ctx->arena;
+  for (int k = 0; k < B_COUNT; k++) {
+    BlockKind b = (BlockKind)k;
+    BlockImpl *im = &c->block[b];
+    if (!im->fn)
+      continue;
+    Node *fn = im->fn;
+    const char *why = NULL;
+    Loc loc;
+    if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
+      xf_satomic(a, fn);
+    if ((b == B_VS || b == B_VR || b == B_VA2S) && xf_shuffle(a, fn) == 0)
+      why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles", im->cd->id);
+    else if (b == B_VR && xf_redux(a, fn, c->op) == 0)
+      why = arena_printf(a, "codelet '%s' has no shuffle tree to replace", im->cd->id);
+    else if ((why = xf_barrier(a, fn, &loc)))
+      why = arena_printf(a, "codelet '%s' at line %d %s", im->cd->id, loc.line, why);
+    if (why) {
+      im->fn = NULL;
+      im->why = why;
+    }
+  }
+}
