@@ -66,9 +66,7 @@ char *arena_strndup(Arena *a, const char *s, size_t n) {
   return p;
 }
 
-char *arena_strdup(Arena *a, const char *s) {
-  return arena_strndup(a, s, strlen(s));
-}
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
 
 char *arena_printf(Arena *a, const char *fmt, ...) {
   va_list ap;

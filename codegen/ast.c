@@ -15,13 +15,9 @@ static const char *op_names[] = {
 #undef X
 };
 
-const char *node_kind_name(NodeKind k) {
-  return k < ND_COUNT ? kind_names[k] : "?";
-}
+const char *node_kind_name(NodeKind k) { return k < ND_COUNT ? kind_names[k] : "?"; }
 
-const char *op_name(Op op) {
-  return op < OP_COUNT ? op_names[op] : "?";
-}
+const char *op_name(Op op) { return op < OP_COUNT ? op_names[op] : "?"; }
 
 Node *node_new(Arena *a, NodeKind kind, Loc loc) {
   Node *n = arena_alloc(a, sizeof *n);
@@ -30,13 +26,9 @@ Node *node_new(Arena *a, NodeKind kind, Loc loc) {
   return n;
 }
 
-Node *node_kid(const Node *n, int i) {
-  return i < n->kids.len ? n->kids.items[i] : NULL;
-}
+Node *node_kid(const Node *n, int i) { return i < n->kids.len ? n->kids.items[i] : NULL; }
 
-int node_nkids(const Node *n) {
-  return n->kids.len;
-}
+int node_nkids(const Node *n) { return n->kids.len; }
 
 void node_walk(Node *n, NodeVisit fn, void *ctx) {
   if (!n || !fn(n, ctx))

@@ -20,7 +20,8 @@ void pass_block(Ctx *ctx, Composition *c) {
     if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
       xf_satomic(a, fn);
     if ((b == B_VS || b == B_VR || b == B_VA2S) && xf_shuffle(a, fn) == 0)
-      why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles", im->cd->id);
+      why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles",
+                         im->cd->id);
     else if (b == B_VR && xf_redux(a, fn, c->op) == 0)
       why = arena_printf(a, "codelet '%s' has no shuffle tree to replace", im->cd->id);
     else if ((why = xf_barrier(a, fn, &loc)))

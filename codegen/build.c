@@ -105,9 +105,7 @@ Node *mk_if(Arena *a, Loc loc, Node *c, Node *then, Node *els) {
   return n;
 }
 
-Node *mk_block(Arena *a, Loc loc) {
-  return node_new(a, ND_BLOCK, loc);
-}
+Node *mk_block(Arena *a, Loc loc) { return node_new(a, ND_BLOCK, loc); }
 
 Node *mk_decl(Arena *a, Loc loc, const char *name, Type *ty, Node *init) {
   Node *n = node_new(a, ND_DECL, loc);
@@ -143,13 +141,9 @@ Node *mk_return(Arena *a, Loc loc, Node *v) {
   return n;
 }
 
-void block_add(Arena *a, Node *block, Node *stmt) {
-  vec_push(a, &block->kids, stmt);
-}
+void block_add(Arena *a, Node *block, Node *stmt) { vec_push(a, &block->kids, stmt); }
 
-Type *ty_elem(Arena *a) {
-  return type_new(a, TY_ELEM);
-}
+Type *ty_elem(Arena *a) { return type_new(a, TY_ELEM); }
 
 Type *ty_ptr(Arena *a, Type *base, bool is_const) {
   Type *t = type_new(a, TY_PTR);
@@ -173,23 +167,16 @@ Node *mk_combine(Arena *a, Loc loc, Op op, Node *x, Node *y) {
 Node *mk_identity(Arena *a, Loc loc, Op op) {
   const Combiner *cb = combiner_of(op);
   switch (cb ? cb->identity : ID_ZERO) {
-  case ID_ONE:
-    return mk_int(a, loc, 1);
-  case ID_ONES:
-    return mk_unary(a, loc, OP_BITNOT, mk_int(a, loc, 0));
-  case ID_LOWEST:
-    return mk_call(a, loc, "Lowest", 0);
-  case ID_HIGHEST:
-    return mk_call(a, loc, "Highest", 0);
-  case ID_ZERO:
-    break;
+  case ID_ONE: return mk_int(a, loc, 1);
+  case ID_ONES: return mk_unary(a, loc, OP_BITNOT, mk_int(a, loc, 0));
+  case ID_LOWEST: return mk_call(a, loc, "Lowest", 0);
+  case ID_HIGHEST: return mk_call(a, loc, "Highest", 0);
+  case ID_ZERO: break;
   }
   return mk_int(a, loc, 0);
 }
 
-Node *mk_fence(Arena *a, Loc loc) {
-  return node_new(a, ND_FENCE, loc);
-}
+Node *mk_fence(Arena *a, Loc loc) { return node_new(a, ND_FENCE, loc); }
 
 Node *mk_ticket(Arena *a, Loc loc, Node *counter, Node *limit) {
   Node *n = node_new(a, ND_TICKET, loc);

@@ -290,8 +290,9 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   for (int i = 0; i < hs.len; i++) {
     const Harness *h = hs.items[i];
     const Dialect *dl = h->target->dl;
-    const char *wave = dl->warp_flag ? arena_printf(a, arena_printf(a, " %s", dl->warp_flag), h->target->warp)
-                                     : "";
+    const char *wave = dl->warp_flag
+                           ? arena_printf(a, arena_printf(a, " %s", dl->warp_flag), h->target->warp)
+                           : "";
     cmds[i + 1] = arena_printf(a, "%s %s%s -c %s.cpp -o %s.o 2>%s.err", o->cxx, kflags, wave,
                                h->name, h->name, h->name);
   }
@@ -385,15 +386,15 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
       diag_error(ctx->diag, loc,
                  "%d variant%s of %s %s wrong on the CPU check (--strict: nothing is written); "
                  "the first, %s (%s, warp %d): %s",
-                 wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
-                 f0->plan->id, f0->target->dl->name, f0->target->warp, f0->why);
+                 wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are", f0->plan->id,
+                 f0->target->dl->name, f0->target->warp, f0->why);
     else
       diag_warning(ctx->diag, loc,
                    "%d variant%s of %s %s wrong on the CPU check and %s not written; the first, "
                    "%s (%s, warp %d): %s",
                    wrong, wrong == 1 ? "" : "s", base, wrong == 1 ? "is" : "are",
-                   wrong == 1 ? "is" : "are", f0->plan->id,
-                   f0->target->dl->name, f0->target->warp, f0->why);
+                   wrong == 1 ? "is" : "are", f0->plan->id, f0->target->dl->name, f0->target->warp,
+                   f0->why);
   }
   for (int i = 0; i < fails.len; i++) {
     const Failure *f = fails.items[i];
@@ -421,13 +422,18 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
       const Dialect *dl = by[d]->target;
       const char *warps = "";
       for (int w = 0; w < dl->nwarps; w++)
-        warps = arena_printf(a, "%s%s%d", warps, w == 0 ? "" : w == dl->nwarps - 1 ? " and " : ", ",
+        warps = arena_printf(a, "%s%s%d", warps,
+                             w == 0                ? ""
+                             : w == dl->nwarps - 1 ? " and "
+                                                   : ", ",
                              dl->warps[w]);
-      counts = arena_printf(a, "%s%s%d %s%s (warp%s %s)", counts, d ? ", " : "", checked[d], dl->title,
-                            d ? "" : " variants", dl->nwarps > 1 ? "s" : "", warps);
+      counts = arena_printf(a, "%s%s%d %s%s (warp%s %s)", counts, d ? ", " : "", checked[d],
+                            dl->title, d ? "" : " variants", dl->nwarps > 1 ? "s" : "", warps);
     }
-    fprintf(stderr, "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %s, "
-            "%d wrong%s\n", base, now() - t0, t_build - t0, now() - t_build, o->jobs, counts, wrong,
+    fprintf(stderr,
+            "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %s, "
+            "%d wrong%s\n",
+            base, now() - t0, t_build - t0, now() - t_build, o->jobs, counts, wrong,
             wrong ? (o->strict ? " (--strict: nothing written)" : ", left out") : "");
   }
   rc = ctx->diag->nerrors ? -1 : 0;

@@ -15,9 +15,7 @@ static const Combiner combiners[] = {
 
 int combiner_count(void) { return (int)COUNT_OF(combiners); }
 
-const Combiner *combiner_at(int i) {
-  return i >= 0 && i < combiner_count() ? &combiners[i] : NULL;
-}
+const Combiner *combiner_at(int i) { return i >= 0 && i < combiner_count() ? &combiners[i] : NULL; }
 
 const Combiner *combiner_of(Op op) {
   for (size_t i = 0; i < COUNT_OF(combiners); i++)

@@ -83,19 +83,23 @@ static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
     }
   }
   if (!cd) {
-    static const char *const need[B_COUNT] = {
-        "cooperative codelet", "cooperative codelet", "cooperative codelet",
-        "shared-atomic codelet without a tree loop (figure 3(a))",
-        "shared-atomic codelet with a tree loop (figure 3(b))",
-        "shared-atomic codelet with a tree loop (figure 3(b))"};
+    static const char *const need[B_COUNT] =
+        {"cooperative codelet",
+         "cooperative codelet",
+         "cooperative codelet",
+         "shared-atomic codelet without a tree loop (figure 3(a))",
+         "shared-atomic codelet with a tree loop (figure 3(b))",
+         "shared-atomic codelet with a tree loop (figure 3(b))"};
     im->why = arena_printf(a, "spectrum '%s' has no %s", c->name, need[b]);
     return;
   }
   im->cd = cd;
   im->fname = arena_printf(a, "%s_%s%s", c->name, cd->id, suffix[b]);
   if (c->spec->pair && !coop)
-    im->why = arena_printf(a, "codelet '%s': a shared-memory atomic combines one word, and an Arg "
-                              "is a (value, index) pair", cd->id);
+    im->why = arena_printf(a,
+                           "codelet '%s': a shared-memory atomic combines one word, and an Arg "
+                           "is a (value, index) pair",
+                           cd->id);
 }
 
 /* A candidate: the plan's shape and properties, no code yet. */
@@ -112,13 +116,15 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   p->needs_redux = b == B_VR;
   p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
   bool vec = t == T_SV;
-  p->grid_rule = g == G_B1 ? "one" : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
-                                                   : (vec ? "strided_vec" : "strided");
+  p->grid_rule = g == G_B1       ? "one"
+                 : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
+                                 : (vec ? "strided_vec" : "strided");
   return p;
 }
 
 /* The accumulator's type as an element type: what its identities and
  * atomics are spelled for. */
+// clang-format off
 static ElemType acc_elem(const Spectrum *s, ElemType elem) {
   switch (s->acc_ty->kind) {
   case TY_INT: return ET_I32;
@@ -129,6 +135,7 @@ static ElemType acc_elem(const Spectrum *s, ElemType elem) {
   default: return elem;
   }
 }
+// clang-format on
 
 void composition_new(Ctx *ctx, Program *prog, PtrVec *out) {
   for (int i = 0; i < prog->spectra.len; i++) {
@@ -167,8 +174,9 @@ Composition *composition_for(Arena *a, const Composition *c, DialectKind slot,
   v->target = target;
   v->plans = (PtrVec){0};
   v->left_out = (PtrVec){0};
-  const char *no_redux = target->redux ? NULL
-                         : arena_printf(a, "no warp-reduce instruction on %s", target->gpus);
+  const char *no_redux = target->redux
+                             ? NULL
+                             : arena_printf(a, "no warp-reduce instruction on %s", target->gpus);
   if (no_redux) /* asked first at the block level: no codelet serves VR */
     v->block[B_VR] = (BlockImpl){.why = no_redux};
   /* in the candidates' order: each plan kept, or left out with why */
@@ -228,4 +236,3 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
     return; /* one dialect's reasons say it */
   }
 }
-

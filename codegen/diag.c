@@ -23,9 +23,7 @@ void diag_init(Diag *d, Arena *a, FILE *out) {
   d->out = out;
 }
 
-void diag_add_file(Diag *d, SrcFile *f) {
-  vec_push(d->arena, &d->files, f);
-}
+void diag_add_file(Diag *d, SrcFile *f) { vec_push(d->arena, &d->files, f); }
 
 static const SrcFile *find_file(Diag *d, const char *path) {
   if (!path)
@@ -65,8 +63,8 @@ static void print_caret(Diag *d, Loc loc) {
 
 void diag_report(Diag *d, const char *severity, Loc loc, const char *msg) {
   bool note = strcmp(severity, "note") == 0;
-  char *key = arena_printf(d->arena, "%s:%d:%d:%s:%s", loc.file ? loc.file : "",
-                           loc.line, loc.col, severity, msg);
+  char *key = arena_printf(d->arena, "%s:%d:%d:%s:%s", loc.file ? loc.file : "", loc.line, loc.col,
+                           severity, msg);
   for (int i = 0; i < d->seen.len; i++)
     if (strcmp(d->seen.items[i], key) == 0) {
       if (!note) /* a repeated error hides its repeated notes too */
@@ -109,8 +107,8 @@ void diag_limit_end(Diag *d, const char *file) {
   d->limit = d->shown = d->suppressed = 0;
   d->hiding = false;
   if (n > 0)
-    fprintf(d->out, "%s: note: %d more error%s in this file not shown\n",
-            file, n, n == 1 ? "" : "s");
+    fprintf(d->out, "%s: note: %d more error%s in this file not shown\n", file, n,
+            n == 1 ? "" : "s");
 }
 
 void diag_origin(Diag *d, const char *stem, Loc loc) {

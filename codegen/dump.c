@@ -34,36 +34,25 @@ static void dump_node(Buf *out, Arena *a, const Node *n, int depth, const char *
       buf_puts(out, " __coop");
     buf_printf(out, " -> %s", type_str(a, n->ty));
     break;
-  case ND_PARAM:
-    buf_printf(out, " %s : %s", n->name, type_str(a, n->ty));
-    break;
+  case ND_PARAM: buf_printf(out, " %s : %s", n->name, type_str(a, n->ty)); break;
   case ND_DECL:
     buf_printf(out, " %s : %s", n->name, type_str(a, n->ty));
     quals(out, n);
     break;
   case ND_INT:
   case ND_FLOAT:
-  case ND_BOOL:
-    buf_printf(out, " %s", n->spelling);
-    break;
+  case ND_BOOL: buf_printf(out, " %s", n->spelling); break;
   case ND_VAR:
     buf_printf(out, " %s", n->name);
     if (!n->decl)
       buf_puts(out, " (function)");
     break;
   case ND_BINARY:
-  case ND_UNARY:
-    buf_printf(out, " %s", op_name(n->op));
-    break;
-  case ND_ASSIGN:
-    buf_printf(out, " %s=", op_name(n->op));
-    break;
+  case ND_UNARY: buf_printf(out, " %s", op_name(n->op)); break;
+  case ND_ASSIGN: buf_printf(out, " %s=", op_name(n->op)); break;
   case ND_CALL:
-  case ND_METHOD:
-    buf_printf(out, " %s", n->name);
-    break;
-  default:
-    break;
+  case ND_METHOD: buf_printf(out, " %s", n->name); break;
+  default: break;
   }
   if (n->ty && n->kind != ND_CODELET && n->kind != ND_PARAM && n->kind != ND_DECL)
     buf_printf(out, " : %s", type_str(a, n->ty));
@@ -94,8 +83,7 @@ static void dump_node(Buf *out, Arena *a, const Node *n, int depth, const char *
     for (int i = 0; i < n->kids.len; i++)
       field(out, a, n->kids.items[i], depth + 1, "arg");
     return;
-  default:
-    break;
+  default: break;
   }
   field(out, a, n->cond, depth + 1, NULL);
   field(out, a, n->lhs, depth + 1, NULL);
@@ -194,7 +182,8 @@ void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c) {
     return;
   }
   if (strcmp(pass, "lower") == 0) {
-    dump_fn_or(out, a, c->target, "thread", c->thread_fn, "the scalar codelet cannot run on one thread");
+    dump_fn_or(out, a, c->target, "thread", c->thread_fn,
+               "the scalar codelet cannot run on one thread");
     dump_fn_or(out, a, c->target, "thread, vectors", c->thread_vec_fn, c->thread_vec_why);
     dump_fn_or(out, a, c->target, "reference", c->reference_fn, NULL);
     emit_func(out, a, c->target, c->epilogue_fn);
@@ -215,7 +204,8 @@ void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c) {
   }
   for (int i = 0; i < c->left_out.len; i++) {
     const LeftOut *lo = c->left_out.items[i];
-    buf_printf(out, "// left out at the %s level: %s: %s\n", stage_names[lo->stage], lo->id, lo->why);
+    buf_printf(out, "// left out at the %s level: %s: %s\n", stage_names[lo->stage], lo->id,
+               lo->why);
   }
   buf_printf(out, "// %d kernels built, %d left out\n", c->plans.len, c->left_out.len);
 }

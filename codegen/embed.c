@@ -28,9 +28,7 @@ static const Plan *plan_by_id(const Composition *c, const char *id) {
   return NULL;
 }
 
-static bool is_strided(const Plan *p) {
-  return p->g == G_DS || p->g == G_DSA || p->g == G_DSL;
-}
+static bool is_strided(const Plan *p) { return p->g == G_DS || p->g == G_DSA || p->g == G_DSL; }
 
 /* Defaults for a variant named without tuning: block 256, a few items per
  * thread, four blocks per SM for strided grids. */
@@ -103,13 +101,15 @@ static const char *key_str(json_t *key, const char *name) {
 
 /* "the entry for NVIDIA H100 80GB HBM3 (i32 sum, stream)" */
 static const char *entry_name(Arena *a, json_t *key) {
-  return text_comment_safe(a, arena_printf(a, "the entry for %s (%s %s, %s)", key_str(key, "device"),
-                                           key_str(key, "type"), key_str(key, "op"), key_str(key, "mode")));
+  return text_comment_safe(a, arena_printf(a, "the entry for %s (%s %s, %s)",
+                                           key_str(key, "device"), key_str(key, "type"),
+                                           key_str(key, "op"), key_str(key, "mode")));
 }
 
 /* Whether v is one of the manifest's values for a knob; else `values`
  * lists them ("1, 2, 4"). */
-static bool in_tunable(Arena *a, json_t *tunables, const char *knob, long long v, const char **values) {
+static bool in_tunable(Arena *a, json_t *tunables, const char *knob, long long v,
+                       const char **values) {
   json_t *list = json_object_get(tunables, knob), *x;
   size_t i;
   Buf b = {0};
@@ -134,16 +134,19 @@ static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db
   EmbedChoice *ch = arena_alloc(a, sizeof *ch);
   ch->from = (int)json_integer_value(json_object_get(b, "from_log2n"));
   ch->to = (int)json_integer_value(json_object_get(b, "to_log2n"));
-  const char *where = arena_printf(a, "bucket %zu (2^%d..2^%d) of %s", i, ch->from, ch->to, entry_name(a, key));
+  const char *where = arena_printf(a, "bucket %zu (2^%d..2^%d) of %s", i, ch->from, ch->to,
+                                   entry_name(a, key));
   const char *id = json_string_value(json_object_get(b, "variant"));
   ch->plan = plan_by_id(c, id);
   if (!ch->plan) {
-    diag_error(ctx->diag, at, "%s chose %s", where, text_comment_safe(a, missing_variant(a, c, id)));
+    diag_error(ctx->diag, at, "%s chose %s", where,
+               text_comment_safe(a, missing_variant(a, c, id)));
     return NULL;
   }
   json_t *cap = json_object_get(b, "grid_cap_per_sm");
   long long knob[3] = {json_integer_value(json_object_get(b, "block")),
-                       json_integer_value(json_object_get(b, "items")), cap ? json_integer_value(cap) : 0};
+                       json_integer_value(json_object_get(b, "items")),
+                       cap ? json_integer_value(cap) : 0};
   static const char *names[3] = {"block", "items", "grid_cap_per_sm"};
   json_t *tunables = manifest_tunables(ch->plan);
   bool ok = true;
@@ -151,13 +154,13 @@ static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db
     const char *values = "";
     if (k == 2 && !json_object_get(tunables, names[k])) { /* no grid cap: absent or 0 */
       if (knob[k] != 0) {
-        diag_error(ctx->diag, at, "%s: %s has no grid cap, but grid_cap_per_sm is %lld", where, ch->plan->id,
-                   knob[k]);
+        diag_error(ctx->diag, at, "%s: %s has no grid cap, but grid_cap_per_sm is %lld", where,
+                   ch->plan->id, knob[k]);
         ok = false;
       }
     } else if (!in_tunable(a, tunables, names[k], knob[k], &values)) {
-      diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, names[k], knob[k], ch->plan->id,
-                 values);
+      diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, names[k], knob[k],
+                 ch->plan->id, values);
       ok = false;
     }
   }
@@ -179,11 +182,12 @@ typedef struct {
 /* "mode stream, driver 13000, compiler nvrtc 13.0", comment-safe */
 static const char *tuning_of(Arena *a, json_t *key) {
   json_t *drv = json_object_get(key, "driver");
-  const char *driver = json_is_string(drv)    ? json_string_value(drv)
-                       : json_is_integer(drv) ? arena_printf(a, "%lld", (long long)json_integer_value(drv))
-                                              : "?";
-  return text_comment_safe(a, arena_printf(a, "mode %s, driver %s, compiler %s", key_str(key, "mode"), driver,
-                                           key_str(key, "compiler")));
+  const char *driver = json_is_string(drv) ? json_string_value(drv)
+                       : json_is_integer(drv)
+                           ? arena_printf(a, "%lld", (long long)json_integer_value(drv))
+                           : "?";
+  return text_comment_safe(a, arena_printf(a, "mode %s, driver %s, compiler %s",
+                                           key_str(key, "mode"), driver, key_str(key, "compiler")));
 }
 
 /* The GPU of an entry's key; NULL (with an error) when the key lacks it. */
@@ -194,8 +198,9 @@ static EmbedTable *tuned_gpu(Ctx *ctx, const char *db_path, json_t *key) {
   json_t *sms = json_object_get(key, "sm_count");
   char rest;
   t->device = json_string_value(json_object_get(key, "device"));
-  if (!t->device || !*t->device || !cc || sscanf(cc, "%d.%d%c", &t->cc_major, &t->cc_minor, &rest) != 2 ||
-      t->cc_major < 0 || t->cc_minor < 0 || !json_is_integer(sms) || json_integer_value(sms) < 1 ||
+  if (!t->device || !*t->device || !cc ||
+      sscanf(cc, "%d.%d%c", &t->cc_major, &t->cc_minor, &rest) != 2 || t->cc_major < 0 ||
+      t->cc_minor < 0 || !json_is_integer(sms) || json_integer_value(sms) < 1 ||
       json_integer_value(sms) > 1000000) {
     diag_error(ctx->diag, (Loc){db_path, 0, 0},
                "%s has no GPU (\"device\", \"cc\": \"MAJOR.MINOR\" and \"sm_count\" in its key)",
@@ -210,8 +215,8 @@ static EmbedTable *tuned_gpu(Ctx *ctx, const char *db_path, json_t *key) {
 }
 
 static bool same_gpu(const EmbedTable *a, const EmbedTable *b) {
-  return strcmp(a->device, b->device) == 0 && a->cc_major == b->cc_major && a->cc_minor == b->cc_minor &&
-         a->sms == b->sms;
+  return strcmp(a->device, b->device) == 0 && a->cc_major == b->cc_major &&
+         a->cc_minor == b->cc_minor && a->sms == b->sms;
 }
 
 static bool same_choice(const EmbedChoice *a, const EmbedChoice *b) {
@@ -246,8 +251,8 @@ static int arch_number(const Plan *p) { /* sm_80 -> 80 */
  * fewer launches, then a deterministic variant, then the GPU listed first.
  * A size where no tuned GPU's winner runs everywhere gets `fallback` (the
  * untuned default). Neighbouring sizes with one choice share a bucket. */
-static void portable_table(Arena *a, const Composition *c, PtrVec *const tables[], int n, const EmbedTable *pt,
-                           PtrVec *out) {
+static void portable_table(Arena *a, const Composition *c, PtrVec *const tables[], int n,
+                           const EmbedTable *pt, PtrVec *out) {
   int lo = 63, hi = 0, oldest = 1 << 30;
   for (int t = 0; t < n; t++) {
     const EmbedChoice *first = tables[t]->items[0], *last = tables[t]->items[tables[t]->len - 1];
@@ -279,8 +284,9 @@ static void portable_table(Arena *a, const Composition *c, PtrVec *const tables[
       }
       const Plan *p = ch->plan, *q = best ? best->plan : NULL;
       if (!best || votes > best_votes ||
-          (votes == best_votes && (p->launches < q->launches ||
-                                   (p->launches == q->launches && p->deterministic && !q->deterministic))))
+          (votes == best_votes &&
+           (p->launches < q->launches ||
+            (p->launches == q->launches && p->deterministic && !q->deterministic))))
         best = ch, best_votes = votes;
     }
     if (!best && tuned_here && dflt)
@@ -356,8 +362,10 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
           replaced = 1;
           break;
         }
-        diag_error(ctx->diag, at, "%s %s is tuned twice for %s (%s; %s); choose one with --mode (or --device)",
-                   op, type, text_comment_safe(a, t->label), tuning_of(a, tuned[k].key), tuning_of(a, key));
+        diag_error(ctx->diag, at,
+                   "%s %s is tuned twice for %s (%s; %s); choose one with --mode (or --device)", op,
+                   type, text_comment_safe(a, t->label), tuning_of(a, tuned[k].key),
+                   tuning_of(a, key));
         goto done;
       }
     }
@@ -368,17 +376,20 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   }
   if (!ntuned) {
     diag_error(ctx->diag, at, "no tuned %s %s for %s in the database%s%s%s%s%s%s", op, type,
-               c->target->name, mode ? ", mode " : "", mode ? mode : "",
-               device ? ", device " : "", device ? text_comment_safe(a, device) : "",
+               c->target->name, mode ? ", mode " : "", mode ? mode : "", device ? ", device " : "",
+               device ? text_comment_safe(a, device) : "",
                stale ? " for this version of the codelets (it was tuned for another source: "
-                       "run tgm-tune again)" : "",
-               other ? arena_printf(a, " (the %s tunings are for %s)", other->rtc_name, other->chosen_by)
+                       "run tgm-tune again)"
+                     : "",
+               other ? arena_printf(a, " (the %s tunings are for %s)", other->rtc_name,
+                                    other->chosen_by)
                      : "");
     goto done;
   }
   if (ntuned > 250) {
-    diag_error(ctx->diag, at, "%d GPUs tuned %s %s: one header holds 250 at most (choose with --device)",
-               ntuned, op, type);
+    diag_error(ctx->diag, at,
+               "%d GPUs tuned %s %s: one header holds 250 at most (choose with --device)", ntuned,
+               op, type);
     goto done;
   }
   PtrVec **tables = arena_alloc(a, (size_t)ntuned * sizeof *tables);
@@ -397,10 +408,15 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   if (ntuned > 1) {
     EmbedTable *pt = arena_alloc(a, sizeof *pt);
     pt->label = "portable";
-    pt->note = arena_printf(a, "portable, for any other GPU: per size, the choice with the best worst\n"
-                               "//      case over the %d tuned GPUs: among their winners that every GPU runs,\n"
-                               "//      the winner on the most of them (ties: fewer launches, deterministic,\n"
-                               "//      the GPU listed first); DSL.VS.SV where none runs everywhere", ntuned);
+    pt->note =
+        arena_printf(a,
+                     "portable, for any other GPU: per size, the choice with the best worst\n"
+                     "//      case over the %d tuned GPUs: among their winners that every GPU "
+                     "runs,\n"
+                     "//      the winner on the most of them (ties: fewer launches, "
+                     "deterministic,\n"
+                     "//      the GPU listed first); DSL.VS.SV where none runs everywhere",
+                     ntuned);
     portable_table(a, c, tables, ntuned, pt, out);
   }
   rc = 0;
@@ -502,9 +518,10 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
     tpl_set(d, "param_decls", gen_param_decls(a, c));
     /* an Arg result lives in the kernels' namespace: {key = the index, value} */
-    tpl_set(d, "out_t", s->result_ty->kind == TY_ELEM ? sig_t
-                        : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
-                                  : s->result_ctype);
+    tpl_set(d, "out_t",
+            s->result_ty->kind == TY_ELEM ? sig_t
+            : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
+                      : s->result_ctype);
     tpl_set(d, "meaning", gen_meaning(a, c));
     Buf *bufs[] = {&decls, &args, &pdecls, &pargs, &ns_decls, &ns_args};
     for (size_t i = 0; i < COUNT_OF(bufs); i++)
@@ -524,16 +541,19 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_setf(it, "block", "%u", ch->block);
     tpl_setf(it, "items", "%u", ch->items);
     tpl_set(it, "cap_arg", cap_arg(a, ch));
-    tpl_set(it, "cap_note", is_strided(p)                 ? arena_printf(a, ", %u blocks per SM at most", ch->cap)
-                            : !p->partials && !p->counter ? ": no temp storage"
-                                                          : "");
+    tpl_set(it, "cap_note",
+            is_strided(p)                 ? arena_printf(a, ", %u blocks per SM at most", ch->cap)
+            : !p->partials && !p->counter ? ": no temp storage"
+                                          : "");
     tpl_set(it, "counter", p->counter ? "1" : "");
     tpl_set(it, "grid_enum", gen_grid_enum(p->grid_rule));
     tpl_set(it, "temp_expr",
             p->partials || p->counter
-                ? arena_printf(a, "tgm_temp_need(tgm_grid(%s, nullptr, n, %u, %u, %s), sizeof(A), %d, %d)",
-                               gen_grid_enum(p->grid_rule), ch->block, ch->items, cap_arg(a, ch), p->partials,
-                               p->counter)
+                ? arena_printf(a,
+                               "tgm_temp_need(tgm_grid(%s, nullptr, n, %u, %u, %s), sizeof(A), %d, "
+                               "%d)",
+                               gen_grid_enum(p->grid_rule), ch->block, ch->items, cap_arg(a, ch),
+                               p->partials, p->counter)
                 : "0");
   }
 
@@ -556,16 +576,19 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
       if (ch->table != tb)
         continue;
       count++;
-      tpl_setf(tpl_item(it, "rows"), "row", "{%d, %d}, // 2^%d..2^%d: %s, block %u, items %u%s", ch->to,
-               choice_index(a, &distinct, ch), ch->from, ch->to, ch->plan->id, ch->block, ch->items,
+      tpl_setf(tpl_item(it, "rows"), "row", "{%d, %d}, // 2^%d..2^%d: %s, block %u, items %u%s",
+               ch->to, choice_index(a, &distinct, ch), ch->from, ch->to, ch->plan->id, ch->block,
+               ch->items,
                is_strided(ch->plan) ? arena_printf(a, ", %u blocks per SM", ch->cap) : "");
     }
     tpl_setf(it, "table_row", "{%s, %s, %d, %d, %d, %d, tgm_buckets_%d},", c_string(a, tb->label),
-             tb->device ? c_string(a, tb->device) : "nullptr", tb->cc_major, tb->cc_minor, tb->sms, count, t);
+             tb->device ? c_string(a, tb->device) : "nullptr", tb->cc_major, tb->cc_minor, tb->sms,
+             count, t);
   }
   if (tables.len > 1)
-    buf_puts(&notes, "\n// At the first call on a GPU, the table tuned on a GPU of its name, compute\n"
-                     "// capability and SM count is chosen, else the last one, and kept for that GPU.");
+    buf_puts(&notes,
+             "\n// At the first call on a GPU, the table tuned on a GPU of its name, compute\n"
+             "// capability and SM count is chosen, else the last one, and kept for that GPU.");
   tpl_set(d, "tables_note", arena_strdup(a, notes.data));
   buf_free(&notes);
   tpl_setf(d, "ntables", "%d", tables.len);

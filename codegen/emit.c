@@ -14,9 +14,12 @@ typedef struct {
   const Dialect *d;
 } Printer;
 
+// clang-format off
 enum { P_COMMA = 1, P_ASSIGN, P_COND, P_LOR, P_LAND, P_BOR, P_BXOR, P_BAND, P_EQ, P_REL,
        P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POSTFIX, P_PRIMARY };
+// clang-format on
 
+// clang-format off
 static int binary_prec(Op op) {
   switch (op) {
   case OP_MUL: case OP_DIV: case OP_REM: return P_MUL;
@@ -33,6 +36,7 @@ static int binary_prec(Op op) {
   default: return P_PRIMARY;
   }
 }
+// clang-format on
 
 static int prec(const Node *n) {
   switch (n->kind) {
@@ -40,7 +44,8 @@ static int prec(const Node *n) {
   case ND_ASSIGN: return P_ASSIGN;
   case ND_COND: return P_COND;
   case ND_UNARY: return n->op == OP_POSTINC || n->op == OP_POSTDEC ? P_POSTFIX : P_UNARY;
-  case ND_CAST: case ND_ADDR: return P_UNARY;
+  case ND_CAST:
+  case ND_ADDR: return P_UNARY;
   case ND_GPU:
     return strcmp(n->name, "lane") == 0 || strcmp(n->name, "warp") == 0 ? P_MUL : P_PRIMARY;
   default: return P_PRIMARY;
@@ -49,12 +54,9 @@ static int prec(const Node *n) {
 
 const char *emit_type(Arena *a, const Type *t) {
   switch (t->kind) {
-  case TY_PTR:
-    return arena_printf(a, "%s *", emit_type(a, t->base));
-  case TY_ARG:
-    return t->is_const ? "const tgm_arg" : "tgm_arg";
-  default:
-    return type_str(a, t);
+  case TY_PTR: return arena_printf(a, "%s *", emit_type(a, t->base));
+  case TY_ARG: return t->is_const ? "const tgm_arg" : "tgm_arg";
+  default: return type_str(a, t);
   }
 }
 
@@ -125,15 +127,9 @@ static void expr(Printer *p, const Node *n, int need) {
   switch (n->kind) {
   case ND_INT:
   case ND_FLOAT:
-  case ND_BOOL:
-    buf_puts(o, n->spelling);
-    return;
-  case ND_VAR:
-    buf_puts(o, n->name);
-    return;
-  case ND_GPU:
-    buf_puts(o, gpu_name(p->d, n->name));
-    return;
+  case ND_BOOL: buf_puts(o, n->spelling); return;
+  case ND_VAR: buf_puts(o, n->name); return;
+  case ND_GPU: buf_puts(o, gpu_name(p->d, n->name)); return;
   case ND_BINARY: {
     int pr = binary_prec(n->op);
     bool bitwise = pr == P_BAND || pr == P_BXOR || pr == P_BOR || pr == P_SHIFT;
@@ -160,8 +156,11 @@ static void expr(Printer *p, const Node *n, int need) {
       operand(p, n->lhs, P_POSTFIX, false);
       buf_puts(o, n->op == OP_POSTINC ? "++" : "--");
     } else {
-      buf_puts(o, n->op == OP_PREINC ? "++" : n->op == OP_PREDEC ? "--" : n->op == OP_NEG ? "-"
-                  : n->op == OP_PLUS ? "+" : s);
+      buf_puts(o, n->op == OP_PREINC   ? "++"
+                  : n->op == OP_PREDEC ? "--"
+                  : n->op == OP_NEG    ? "-"
+                  : n->op == OP_PLUS   ? "+"
+                                       : s);
       operand(p, n->lhs, P_UNARY, false);
     }
     return;
@@ -199,12 +198,8 @@ static void expr(Printer *p, const Node *n, int need) {
     else
       buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
     return;
-  case ND_FENCE:
-    buf_puts(o, p->d->fence);
-    return;
-  case ND_TICKET:
-    buf_printf(o, p->d->ticket, expr_str(p, n->lhs), expr_str(p, n->rhs));
-    return;
+  case ND_FENCE: buf_puts(o, p->d->fence); return;
+  case ND_TICKET: buf_printf(o, p->d->ticket, expr_str(p, n->lhs), expr_str(p, n->rhs)); return;
   case ND_REDUX: /* tgm_warp_reduce: __reduce_<op>_sync, see file.tpl */
     buf_printf(o, p->d->redux ? p->d->redux : "/* no warp-reduce instruction */ %s",
                expr_str(p, n->lhs));
@@ -216,15 +211,11 @@ static void expr(Printer *p, const Node *n, int need) {
     expr(p, n->rhs, P_ASSIGN);
     buf_puts(o, ")");
     return;
-  default:
-    buf_printf(o, "/* %s */", node_kind_name(n->kind));
-    return;
+  default: buf_printf(o, "/* %s */", node_kind_name(n->kind)); return;
   }
 }
 
-static void indent(Printer *p, int depth) {
-  buf_printf(p->out, "%*s", depth * 2, "");
-}
+static void indent(Printer *p, int depth) { buf_printf(p->out, "%*s", depth * 2, ""); }
 
 static void stmt(Printer *p, const Node *n, int depth);
 
@@ -343,21 +334,13 @@ static void stmt(Printer *p, const Node *n, int depth) {
     }
     buf_puts(o, ";\n");
     return;
-  case ND_BREAK:
-    buf_puts(o, "break;\n");
-    return;
-  case ND_CONTINUE:
-    buf_puts(o, "continue;\n");
-    return;
-  case ND_NULL:
-    buf_puts(o, ";\n");
-    return;
+  case ND_BREAK: buf_puts(o, "break;\n"); return;
+  case ND_CONTINUE: buf_puts(o, "continue;\n"); return;
+  case ND_NULL: buf_puts(o, ";\n"); return;
   case ND_SYNC:
     buf_printf(o, "%s;\n", n->ival == SYNC_WARP ? p->d->sync_warp : p->d->sync_block);
     return;
-  case ND_COMMENT:
-    buf_printf(o, "// %s\n", n->spelling);
-    return;
+  case ND_COMMENT: buf_printf(o, "// %s\n", n->spelling); return;
   default:
     expr(p, n, P_COMMA);
     buf_puts(o, ";\n");

@@ -208,7 +208,7 @@ static bool tok_is(const char *s, Tok t, const char *word) {
 }
 
 static bool is_type_keyword(const char *s, Tok t) {
-  static const char *const kw[] = {"unsigned", "signed", "int",  "long",
+  static const char *const kw[] = {"unsigned", "signed", "int",   "long",
                                    "short",    "char",   "float", "double"};
   for (size_t i = 0; i < COUNT_OF(kw); i++)
     if (tok_is(s, t, kw[i]))
@@ -425,9 +425,7 @@ static Loc loc_at(Conv *cv, CXSourceLocation l) {
   return loc;
 }
 
-static Loc loc_of(Conv *cv, CXCursor c) {
-  return loc_at(cv, clang_getCursorLocation(c));
-}
+static Loc loc_of(Conv *cv, CXCursor c) { return loc_at(cv, clang_getCursorLocation(c)); }
 
 static void conv_error(Conv *cv, CXCursor c, const char *fmt, const char *arg) {
   diag_error(cv->ctx->diag, loc_of(cv, c), fmt, arg);
@@ -500,9 +498,14 @@ static Type *conv_named(Conv *cv, CXType t) {
       ty->base = conv_type(cv, clang_Type_getTemplateArgumentAsType(t, 1));
       return ty;
     }
-    static const struct { const char *name; TypeKind kind; } classes[] = {
-        {"Vector", TY_VECTOR}, {"Sequence", TY_SEQUENCE}, {"Partition", TY_PARTITION}, {"Map", TY_MAP},
-        {"Arg", TY_ARG}};
+    static const struct {
+      const char *name;
+      TypeKind kind;
+    } classes[] = {{"Vector", TY_VECTOR},
+                   {"Sequence", TY_SEQUENCE},
+                   {"Partition", TY_PARTITION},
+                   {"Map", TY_MAP},
+                   {"Arg", TY_ARG}};
     for (size_t i = 0; i < COUNT_OF(classes); i++)
       if (strcmp(name, classes[i].name) == 0)
         return type_new(cv->arena, classes[i].kind);
@@ -520,13 +523,9 @@ static Type *conv_type(Conv *cv, CXType t) {
   bool is_const = clang_isConstQualifiedType(t);
   Type *ty;
   switch (t.kind) {
-  case CXType_Elaborated:
-    ty = conv_type(cv, clang_Type_getNamedType(t));
-    break;
+  case CXType_Elaborated: ty = conv_type(cv, clang_Type_getNamedType(t)); break;
   case CXType_Typedef:
-  case CXType_Record:
-    ty = conv_named(cv, t);
-    break;
+  case CXType_Record: ty = conv_named(cv, t); break;
   case CXType_Unexposed: /* template specialisations, substituted parameters */
     if (clang_Cursor_isNull(clang_getTypeDeclaration(t)) ||
         clang_getCursorKind(clang_getTypeDeclaration(t)) == CXCursor_NoDeclFound) {
@@ -552,12 +551,8 @@ static Type *conv_type(Conv *cv, CXType t) {
     ty = type_new(cv->arena, TY_CARRAY);
     ty->base = conv_type(cv, clang_getArrayElementType(t));
     break;
-  case CXType_LValueReference:
-    ty = conv_type(cv, clang_getPointeeType(t));
-    break;
-  case CXType_FunctionProto:
-    ty = type_new(cv->arena, TY_FUNC);
-    break;
+  case CXType_LValueReference: ty = conv_type(cv, clang_getPointeeType(t)); break;
+  case CXType_FunctionProto: ty = type_new(cv->arena, TY_FUNC); break;
   default:
     ty = type_new(cv->arena, TY_OTHER);
     ty->name = take_string(cv->arena, clang_getTypeSpelling(t));
@@ -663,9 +658,9 @@ static Node *conv_call(Conv *cv, CXCursor c) {
   Cursors cs = children(c);
   Node *n = NULL;
 
-  if (ck == CXCursor_ConversionFunction || (ck == CXCursor_Constructor && cs.len == 1 &&
-                                            clang_Cursor_getNumArguments(c) == 1 &&
-                                            clang_getCursorKind(strip(cs.items[0])) != CXCursor_IntegerLiteral)) {
+  if (ck == CXCursor_ConversionFunction ||
+      (ck == CXCursor_Constructor && cs.len == 1 && clang_Cursor_getNumArguments(c) == 1 &&
+       clang_getCursorKind(strip(cs.items[0])) != CXCursor_IntegerLiteral)) {
     /* Map -> Array conversion, or a copy: the operand is what matters. */
     CXCursor inner = cs.len ? strip(cs.items[0]) : c;
     if (clang_getCursorKind(inner) == CXCursor_MemberRefExpr) {
@@ -811,9 +806,7 @@ static Node *conv_expr(Conv *cv, CXCursor c) {
     free(cs.items);
     break;
   }
-  case CXCursor_CallExpr:
-    n = conv_call(cv, c);
-    break;
+  case CXCursor_CallExpr: n = conv_call(cv, c); break;
   case CXCursor_CStyleCastExpr:
   case CXCursor_CXXFunctionalCastExpr:
   case CXCursor_CXXStaticCastExpr: {
@@ -996,9 +989,7 @@ static Node *conv_stmt(Conv *cv, CXCursor c) {
   Cursors cs = children(c);
   Node *n = NULL;
   switch (k) {
-  case CXCursor_CompoundStmt:
-    n = conv_block(cv, c);
-    break;
+  case CXCursor_CompoundStmt: n = conv_block(cv, c); break;
   case CXCursor_DeclStmt:
     if (cs.len == 1 && clang_getCursorKind(cs.items[0]) == CXCursor_VarDecl) {
       n = conv_var(cv, cs.items[0]);
@@ -1059,15 +1050,9 @@ static Node *conv_stmt(Conv *cv, CXCursor c) {
     n = node_new(a, ND_RETURN, loc);
     n->lhs = cs.len ? conv_expr(cv, cs.items[0]) : NULL;
     break;
-  case CXCursor_BreakStmt:
-    n = node_new(a, ND_BREAK, loc);
-    break;
-  case CXCursor_ContinueStmt:
-    n = node_new(a, ND_CONTINUE, loc);
-    break;
-  case CXCursor_NullStmt:
-    n = node_new(a, ND_NULL, loc);
-    break;
+  case CXCursor_BreakStmt: n = node_new(a, ND_BREAK, loc); break;
+  case CXCursor_ContinueStmt: n = node_new(a, ND_CONTINUE, loc); break;
+  case CXCursor_NullStmt: n = node_new(a, ND_NULL, loc); break;
   default:
     if (clang_isExpression(k)) {
       n = node_new(a, ND_EXPR, loc);
@@ -1284,8 +1269,7 @@ static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
       break;
     case CXCursor_TypedefDecl:
     case CXCursor_TypeAliasDecl:
-    case CXCursor_StaticAssert:
-      break;
+    case CXCursor_StaticAssert: break;
     case CXCursor_VarDecl: what = "a global variable"; break;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
@@ -1316,8 +1300,8 @@ static const char *clang_args_elem(Arena *a, ElemType elem) {
 }
 
 static const char *clang_args_elem_id(Arena *a, ElemType elem) {
-  static const int ids[ET_COUNT] = {[ET_I32] = 1, [ET_U32] = 2, [ET_I64] = 3, [ET_F32] = 4,
-                                    [ET_F64] = 5};
+  static const int ids[ET_COUNT] =
+      {[ET_I32] = 1, [ET_U32] = 2, [ET_I64] = 3, [ET_F32] = 4, [ET_F64] = 5};
   return arena_printf(a, "-DTGM_ELEM_ID=%d", ids[elem]);
 }
 
@@ -1357,9 +1341,19 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
   }
 
   const char *args[] = {
-      "-x", "c++", "-std=c++17", "-fsyntax-only", "-nostdinc", "-nostdinc++",
-      "-include", PRELUDE_PATH, clang_args_elem(a, elem), clang_args_elem_id(a, elem),
-      "-Wno-vla-cxx-extension", "-Wno-vla-extension", "-Wno-unused-value",
+      "-x",
+      "c++",
+      "-std=c++17",
+      "-fsyntax-only",
+      "-nostdinc",
+      "-nostdinc++",
+      "-include",
+      PRELUDE_PATH,
+      clang_args_elem(a, elem),
+      clang_args_elem_id(a, elem),
+      "-Wno-vla-cxx-extension",
+      "-Wno-vla-extension",
+      "-Wno-unused-value",
       "-Wno-return-type", /* sema reports a missing return itself */
       "-ferror-limit=0",  /* diag.c stops a cascade (MAX_ERRORS) */
   };
@@ -1380,9 +1374,9 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
         {PRELUDE_PATH, tgm_prelude_text, (unsigned long)strlen(tgm_prelude_text)},
     };
     Conv cv = {.ctx = ctx, .arena = a, .file = f};
-    enum CXErrorCode ec = clang_parseTranslationUnit2(
-        index, main_path, args, (int)COUNT_OF(args), files, 2,
-        CXTranslationUnit_KeepGoing, &cv.tu);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(index, main_path, args, (int)COUNT_OF(args),
+                                                      files, 2, CXTranslationUnit_KeepGoing,
+                                                      &cv.tu);
     if (ec != CXError_Success || !cv.tu) {
       diag_error(d, (Loc){f->path, 0, 0}, "libclang could not parse the file (code %d)", (int)ec);
       break;
@@ -1397,7 +1391,8 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
       cv.failed = false;
     }
     const Span *sp = spans.items[k];
-    FindFn ff = {.cv = &cv, .lo = sp->start,
+    FindFn ff = {.cv = &cv,
+                 .lo = sp->start,
                  .hi = sp->body_end == SIZE_MAX ? f->len : sp->body_end};
     clang_visitChildren(clang_getTranslationUnitCursor(cv.tu), find_fn, &ff);
     if (!ff.have) {

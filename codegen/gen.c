@@ -7,9 +7,9 @@
 
 /* What the element type and operator need spelled out in C. */
 typedef struct {
-  const char *vtype;  /* the 16-byte vector type */
+  const char *vtype; /* the 16-byte vector type */
   const char *lowest, *highest;
-  const char *utype;  /* an unsigned type of the same size, for CAS */
+  const char *utype; /* an unsigned type of the same size, for CAS */
 } ElemText;
 
 static const ElemText elem_text[ET_COUNT] = {
@@ -50,8 +50,10 @@ static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
   const Combiner *cb = combiner_of(op);
   const char *native = NULL;
   if (cb && cb->native && (cb->native_on & TS_OF(e)))
-    native = e == ET_I64 ? arena_printf(a, "%s(reinterpret_cast<unsigned long long *>(p), "
-                                           "(unsigned long long)v)", cb->native)
+    native = e == ET_I64 ? arena_printf(a,
+                                        "%s(reinterpret_cast<unsigned long long *>(p), "
+                                        "(unsigned long long)v)",
+                                        cb->native)
                          : arena_printf(a, "%s(p, v)", cb->native);
   if (native) {
     *how = "a native atomic";
@@ -93,10 +95,14 @@ static const char *const block_titles[B_COUNT] = {
 };
 
 const char *gen_grid_enum(const char *rule) {
-  if (strcmp(rule, "tiles") == 0) return "TGM_TILES";
-  if (strcmp(rule, "tiles_vec") == 0) return "TGM_TILES_VEC";
-  if (strcmp(rule, "strided") == 0) return "TGM_STRIDED";
-  if (strcmp(rule, "strided_vec") == 0) return "TGM_STRIDED_VEC";
+  if (strcmp(rule, "tiles") == 0)
+    return "TGM_TILES";
+  if (strcmp(rule, "tiles_vec") == 0)
+    return "TGM_TILES_VEC";
+  if (strcmp(rule, "strided") == 0)
+    return "TGM_STRIDED";
+  if (strcmp(rule, "strided_vec") == 0)
+    return "TGM_STRIDED_VEC";
   return "TGM_ONE";
 }
 
@@ -123,9 +129,7 @@ const char *gen_meaning(Arena *a, const Composition *c) {
   return arena_printf(a, "out[0] = %s, where %s = %s", s->epilogue_text, s->acc->name, fold);
 }
 
-const char *gen_identity_text(const Composition *c) {
-  return identity_text(c->op, c->acc_elem);
-}
+const char *gen_identity_text(const Composition *c) { return identity_text(c->op, c->acc_elem); }
 
 const char *gen_param_decls(Arena *a, const Composition *c) {
   Buf b = {0};
@@ -183,7 +187,8 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
     buf_printf(&decls, "%sconst T *__restrict__ %s", i ? ", " : "", nm);
     buf_printf(&host, "%sconst T *%s", i ? ", " : "", nm);
     buf_printf(&args, "%s%s", i ? ", " : "", nm);
-    buf_printf(&checks, "%s(n > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm, nm);
+    buf_printf(&checks, "%s(n > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm,
+               nm);
     tpl_set(tpl_item(d, "inputs"), "name", nm);
   }
   for (int i = 0; i < s->params.len; i++) {
@@ -292,7 +297,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   for (int b = 0; b < B_COUNT; b++) {
     bool used = false;
     for (int i = 0; i < c->plans.len; i++)
-      used |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->b == (BlockKind)b;
+      used |= wanted(only, c->plans.items[i]) &&
+              ((const Plan *)c->plans.items[i])->b == (BlockKind)b;
     if (!c->block[b].fn || !used)
       continue;
     TplDict *it = tpl_item(d, "blocks");
@@ -331,8 +337,10 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(it, "grid_enum", gen_grid_enum(p->grid_rule));
     tpl_set(it, "temp_expr",
             !p->partials ? "0"
-                         : arena_printf(a, "tgm_partials_bytes(tgm_grid(%s, nullptr, n, BLOCK, items ? items : 1, "
-                                           "grid_cap ? grid_cap : 1))%s",
+                         : arena_printf(a,
+                                        "tgm_partials_bytes(tgm_grid(%s, nullptr, n, BLOCK, items "
+                                        "? items : 1, "
+                                        "grid_cap ? grid_cap : 1))%s",
                                         gen_grid_enum(p->grid_rule), p->counter ? " + 16" : ""));
     tpl_set(it, "partials", p->partials ? "1" : "");
     tpl_set(it, "counter", p->counter ? "1" : "");
@@ -353,7 +361,8 @@ static const char *cub_op(const Composition *c) {
   return c->spec->pair ? "tgm_combine_op{}" : combiner_of(c->op)->cub;
 }
 
-int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen) {
+int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
+            size_t errlen) {
   const Spectrum *sp = c->spec;
   TplDict *d = tpl_dict(a, NULL);
   fill_common(d, a, c, dialect_get(DIALECT_CUDA), source); /* CUB: CUDA only */
@@ -368,22 +377,26 @@ int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *
   tpl_set(d, "op_expr", op);
   tpl_set(d, "custom_op", strncmp(op, "tgm_", 4) ? "" : "1");
   const char *pair_of = sp->pair ? "A(%s<T>())" : "%s<A>()";
-  static const char *const host_identity[] = {
-      [ID_ZERO] = "A(0)", [ID_ONE] = "A(1)", [ID_ONES] = "A(~A(0))",
-      [ID_LOWEST] = "tgm_host_lowest", [ID_HIGHEST] = "tgm_host_highest"};
+  static const char *const host_identity[] = {[ID_ZERO] = "A(0)",
+                                              [ID_ONE] = "A(1)",
+                                              [ID_ONES] = "A(~A(0))",
+                                              [ID_LOWEST] = "tgm_host_lowest",
+                                              [ID_HIGHEST] = "tgm_host_highest"};
   IdentityKind id = combiner_of(c->op)->identity;
-  tpl_set(d, "host_identity", id == ID_LOWEST || id == ID_HIGHEST
-                                  ? arena_printf(a, pair_of, host_identity[id])
-                                  : host_identity[id]);
+  tpl_set(d, "host_identity",
+          id == ID_LOWEST || id == ID_HIGHEST ? arena_printf(a, pair_of, host_identity[id])
+                                              : host_identity[id]);
   tpl_setf(d, "nin", "%d", sp->inputs.len);
   tpl_set(d, "how",
-          plain ? arena_printf(a, "cub::DeviceReduce::Reduce over the input, operator %.*s, from the "
-                                  "identity (what DeviceReduce::Sum, Max and Min run)",
+          plain ? arena_printf(a,
+                               "cub::DeviceReduce::Reduce over the input, operator %.*s, from the "
+                               "identity (what DeviceReduce::Sum, Max and Min run)",
                                (int)(strlen(op) - 2), op)
-                : arena_printf(a, "cub::DeviceReduce::TransformReduce over the indices 0..n-1: the\n"
-                                  "// spectrum's transform of element i (tgm_transform_op), operator "
-                                  "%.*s,\n// the identity, and the epilogue through a transform "
-                                  "output iterator",
+                : arena_printf(a,
+                               "cub::DeviceReduce::TransformReduce over the indices 0..n-1: the\n"
+                               "// spectrum's transform of element i (tgm_transform_op), operator "
+                               "%.*s,\n// the identity, and the epilogue through a transform "
+                               "output iterator",
                                (int)(strlen(op) - 2), op));
   tpl_list(d, "cub_inputs");
   for (int i = 0; i < sp->inputs.len; i++) {

@@ -10,7 +10,8 @@
 
 #include <string.h>
 
-static void leave_out(Arena *a, Composition *c, const Plan *p, const char *why, LeftOutStage stage) {
+static void leave_out(Arena *a, Composition *c, const Plan *p, const char *why,
+                      LeftOutStage stage) {
   LeftOut *lo = arena_alloc(a, sizeof *lo);
   *lo = (LeftOut){p->id, why, stage};
   vec_push(a, &c->left_out, lo);
@@ -41,11 +42,15 @@ static const char *wanting(Arena *a, const Composition *c, const Plan *p, LeftOu
   if (atomics && s->pair)
     return "a global atomic combines one word, and an Arg is a (value, index) pair";
   if (atomics && s->epilogue)
-    return arena_printf(a, "global atomics leave no block that makes the final value, where the "
-                           "epilogue '%s' must run once", s->epilogue_text);
+    return arena_printf(a,
+                        "global atomics leave no block that makes the final value, where the "
+                        "epilogue '%s' must run once",
+                        s->epilogue_text);
   if (atomics && s->acc_ty->kind != s->result_ty->kind)
-    return arena_printf(a, "global atomics combine into out, whose type %s is not the "
-                           "accumulator's %s", s->result_ctype, s->acc_ctype);
+    return arena_printf(a,
+                        "global atomics combine into out, whose type %s is not the "
+                        "accumulator's %s",
+                        s->result_ctype, s->acc_ctype);
   return NULL;
 }
 
@@ -58,32 +63,30 @@ static void build(Arena *a, Composition *c, Plan *p) {
   Node *value = mk_decl(a, loc, "value", type_new(a, TY_ACC),
                         kernel_values(a, p->kernel, p->g, p->t, mk_gpu(a, loc, "bid"),
                                       mk_gpu(a, loc, "gdim")));
-  block_add(a, body, mk_comment(a, loc, arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
-                                                      c->scalar->id,
-                                                      p->g == G_B1 ? "one block" : grid_tiled(p->g) ? "tiles" : "strides",
-                                                      p->t == T_ST ? "tiles" : vec ? "16-byte vector strides" : "strides")));
+  block_add(a, body,
+            mk_comment(a, loc,
+                       arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
+                                    c->scalar->id,
+                                    p->g == G_B1       ? "one block"
+                                    : grid_tiled(p->g) ? "tiles"
+                                                       : "strides",
+                                    p->t == T_ST ? "tiles"
+                                    : vec        ? "16-byte vector strides"
+                                                 : "strides")));
   block_add(a, body, value);
-  block_add(a, body, mk_comment(a, loc, arena_printf(a, "block: codelet '%s' (%s)", im->cd->id,
-                                                      block_code(p->b))));
+  block_add(a, body,
+            mk_comment(a, loc,
+                       arena_printf(a, "block: codelet '%s' (%s)", im->cd->id, block_code(p->b))));
   block_add(a, body, kernel_block_call(a, im, value));
   switch (p->g) {
   case G_DT:
-  case G_DS:
-    xf_twopass(a, c, p, value);
-    break;
+  case G_DS: xf_twopass(a, c, p, value); break;
   case G_DTA:
-  case G_DSA:
-    xf_gatomic(a, c, p, value);
-    break;
+  case G_DSA: xf_gatomic(a, c, p, value); break;
   case G_DTL:
-  case G_DSL:
-    xf_lastblock(a, c, p, value);
-    break;
-  case G_B1:
-    xf_oneblock(a, c, p, value);
-    break;
-  case G_COUNT:
-    break;
+  case G_DSL: xf_lastblock(a, c, p, value); break;
+  case G_B1: xf_oneblock(a, c, p, value); break;
+  case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);
 }

@@ -37,8 +37,9 @@ static void add_params(Arena *a, const Composition *c, Kernel *k) {
   Loc loc = k->fn->loc;
   for (int i = 0; i < c->spec->params.len; i++) {
     const SpecParam *sp = c->spec->params.items[i];
-    vec_push(a, &k->params, add(a, k, arena_printf(a, "param:%s", sp->name),
-                                mk_param(a, loc, sp->name, sp->ty, 0)));
+    vec_push(a, &k->params,
+             add(a, k, arena_printf(a, "param:%s", sp->name),
+                 mk_param(a, loc, sp->name, sp->ty, 0)));
   }
 }
 
@@ -54,10 +55,13 @@ Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind 
   }
   Type *uint = type_new(a, TY_UINT);
   k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
-  k->out = add(a, k, "out", mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->out = add(a, k, "out",
+               mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
   k->partials = add(a, k, "partials",
-                    mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), false), Q_RESTRICT));
-  k->counter = add(a, k, "counter", mk_param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
+                    mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), false),
+                             Q_RESTRICT));
+  k->counter = add(a, k, "counter",
+                   mk_param(a, loc, "counter", ty_ptr(a, uint, false), Q_RESTRICT));
   k->items = add(a, k, "items", mk_param(a, loc, "items", uint, 0));
   add_params(a, c, k);
   return k;
@@ -69,15 +73,14 @@ Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind
   k->partials = add(a, k, "partials",
                     mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), true), Q_RESTRICT));
   k->count = add(a, k, "grid", mk_param(a, loc, "count", type_new(a, TY_SIZE), 0));
-  k->out = add(a, k, "out", mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->out = add(a, k, "out",
+               mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
   k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
   add_params(a, c, k);
   return k;
 }
 
-Node *kernel_use(Arena *a, const Node *param) {
-  return mk_var(a, param->loc, (Node *)param);
-}
+Node *kernel_use(Arena *a, const Node *param) { return mk_var(a, param->loc, (Node *)param); }
 
 /* `tgm_epilogue(value, n, params...)`: the result from the accumulated value. */
 Node *kernel_result(Arena *a, const Kernel *k, Node *value) {
@@ -112,8 +115,10 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value) {
  * its part (file.tpl's partition functions, by grid and thread shape). */
 Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, Node *bidx, Node *gdim) {
   Loc loc = k->fn->loc;
-  Node *call = mk_call(a, loc, arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_tiled(g) ? "DT" : "DS",
-                                            thread_code(t)), 0);
+  Node *call = mk_call(a, loc,
+                       arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_tiled(g) ? "DT" : "DS",
+                                    thread_code(t)),
+                       0);
   call->ty = type_new(a, TY_ACC);
   for (int i = 0; i < k->inputs.len; i++)
     vec_push(a, &call->kids, kernel_use(a, k->inputs.items[i]));

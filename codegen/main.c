@@ -19,10 +19,19 @@
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
-typedef enum { DUMP_NONE, DUMP_AST, DUMP_SEMA, DUMP_PLAN, DUMP_LOWER, DUMP_BLOCK, DUMP_GRID,
-               DUMP_CODE, DUMP_COUNT } DumpKind;
-static const char *const dump_names[DUMP_COUNT] = {"", "ast", "sema", "plan", "lower", "block",
-                                                   "grid", "code"};
+typedef enum {
+  DUMP_NONE,
+  DUMP_AST,
+  DUMP_SEMA,
+  DUMP_PLAN,
+  DUMP_LOWER,
+  DUMP_BLOCK,
+  DUMP_GRID,
+  DUMP_CODE,
+  DUMP_COUNT
+} DumpKind;
+static const char *const dump_names[DUMP_COUNT] = {"",      "ast",   "sema", "plan",
+                                                   "lower", "block", "grid", "code"};
 
 /* The passes after sema, in order, and the --dump that stops after each. */
 static const struct {
@@ -38,18 +47,18 @@ static const struct {
 typedef struct {
   ElemType types[ET_COUNT];
   int ntypes;
-  bool types_explicit;    /* --type given: a file that fixes another type is an error */
+  bool types_explicit; /* --type given: a file that fixes another type is an error */
   DumpKind dump;
   bool list;
   const char *outdir;
-  bool embed;             /* --embed[=DB] */
-  const char *embed_db;   /* NULL: --variant */
+  bool embed;           /* --embed[=DB] */
+  const char *embed_db; /* NULL: --variant */
   const char *variant;
   const char *device, *mode;
-  DialectKind dialect;    /* of the embedded header */
-  bool no_check;          /* --no-check: write variants unchecked */
-  bool strict;            /* --strict: a variant wrong on the check is an error */
-  bool reduce_api;        /* --reduce-api: the typed tgm_reduce calls, -o FILE */
+  DialectKind dialect; /* of the embedded header */
+  bool no_check;       /* --no-check: write variants unchecked */
+  bool strict;         /* --strict: a variant wrong on the check is an error */
+  bool reduce_api;     /* --reduce-api: the typed tgm_reduce calls, -o FILE */
   CheckOptions check;
 } Options;
 
@@ -104,8 +113,21 @@ static int bad_usage(const char *fmt, const char *arg) {
 
 /* Parses the command line; returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, Options *opt) {
-  enum { OPT_TYPE = 256, OPT_DUMP, OPT_VERSION, OPT_LIST, OPT_EMBED, OPT_VARIANT, OPT_HIP,
-         OPT_DEVICE, OPT_MODE, OPT_NO_CHECK, OPT_STRICT, OPT_REDUCE_API };
+  enum {
+    OPT_TYPE = 256,
+    OPT_DUMP,
+    OPT_VERSION,
+    OPT_LIST,
+    OPT_EMBED,
+    OPT_VARIANT,
+    OPT_HIP,
+    OPT_DEVICE,
+    OPT_MODE,
+    OPT_NO_CHECK,
+    OPT_STRICT,
+    OPT_REDUCE_API
+  };
+  // clang-format off
   static const struct option longopts[] = {
       {"type", required_argument, NULL, OPT_TYPE},
       {"list", no_argument, NULL, OPT_LIST},
@@ -122,6 +144,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
   };
+  // clang-format on
   opterr = 0;
   int c;
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -143,31 +166,19 @@ static int parse_options(int argc, char **argv, Options *opt) {
         return bad_usage("--type needs a type%s", "");
       break;
     }
-    case OPT_LIST:
-      opt->list = true;
-      break;
-    case OPT_NO_CHECK:
-      opt->no_check = true;
-      break;
-    case OPT_STRICT:
-      opt->strict = true;
-      break;
+    case OPT_LIST: opt->list = true; break;
+    case OPT_NO_CHECK: opt->no_check = true; break;
+    case OPT_STRICT: opt->strict = true; break;
     case OPT_EMBED:
       opt->embed = true;
       opt->embed_db = optarg;
       break;
-    case OPT_VARIANT:
-      opt->variant = optarg;
-      break;
-    case OPT_HIP:
-      opt->dialect = DIALECT_HIP;
-      break;
-    case OPT_DEVICE:
-      opt->device = optarg;
-      break;
+    case OPT_VARIANT: opt->variant = optarg; break;
+    case OPT_HIP: opt->dialect = DIALECT_HIP; break;
+    case OPT_DEVICE: opt->device = optarg; break;
     case OPT_MODE:
-      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0 && strcmp(optarg, "both") != 0 &&
-          strcmp(optarg, "one") != 0)
+      if (strcmp(optarg, "stream") != 0 && strcmp(optarg, "graph") != 0 &&
+          strcmp(optarg, "both") != 0 && strcmp(optarg, "one") != 0)
         return bad_usage("unknown --mode '%s' (expected both, stream, graph or one)", optarg);
       opt->mode = optarg;
       break;
@@ -178,24 +189,15 @@ static int parse_options(int argc, char **argv, Options *opt) {
           opt->dump = (DumpKind)k;
       if (opt->dump == DUMP_NONE)
         return bad_usage("unknown --dump '%s' (expected ast, sema, plan, lower, block, grid or "
-                         "code)", optarg);
+                         "code)",
+                         optarg);
       break;
-    case 'o':
-      opt->outdir = optarg;
-      break;
-    case OPT_REDUCE_API:
-      opt->reduce_api = true;
-      break;
-    case 'h':
-      usage(stdout);
-      return 0;
-    case OPT_VERSION:
-      printf("tgm-gen %s\n", TGM_VERSION);
-      return 0;
-    case ':':
-      return bad_usage("option '%s' needs a value", argv[optind - 1]);
-    default:
-      return bad_usage("unknown option '%s'", argv[optind - 1]);
+    case 'o': opt->outdir = optarg; break;
+    case OPT_REDUCE_API: opt->reduce_api = true; break;
+    case 'h': usage(stdout); return 0;
+    case OPT_VERSION: printf("tgm-gen %s\n", TGM_VERSION); return 0;
+    case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
+    default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
   }
   if (optind >= argc)
@@ -207,7 +209,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
   if (opt->reduce_api && (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE ||
                           opt->no_check || opt->strict))
     return bad_usage("--reduce-api writes one header: -o FILE, without --embed, --list, --dump, "
-                     "--no-check or --strict%s", "");
+                     "--no-check or --strict%s",
+                     "");
   if (opt->embed) {
     if (!opt->outdir)
       return bad_usage("--embed needs -o FILE, the header to write%s", "");
@@ -222,7 +225,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
   }
   if (opt->no_check && opt->strict)
     return bad_usage("--strict asks for the check that --no-check turns off%s", "");
-  if ((opt->no_check || opt->strict) && (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE))
+  if ((opt->no_check || opt->strict) &&
+      (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE))
     return bad_usage("--strict and --no-check go with -o DIR, when variants are written%s", "");
   return -1;
 }
@@ -282,9 +286,9 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
 static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog,
                       const PtrVec *comps, Outputs *outs) {
   Arena *arena = ctx->arena;
-  Composition *c = comps->len == 1
-                       ? composition_for(arena, comps->items[0], opt->dialect, dialect_get(opt->dialect))
-                       : NULL;
+  Composition *c = comps->len == 1 ? composition_for(arena, comps->items[0], opt->dialect,
+                                                     dialect_get(opt->dialect))
+                                   : NULL;
   if (!c) {
     diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
     return;
@@ -312,8 +316,9 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
 
 /* Each spectrum of prog through the passes, once for every dialect. With
  * --dump of a pass, its result goes to out and the passes stop there. */
-static void run_passes(Ctx *ctx, Program *prog, DumpKind dump, Buf *(*dump_out)(void *, const Composition *),
-                       void *dump_ctx, PtrVec *comps) {
+static void run_passes(Ctx *ctx, Program *prog, DumpKind dump,
+                       Buf *(*dump_out)(void *, const Composition *), void *dump_ctx,
+                       PtrVec *comps) {
   composition_new(ctx, prog, comps);
   for (int i = 0; i < comps->len; i++) {
     Composition *c = comps->items[i];
@@ -356,7 +361,8 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
 
   if (opt->dump == DUMP_AST || opt->dump == DUMP_SEMA) {
     const char *ext = opt->dump == DUMP_AST ? "ast" : "sema";
-    Buf *out = opt->outdir ? outputs_add(outs, dump_name(arena, path, prog->elem, ext)) : stdout_buf;
+    Buf *out = opt->outdir ? outputs_add(outs, dump_name(arena, path, prog->elem, ext))
+                           : stdout_buf;
     (opt->dump == DUMP_AST ? dump_ast : dump_sema)(out, arena, prog);
     return;
   }
@@ -446,8 +452,10 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
         p = end < colon ? end + 1 : colon;
       }
       if (ntypes <= 0) {
-        diag_error(ctx->diag, (Loc){path, 0, 0}, "'%.*s' is not a list of types (i32, u32, i64, f32, f64) "
-                   "before the file", (int)(colon - path), path);
+        diag_error(ctx->diag, (Loc){path, 0, 0},
+                   "'%.*s' is not a list of types (i32, u32, i64, f32, f64) "
+                   "before the file",
+                   (int)(colon - path), path);
         continue;
       }
       path = colon + 1;
@@ -474,7 +482,8 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
   const char *slash = strrchr(opt->outdir, '/');
   Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
   char err[512];
-  if (!ctx->diag->nerrors && reduce_api_write(&api, out, names.data ? names.data : "", err, sizeof err) != 0)
+  if (!ctx->diag->nerrors &&
+      reduce_api_write(&api, out, names.data ? names.data : "", err, sizeof err) != 0)
     diag_error(ctx->diag, (Loc){opt->outdir, 0, 0}, "internal error in a template: %s", err);
   buf_free(&names);
 }
@@ -490,7 +499,9 @@ int main(int argc, char **argv) {
       .strict = opt.strict,
       .keep = getenv("TGM_CHECK_KEEP") && *getenv("TGM_CHECK_KEEP"),
       .cxx = cxx && *cxx ? cxx : "c++",
-      .jobs = jobs && atoi(jobs) > 0 ? atoi(jobs) : ncpu > 0 ? (int)ncpu : 2,
+      .jobs = jobs && atoi(jobs) > 0 ? atoi(jobs)
+              : ncpu > 0             ? (int)ncpu
+                                     : 2,
   };
 
   Arena *arena = arena_new();

@@ -86,7 +86,8 @@ static bool listed_before(Composition *const by[DIALECT_COUNT], int d, const Pla
   return false;
 }
 
-static json_t *variant(Arena *a, const Plan *p, const char *ns, Composition *const by[DIALECT_COUNT]) {
+static json_t *variant(Arena *a, const Plan *p, const char *ns,
+                       Composition *const by[DIALECT_COUNT]) {
   json_t *v = json_object();
   json_object_set_new(v, "id", json_string(p->id));
   json_object_set_new(v, "kernel", json_string(p->cname));
@@ -108,9 +109,10 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, Composition *con
   json_t *temp = json_object();
   json_object_set_new(temp, "partials", json_boolean(p->partials));
   json_object_set_new(temp, "counter", json_boolean(p->counter));
-  json_object_set_new(temp, "bytes", json_string(!p->partials ? "0"
-                                                 : p->counter ? "align16(grid * sizeof(A)) + 16"
-                                                              : "align16(grid * sizeof(A))"));
+  json_object_set_new(temp, "bytes",
+                      json_string(!p->partials ? "0"
+                                  : p->counter ? "align16(grid * sizeof(A)) + 16"
+                                               : "align16(grid * sizeof(A))"));
   json_object_set_new(temp, "counter_starts_zero", json_boolean(p->counter));
   json_object_set_new(v, "temp", temp);
 
@@ -137,7 +139,6 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns, Composition *con
   json_object_set_new(v, "launches_n_zero", zero);
   return v;
 }
-
 
 static unsigned long long fnv1a(const char *s) {
   unsigned long long h = 1469598103934665603ull;
@@ -196,17 +197,19 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "result", json_string(sp->result_ctype));
   if (sp->pair)
     json_object_set_new(meaning, "pair",
-                        json_string("struct tgm_arg { tgm_size key; T value; }: the winning element's "
-                                    "index in the whole input and its value (CUB's KeyValuePair); "
-                                    "ties go to the lower index; n = 0, or only NaNs, give the "
-                                    "identity's value with key ~0"));
-  json_object_set_new(meaning, "epilogue", sp->epilogue_text ? json_string(sp->epilogue_text) : json_null());
+                        json_string(
+                            "struct tgm_arg { tgm_size key; T value; }: the winning element's "
+                            "index in the whole input and its value (CUB's KeyValuePair); "
+                            "ties go to the lower index; n = 0, or only NaNs, give the "
+                            "identity's value with key ~0"));
+  json_object_set_new(meaning, "epilogue",
+                      sp->epilogue_text ? json_string(sp->epilogue_text) : json_null());
   json_object_set_new(meaning, "plain", json_boolean(spectrum_is_plain(sp)));
   json_object_set_new(meaning, "text", json_string(gen_meaning(a, c)));
   json_object_set_new(m, "meaning", meaning);
   json_object_set_new(m, "kernel_args",
-                      json_string(arena_printf(a, "(%s); tgm_init(R *out%s)",
-                                               gen_kernel_args(a, c), gen_param_decls(a, c))));
+                      json_string(arena_printf(a, "(%s); tgm_init(R *out%s)", gen_kernel_args(a, c),
+                                               gen_param_decls(a, c))));
   /* the reference, for tgm-tune: R[3] = {sequential result, low, high}; it
    * takes the main kernels' inputs, n, out and parameters (kernel.c's roles,
    * every plan's main kernel has them all) */
@@ -218,9 +221,10 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
         strcmp(roles->items[i], "items"))
       rargs[nr++] = roles->items[i];
   json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
-  json_object_set_new(ref, "out", json_string("R[3]: the scalar codelet run sequentially (past "
-                                              "2^22 elements, 1024 parts combined in order); the "
-                                              "lowest and highest a fold in another order may give"));
+  json_object_set_new(ref, "out",
+                      json_string("R[3]: the scalar codelet run sequentially (past "
+                                  "2^22 elements, 1024 parts combined in order); the "
+                                  "lowest and highest a fold in another order may give"));
   json_object_set_new(ref, "bound", json_string(gen_reference_bound(c)));
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
@@ -266,15 +270,19 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
       for (int o = 0; o < DIALECT_COUNT; o++)
         if (find_plan(by[o], p->id))
           names = arena_printf(a, "%s%s%s", names, names[0] ? "," : "", by[o]->target->name);
-      buf_printf(out, "%-13s launches=%d init=%s deterministic=%s temp=%s min_arch=%s shape=%s "
-                      "dialects=%s tunables=block{128,256,512,1024},items{%s}%s\n",
+      buf_printf(out,
+                 "%-13s launches=%d init=%s deterministic=%s temp=%s min_arch=%s shape=%s "
+                 "dialects=%s tunables=block{128,256,512,1024},items{%s}%s\n",
                  p->id, p->launches, p->needs_init ? "yes" : "no", p->deterministic ? "yes" : "no",
-                 p->counter ? "partials+counter" : p->partials ? "partials" : "none",
+                 p->counter    ? "partials+counter"
+                 : p->partials ? "partials"
+                               : "none",
                  p->min_arch, p->grid_rule, names,
                  p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? "1,2,4,8,16"
                  : p->g == G_B1                                 ? "1"
                                                                 : "1,4,16",
-                 p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs" : "");
+                 p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
+                                                                : "");
     }
   }
 }

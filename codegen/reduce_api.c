@@ -55,8 +55,10 @@ void reduce_api_add(ReduceApi *r, const Composition *c) {
   tpl_set(w, "params", s->params.len ? "1" : "");
   tpl_set(w, "params_arg", s->params.len ? "params" : "NULL");
   tpl_setf(w, "nparams", "%d", s->params.len);
-  tpl_set(w, "out_t", s->pair ? arena_printf(a, "tgm_arg_%s", tn)
-                      : s->result_ty->kind == TY_ELEM ? st : s->result_ctype);
+  tpl_set(w, "out_t",
+          s->pair                         ? arena_printf(a, "tgm_arg_%s", tn)
+          : s->result_ty->kind == TY_ELEM ? st
+                                          : s->result_ctype);
   Buf *bufs[] = {&decls, &args, &pdecls, &pptrs};
   for (size_t i = 0; i < COUNT_OF(bufs); i++)
     buf_free(bufs[i]);

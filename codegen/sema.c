@@ -24,9 +24,9 @@ const char *part_kind_name(PartKind k) {
 typedef struct {
   Ctx *ctx;
   Codelet *cd;
-  PtrVec shared;  /* Node *: __shared declarations */
-  PtrVec returns; /* Node *: return statements */
-  PtrVec combines; /* Node *: the statements that combine, in order */
+  PtrVec shared;    /* Node *: __shared declarations */
+  PtrVec returns;   /* Node *: return statements */
+  PtrVec combines;  /* Node *: the statements that combine, in order */
   PtrVec loop_vars; /* Node *: declared in a for's init or stepped in its inc */
   PtrVec maps;      /* Node *: the Map declarations, one per input */
   bool failed;
@@ -106,8 +106,8 @@ static void set_op(Check *ck, Op op, Loc loc) {
     cd->op = op;
     cd->op_loc = loc;
   } else if (cd->op != op) {
-    error(ck, loc, "codelet combines with '%s' here but with '%s' at line %d",
-          combine_spelling(op), combine_spelling(cd->op), cd->op_loc.line);
+    error(ck, loc, "codelet combines with '%s' here but with '%s' at line %d", combine_spelling(op),
+          combine_spelling(cd->op), cd->op_loc.line);
   }
 }
 
@@ -139,8 +139,7 @@ static void check_assign(Check *ck, Node *n) {
   }
   if (r && r->kind == ND_BINARY && (same_var(n->lhs, r->lhs) || same_var(n->lhs, r->rhs))) {
     if (!is_combining_binary(r->op)) {
-      error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op),
-            can_combine(ck));
+      error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op), can_combine(ck));
       return;
     }
     set_op(ck, r->op, n->loc);
@@ -168,8 +167,10 @@ static void check_decl(Check *ck, Node *n) {
     vec_push(a, &ck->shared, n);
   if (n->atomic_op != OP_NONE) {
     if (!is_value_type(ck, n->ty) || n->ty->kind == TY_CARRAY)
-      error(ck, n->loc, "atomic accumulator '%s' must have the element type T or the codelet's "
-            "return type, not '%s'", n->name, type_str(a, n->ty));
+      error(ck, n->loc,
+            "atomic accumulator '%s' must have the element type T or the codelet's "
+            "return type, not '%s'",
+            n->name, type_str(a, n->ty));
     if (cd->atomic)
       error(ck, n->loc, "a codelet has at most one atomic accumulator; '%s' is the second",
             n->name);
@@ -206,17 +207,10 @@ static bool find_loop_vars(Node *n, void *data) {
 static bool visit(Node *n, void *data) {
   Check *ck = data;
   switch (n->kind) {
-  case ND_DECL:
-    check_decl(ck, n);
-    break;
-  case ND_ASSIGN:
-    check_assign(ck, n);
-    break;
-  case ND_RETURN:
-    vec_push(ck->ctx->arena, &ck->returns, n);
-    break;
-  default:
-    break;
+  case ND_DECL: check_decl(ck, n); break;
+  case ND_ASSIGN: check_assign(ck, n); break;
+  case ND_RETURN: vec_push(ck->ctx->arena, &ck->returns, n); break;
+  default: break;
   }
   return true;
 }
@@ -226,17 +220,14 @@ static bool always_returns(const Node *s) {
   if (!s)
     return false;
   switch (s->kind) {
-  case ND_RETURN:
-    return true;
+  case ND_RETURN: return true;
   case ND_BLOCK:
     for (int i = 0; i < s->kids.len; i++)
       if (always_returns(s->kids.items[i]))
         return true;
     return false;
-  case ND_IF:
-    return always_returns(s->then) && always_returns(s->els);
-  default:
-    return false;
+  case ND_IF: return always_returns(s->then) && always_returns(s->els);
+  default: return false;
   }
 }
 
@@ -261,8 +252,8 @@ static PartKind check_one_map(Check *ck, Node *map, Node *input) {
   }
   Node *x = part->kids.items[0];
   if (input && (x->kind != ND_VAR || x->decl != input)) {
-    error(ck, x->loc, "Map '%s' must partition input '%s' (one Map per input, in order)",
-          map->name, input->name);
+    error(ck, x->loc, "Map '%s' must partition input '%s' (one Map per input, in order)", map->name,
+          input->name);
     return PART_NONE;
   }
   Node *p = part->kids.items[1];
@@ -312,8 +303,9 @@ static void check_map(Check *ck) {
     if (k == PART_NONE)
       return;
     if (i > 0 && k != cd->part) {
-      error(ck, ((Node *)ck->maps.items[i])->loc, "the Maps of a compound codelet split every "
-                                                  "input the same way, tiled or strided");
+      error(ck, ((Node *)ck->maps.items[i])->loc,
+            "the Maps of a compound codelet split every "
+            "input the same way, tiled or strided");
       return;
     }
     cd->part = k;
@@ -354,12 +346,8 @@ static bool is_identity(const Node *e, Op op, const char **want) {
     return true;
   }
   switch (cb->identity) {
-  case ID_ZERO:
-    *want = "0";
-    return zero;
-  case ID_ONE:
-    *want = "1";
-    return one;
+  case ID_ZERO: *want = "0"; return zero;
+  case ID_ONE: *want = "1"; return one;
   case ID_ONES:
     *want = "~0";
     return e && ((e->kind == ND_UNARY && e->op == OP_BITNOT && e->lhs->kind == ND_INT &&
@@ -412,8 +400,10 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   cd->id = cd->tag; /* untagged: named after their kind, below */
 
   if (!type_is_arith(fn->ty) && fn->ty->kind != TY_ARG)
-    error(&ck, cd->loc, "codelet '%s' must return the element type T or an arithmetic type, not "
-          "'%s'", cd->name, type_str(a, fn->ty));
+    error(&ck, cd->loc,
+          "codelet '%s' must return the element type T or an arithmetic type, not "
+          "'%s'",
+          cd->name, type_str(a, fn->ty));
   Node *param = node_kid(fn, 0);
   if (!param || param->ty->kind != TY_ARRAY)
     error(&ck, param ? param->loc : cd->loc,
@@ -426,8 +416,10 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
         error(&ck, p->loc, "input '%s' must be 'const Array<1,T>', not '%s'", p->name,
               type_str(a, p->ty));
     } else if (!type_is_arith(p->ty)) {
-      error(&ck, p->loc, "parameter '%s' must be an input 'const Array<1,T>' or a scalar (T, int, "
-            "unsigned, long long, float, double), not '%s'", p->name, type_str(a, p->ty));
+      error(&ck, p->loc,
+            "parameter '%s' must be an input 'const Array<1,T>' or a scalar (T, int, "
+            "unsigned, long long, float, double), not '%s'",
+            p->name, type_str(a, p->ty));
     }
   }
 
@@ -447,11 +439,14 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   for (int i = 0; i < ck.shared.len; i++) {
     Node *s = ck.shared.items[i];
     if (!cd->coop)
-      error(&ck, s->loc, "__shared '%s' in a codelet that is not cooperative (it declares no "
-            "Vector)", s->name);
+      error(&ck, s->loc,
+            "__shared '%s' in a codelet that is not cooperative (it declares no "
+            "Vector)",
+            s->name);
   }
   if (cd->map && cd->vector)
-    error(&ck, cd->map->loc, "a codelet is either compound (Map) or cooperative (Vector), not both");
+    error(&ck, cd->map->loc,
+          "a codelet is either compound (Map) or cooperative (Vector), not both");
 
   if (cd->map) {
     cd->kind = CK_COMPOUND;
@@ -483,8 +478,10 @@ static void name_untagged(Ctx *ctx, Program *prog) {
     Codelet *c = prog->codelets.items[i];
     if (c->id)
       continue;
-    const char *base = c->kind == CK_SCALAR ? "scalar" : c->kind == CK_COOP ? "coop"
-                       : c->kind == CK_ATOMIC ? "atomic" : part_kind_name(c->part);
+    const char *base = c->kind == CK_SCALAR   ? "scalar"
+                       : c->kind == CK_COOP   ? "coop"
+                       : c->kind == CK_ATOMIC ? "atomic"
+                                              : part_kind_name(c->part);
     for (int k = 1; !c->id; k++) {
       const char *id = k == 1 ? base : arena_printf(ctx->arena, "%s_%d", base, k);
       bool taken = false;
@@ -534,8 +531,9 @@ static void check_spectra(Ctx *ctx, Program *prog) {
       c->op = first->op;
       c->op_inherited = true;
     } else if (c->op != first->op) {
-      diag_error(ctx->diag, c->op_loc, "spectrum '%s' combines with '%s', but this codelet with '%s'",
-                 c->name, combine_spelling(first->op), combine_spelling(c->op));
+      diag_error(ctx->diag, c->op_loc,
+                 "spectrum '%s' combines with '%s', but this codelet with '%s'", c->name,
+                 combine_spelling(first->op), combine_spelling(c->op));
       diag_note(ctx->diag, first->op_loc, "'%s' chosen here", combine_spelling(first->op));
     }
   }

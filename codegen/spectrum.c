@@ -80,9 +80,7 @@ static bool is_input_method(const Node *n, const char *method) {
   return n && n->kind == ND_METHOD && is_input_var(n->lhs) && strcmp(n->name, method) == 0;
 }
 
-static Node *strip_expr(Node *n) {
-  return n && n->kind == ND_EXPR ? n->lhs : n;
-}
+static Node *strip_expr(Node *n) { return n && n->kind == ND_EXPR ? n->lhs : n; }
 
 /* A local declared before the loop whose value is the input's length:
  * `unsigned len = in.Size();` */
@@ -103,8 +101,9 @@ static bool find_assign(Node *n, void *ctx) {
   Assigned *as = ctx;
   if (as->where)
     return false;
-  if ((n->kind == ND_ASSIGN || (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC ||
-                                                          n->op == OP_POSTINC || n->op == OP_POSTDEC))) &&
+  if ((n->kind == ND_ASSIGN ||
+       (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC ||
+                                n->op == OP_POSTDEC))) &&
       n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
     as->where = n;
   return true;
@@ -145,11 +144,12 @@ static void check_loop(Derive *dv, Node *loop) {
     return;
   }
   Node *inc = strip_expr(loop->inc);
-  bool strided = inc && inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index) &&
-                 ((inc->op == OP_ADD && is_input_method(inc->rhs, "Stride")) ||
-                  (inc->op == OP_NONE && inc->rhs->kind == ND_BINARY && inc->rhs->op == OP_ADD &&
-                   ((is_var_of(inc->rhs->lhs, dv->index) && is_input_method(inc->rhs->rhs, "Stride")) ||
-                    (is_var_of(inc->rhs->rhs, dv->index) && is_input_method(inc->rhs->lhs, "Stride")))));
+  bool strided =
+      inc && inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index) &&
+      ((inc->op == OP_ADD && is_input_method(inc->rhs, "Stride")) ||
+       (inc->op == OP_NONE && inc->rhs->kind == ND_BINARY && inc->rhs->op == OP_ADD &&
+        ((is_var_of(inc->rhs->lhs, dv->index) && is_input_method(inc->rhs->rhs, "Stride")) ||
+         (is_var_of(inc->rhs->rhs, dv->index) && is_input_method(inc->rhs->lhs, "Stride")))));
   if (strided)
     return;
   bool steps = inc && ((inc->kind == ND_UNARY && is_var_of(inc->lhs, dv->index)) ||
@@ -200,8 +200,9 @@ static bool check_transform_use(Node *n, void *ctx) {
       dv->s->indexed = true;
       return false;
     }
-    fail(dv, n->loc, "the value combined per element cannot use %s(): it differs between the "
-                     "parts tgm splits the input into",
+    fail(dv, n->loc,
+         "the value combined per element cannot use %s(): it differs between the "
+         "parts tgm splits the input into",
          n->name);
     return false;
   case ND_VAR:
@@ -211,18 +212,19 @@ static bool check_transform_use(Node *n, void *ctx) {
       fail(dv, n->loc, "the value combined into '%s' depends on '%s' itself, so it is not a fold",
            dv->acc->name, dv->acc->name);
     else if (n->decl == dv->index)
-      fail(dv, n->loc, "the value combined per element uses the index '%s', which counts within "
-                       "each part tgm splits the input into, not over the whole input",
+      fail(dv, n->loc,
+           "the value combined per element uses the index '%s', which counts within "
+           "each part tgm splits the input into, not over the whole input",
            dv->index->name);
     else if (is_input_var(n))
       fail(dv, n->loc, "uses input '%s' other than as %s[%s]", n->name, n->name, dv->index->name);
     else
-      fail(dv, n->loc, "the value combined per element uses '%s', a local that differs between "
-                       "the parts tgm splits the input into; use a parameter or a constant",
+      fail(dv, n->loc,
+           "the value combined per element uses '%s', a local that differs between "
+           "the parts tgm splits the input into; use a parameter or a constant",
            n->name);
     return false;
-  default:
-    return true;
+  default: return true;
   }
 }
 
@@ -246,9 +248,11 @@ static Node *combined_value(Derive *dv, Node *s) {
   if (as->op != OP_NONE)
     return as->op == dv->s->op ? as->rhs : NULL;
   Node *r = as->rhs;
-  if (r->kind == ND_CALL && r->kids.len == 2 && (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0))
-    return is_var_of(r->kids.items[0], dv->acc) ? r->kids.items[1]
-           : is_var_of(r->kids.items[1], dv->acc) ? r->kids.items[0] : NULL;
+  if (r->kind == ND_CALL && r->kids.len == 2 &&
+      (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0))
+    return is_var_of(r->kids.items[0], dv->acc)   ? r->kids.items[1]
+           : is_var_of(r->kids.items[1], dv->acc) ? r->kids.items[0]
+                                                  : NULL;
   if (r->kind == ND_BINARY)
     return is_var_of(r->lhs, dv->acc) ? r->rhs : is_var_of(r->rhs, dv->acc) ? r->lhs : NULL;
   return NULL;
@@ -311,8 +315,9 @@ static void check_pair_value(Derive *dv, const Node *v) {
     const Node *key = v->kids.items[1];
     if (!(key->kind == ND_METHOD && is_input_method(key, "Index") && key->kids.len == 1 &&
           is_var_of(key->kids.items[0], dv->index)))
-      fail(dv, key->loc, "the index of an Arg must be the element's own, %s.Index(%s): ties go "
-                         "to the lower index, so another key would change which element wins",
+      fail(dv, key->loc,
+           "the index of an Arg must be the element's own, %s.Index(%s): ties go "
+           "to the lower index, so another key would change which element wins",
            ((SpecInput *)dv->s->inputs.items[0])->name, dv->index->name);
     return;
   }
@@ -328,8 +333,9 @@ static void check_pair(Derive *dv, Node *ret) {
   }
   check_pair_value(dv, s->transform);
   if (!dv->failed && s->epilogue)
-    fail(dv, ret->lhs->loc, "an Arg accumulator is the result as it is ('return %s;'): the "
-                            "value and the index of the element that wins",
+    fail(dv, ret->lhs->loc,
+         "an Arg accumulator is the result as it is ('return %s;'): the "
+         "value and the index of the element that wins",
          dv->acc->name);
 }
 
@@ -350,8 +356,9 @@ static void derive_transform(Derive *dv, Node *loop) {
       Uses u = {dv, "transform"};
       node_walk(s->init, check_transform_use, &u);
       if (assigned_in(body, s))
-        fail(dv, assigned_in(body, s)->loc, "temporary '%s' is assigned in the loop; a transform "
-                                            "is one expression of the elements",
+        fail(dv, assigned_in(body, s)->loc,
+             "temporary '%s' is assigned in the loop; a transform "
+             "is one expression of the elements",
              s->name);
       vec_push(a, &dv->temps, s);
       continue;
@@ -394,7 +401,8 @@ static bool check_epilogue_use(Node *n, void *ctx) {
   }
   if (n->kind != ND_VAR || !n->decl || n->decl == dv->acc || is_param_var(n))
     return true;
-  bool pure_local = contains(&dv->locals, n->decl) && n->decl->init && !assigned_in(dv->cd->fn->body, n->decl);
+  bool pure_local = contains(&dv->locals, n->decl) && n->decl->init &&
+                    !assigned_in(dv->cd->fn->body, n->decl);
   if (pure_local) {
     node_walk(n->decl->init, check_epilogue_use, dv); /* what it stands for */
     return true;
@@ -449,9 +457,7 @@ static void derive_epilogue(Derive *dv, Node *ret) {
 /* ------------------------------------------------------------- derive */
 
 /* The accumulator: the value variable combined into in the loop. */
-static Node *find_acc(const Codelet *cd) {
-  return cd->accum;
-}
+static Node *find_acc(const Codelet *cd) { return cd->accum; }
 
 static void derive(Derive *dv) {
   Ctx *ctx = dv->ctx;
@@ -470,8 +476,9 @@ static void derive(Derive *dv) {
     switch (st->kind) {
     case ND_DECL:
       if (loop && st != dv->acc) {
-        fail(dv, st->loc, "declare '%s' before the loop (a scalar codelet is declarations, one "
-                          "loop over its input, and a return)",
+        fail(dv, st->loc,
+             "declare '%s' before the loop (a scalar codelet is declarations, one "
+             "loop over its input, and a return)",
              st->name);
         break;
       }
@@ -479,19 +486,18 @@ static void derive(Derive *dv) {
       break;
     case ND_FOR:
       if (loop)
-        fail(dv, st->loc, "a scalar codelet has one loop over its input; this is a second (first "
-                          "at line %d)",
+        fail(dv, st->loc,
+             "a scalar codelet has one loop over its input; this is a second (first "
+             "at line %d)",
              loop->loc.line);
       loop = st;
       break;
-    case ND_RETURN:
-      ret = st;
-      break;
-    case ND_NULL:
-      break;
+    case ND_RETURN: ret = st; break;
+    case ND_NULL: break;
     default:
-      fail(dv, st->loc, "a scalar codelet is declarations, one loop over its input, and a return: "
-                        "%s",
+      fail(dv, st->loc,
+           "a scalar codelet is declarations, one loop over its input, and a return: "
+           "%s",
            SCALAR_FORM);
       break;
     }
@@ -503,8 +509,9 @@ static void derive(Derive *dv) {
     return;
   }
   if (!dv->acc || !contains(&dv->locals, dv->acc)) {
-    fail(dv, loop->loc, "cannot find the accumulator: declare it before the loop, from the "
-                        "identity ('T acc = 0;'), and combine into it in the loop");
+    fail(dv, loop->loc,
+         "cannot find the accumulator: declare it before the loop, from the "
+         "identity ('T acc = 0;'), and combine into it in the loop");
     return;
   }
   if (!ret) {
@@ -535,7 +542,8 @@ static void derive(Derive *dv) {
 static bool same_type(const Type *x, const Type *y) {
   if (!x || !y)
     return x == y;
-  return x->kind == y->kind && (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
+  return x->kind == y->kind &&
+         (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
 }
 
 /* The codelets of a spectrum take the same parameters and return the same type. */
@@ -577,9 +585,12 @@ static int role_of(const Codelet *c) {
   }
 }
 
-static const char *const role_names[] = {
-    "scalar codelet", "cooperative codelet", "shared-atomic codelet without a tree loop",
-    "shared-atomic codelet with a tree loop", "tiled compound codelet", "strided compound codelet"};
+static const char *const role_names[] = {"scalar codelet",
+                                         "cooperative codelet",
+                                         "shared-atomic codelet without a tree loop",
+                                         "shared-atomic codelet with a tree loop",
+                                         "tiled compound codelet",
+                                         "strided compound codelet"};
 
 void spectrum_derive(Ctx *ctx, Program *prog) {
   Arena *a = ctx->arena;
@@ -679,15 +690,14 @@ static bool match(const Match *m, const Node *p, const Node *e) {
            param_pos(m->fn, e->lhs->decl) == param_pos(m->scalar, p->lhs->decl) &&
            m->at_index(e->kids.items[0], m->ctx);
   if (p->kind == ND_VAR && p->decl && p->decl->kind == ND_PARAM)
-    return e->kind == ND_VAR && e->decl && param_pos(m->fn, e->decl) == param_pos(m->scalar, p->decl);
+    return e->kind == ND_VAR && e->decl &&
+           param_pos(m->fn, e->decl) == param_pos(m->scalar, p->decl);
   if (p->kind != e->kind || p->op != e->op || p->kids.len != e->kids.len)
     return false;
   switch (p->kind) {
   case ND_INT:
-  case ND_BOOL:
-    return p->ival == e->ival;
-  case ND_FLOAT:
-    return p->fval == e->fval;
+  case ND_BOOL: return p->ival == e->ival;
+  case ND_FLOAT: return p->fval == e->fval;
   case ND_VAR:
   case ND_CALL:
     if (!p->name || !e->name || strcmp(p->name, e->name) != 0)
@@ -701,10 +711,8 @@ static bool match(const Match *m, const Node *p, const Node *e) {
   case ND_INDEX:
   case ND_BINARY:
   case ND_UNARY:
-  case ND_COND:
-    break;
-  default:
-    return false;
+  case ND_COND: break;
+  default: return false;
   }
   for (int i = 0; i < p->kids.len; i++)
     if (!match(m, p->kids.items[i], e->kids.items[i]))
@@ -724,6 +732,6 @@ bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
 bool spectrum_is_plain(const Spectrum *s) {
   const Node *t = s->transform;
   return s->inputs.len == 1 && s->params.len == 0 && !s->epilogue && s->acc_ty &&
-         s->acc_ty->kind == TY_ELEM && s->result_ty->kind == TY_ELEM && t &&
-         t->kind == ND_INDEX && is_input_var(t->lhs);
+         s->acc_ty->kind == TY_ELEM && s->result_ty->kind == TY_ELEM && t && t->kind == ND_INDEX &&
+         is_input_var(t->lhs);
 }

@@ -6,6 +6,7 @@
  * an entry here and a backend in the runtime. */
 #include "tgm.h"
 
+// clang-format off
 /* The GPU built-ins that ND_GPU names (tid, bid, ...), as printed. */
 static const char *const cuda_builtins[] = {
     "tid", "threadIdx.x",
@@ -124,10 +125,9 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .host = hip_host,
     },
 };
+// clang-format on
 
-const Dialect *dialect_get(DialectKind k) {
-  return &dialects[k];
-}
+const Dialect *dialect_get(DialectKind k) { return &dialects[k]; }
 
 void dialect_set_holes(TplDict *d, const Dialect *dl) {
   for (const char *const *kv = dl->host; kv[0]; kv += 2)

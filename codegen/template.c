@@ -74,9 +74,7 @@ void tpl_setf(TplDict *d, const char *key, const char *fmt, ...) {
   buf_free(&b);
 }
 
-void tpl_list(TplDict *d, const char *list) {
-  entry(d, list);
-}
+void tpl_list(TplDict *d, const char *list) { entry(d, list); }
 
 TplDict *tpl_item(TplDict *d, const char *list) {
   TplEntry *e = entry(d, list);
@@ -109,7 +107,8 @@ static const char *section_end(const char *p, const char *name, size_t len) {
   int depth = 1;
   while ((p = strstr(p, "{{"))) {
     const char *q = p + 2;
-    if ((*q == '#' || *q == '?') && strncmp(q + 1, name, len) == 0 && strncmp(q + 1 + len, "}}", 2) == 0)
+    if ((*q == '#' || *q == '?') && strncmp(q + 1, name, len) == 0 &&
+        strncmp(q + 1 + len, "}}", 2) == 0)
       depth++;
     else if (*q == '/' && strncmp(q + 1, name, len) == 0 && strncmp(q + 1 + len, "}}", 2) == 0 &&
              --depth == 0)

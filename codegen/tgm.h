@@ -33,8 +33,7 @@ void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t size); /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
-char *arena_printf(Arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A growable array of pointers living in an arena. */
 typedef struct {
@@ -72,15 +71,15 @@ typedef struct {
 
 typedef struct {
   Arena *arena;
-  FILE *out;          /* where diagnostics go (stderr) */
+  FILE *out; /* where diagnostics go (stderr) */
   int nerrors, nwarnings;
-  PtrVec files;       /* SrcFile *: for printing source lines */
-  PtrVec seen;        /* char *: printed diagnostics, to drop duplicates */
+  PtrVec files; /* SrcFile *: for printing source lines */
+  PtrVec seen;  /* char *: printed diagnostics, to drop duplicates */
   /* diag_limit: at most `limit` errors are shown (0: no limit); the rest
    * are counted in `suppressed`, with their notes. */
   int limit, shown, suppressed;
-  bool hiding;        /* the last error was suppressed: so are its notes */
-  PtrVec origins;     /* Origin *: what each input file defines (diag_origin) */
+  bool hiding;            /* the last error was suppressed: so are its notes */
+  PtrVec origins;         /* Origin *: what each input file defines (diag_origin) */
   const SrcFile *current; /* the codelet file read last */
 } Diag;
 
@@ -114,8 +113,8 @@ const Origin *diag_find_origin(const Diag *d, const char *stem, const char *file
 typedef enum { ET_I32, ET_U32, ET_I64, ET_F32, ET_F64, ET_COUNT } ElemType;
 
 typedef struct {
-  const char *name;   /* i32 */
-  const char *ctype;  /* int */
+  const char *name;  /* i32 */
+  const char *ctype; /* int */
   bool is_float;
   bool is_signed;
   int bytes;
@@ -134,21 +133,21 @@ typedef enum {
   TY_ULONG,
   TY_FLOAT,
   TY_DOUBLE,
-  TY_ELEM,      /* T, the element type */
-  TY_ACC,       /* A, the accumulator type (lowered code) */
-  TY_RES,       /* R, the result type (lowered code) */
-  TY_ARRAY,     /* Array<1,T>: base = element type */
-  TY_CARRAY,    /* a C array (shared memory): base = element type */
+  TY_ELEM,   /* T, the element type */
+  TY_ACC,    /* A, the accumulator type (lowered code) */
+  TY_RES,    /* R, the result type (lowered code) */
+  TY_ARRAY,  /* Array<1,T>: base = element type */
+  TY_CARRAY, /* a C array (shared memory): base = element type */
   TY_VECTOR,
   TY_SEQUENCE,
   TY_PARTITION,
   TY_MAP,
   TY_FUNC,
-  TY_SIZE,      /* tgm_size: 64-bit unsigned index (lowered code) */
-  TY_PTR,       /* pointer to base (lowered code) */
-  TY_VEC,       /* the 16-byte vector of T (int4, float4, double2, ...) */
-  TY_ARG,       /* Arg: an element's value and its index (argmax, argmin) */
-  TY_OTHER,     /* anything else; name holds clang's spelling */
+  TY_SIZE,  /* tgm_size: 64-bit unsigned index (lowered code) */
+  TY_PTR,   /* pointer to base (lowered code) */
+  TY_VEC,   /* the 16-byte vector of T (int4, float4, double2, ...) */
+  TY_ARG,   /* Arg: an element's value and its index (argmax, argmin) */
+  TY_OTHER, /* anything else; name holds clang's spelling */
 } TypeKind;
 
 typedef struct Type Type;
@@ -156,8 +155,8 @@ struct Type {
   TypeKind kind;
   bool is_const;
   Type *base;
-  int dims;          /* TY_ARRAY: the dimension count */
-  const char *name;  /* TY_OTHER: clang's spelling */
+  int dims;         /* TY_ARRAY: the dimension count */
+  const char *name; /* TY_OTHER: clang's spelling */
 };
 
 Type *type_new(Arena *a, TypeKind kind);
@@ -183,9 +182,11 @@ typedef enum {
 } Op;
 
 /* Qualifiers of a declaration. */
+// clang-format off
 enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
        Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */,
        Q_INDEX = 64 /* a thread function's index of its first element (lowering) */ };
+// clang-format on
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
 
@@ -200,15 +201,15 @@ struct Node {
   const char *name;
   Node *lhs, *rhs;
   Node *cond, *then, *els, *init, *inc, *body;
-  Node *dim;        /* ND_DECL: array size of a C array */
-  Node *decl;       /* ND_VAR: what it names (NULL: a function) */
-  PtrVec kids;      /* Node *: statements, arguments, parameters */
-  unsigned qual;    /* ND_DECL: Q_* */
-  Op atomic_op;     /* ND_DECL: __shared atomicAdd etc. */
+  Node *dim;     /* ND_DECL: array size of a C array */
+  Node *decl;    /* ND_VAR: what it names (NULL: a function) */
+  PtrVec kids;   /* Node *: statements, arguments, parameters */
+  unsigned qual; /* ND_DECL: Q_* */
+  Op atomic_op;  /* ND_DECL: __shared atomicAdd etc. */
   int64_t ival;
   double fval;
   const char *spelling; /* literals: as written */
-  Codelet *cd;      /* ND_CODELET */
+  Codelet *cd;          /* ND_CODELET */
 };
 
 const char *node_kind_name(NodeKind k);
@@ -254,19 +255,19 @@ typedef struct {
   const char *suffix; /* tgm_atomic_SUFFIX, __reduce_SUFFIX_sync */
   CombineForm form;
   IdentityKind identity;
-  const char *native; /* the device's atomic, or NULL */
+  const char *native;           /* the device's atomic, or NULL */
   unsigned native_on, redux_on; /* TS_ bits */
-  const char *cub;    /* the CUB operator */
-  const char *bound;  /* sum, product, exact */
+  const char *cub;              /* the CUB operator */
+  const char *bound;            /* sum, product, exact */
 } Combiner;
 
 int combiner_count(void);
 const Combiner *combiner_at(int i);
-const Combiner *combiner_of(Op op);                  /* NULL: op does not combine */
+const Combiner *combiner_of(Op op);                     /* NULL: op does not combine */
 const Combiner *combiner_spelled(const char *spelling); /* "+", "max"; NULL: none */
 /* How a codelet may combine, for errors: "+=, *=, ... or x = min(x, e)" */
 const char *combiner_forms(Arena *a);
-const char *combiner_atomic(const Combiner *cb);     /* tgm_atomic_add */
+const char *combiner_atomic(const Combiner *cb); /* tgm_atomic_add */
 /* Does a float result depend on the order of the fold? */
 bool combiner_order_matters(const Combiner *cb, ElemType acc);
 
@@ -292,7 +293,7 @@ Node *mk_param(Arena *a, Loc loc, const char *name, Type *ty, unsigned qual);
 Node *mk_sync(Arena *a, Loc loc, int scope);
 Node *mk_comment(Arena *a, Loc loc, const char *text);
 Node *mk_return(Arena *a, Loc loc, Node *v);
-Node *mk_fence(Arena *a, Loc loc);                           /* a device-wide memory fence */
+Node *mk_fence(Arena *a, Loc loc);                              /* a device-wide memory fence */
 Node *mk_ticket(Arena *a, Loc loc, Node *counter, Node *limit); /* see ND_TICKET */
 void block_add(Arena *a, Node *block, Node *stmt);
 Type *ty_elem(Arena *a);
@@ -312,24 +313,24 @@ const char *part_kind_name(PartKind k);
 
 struct Codelet {
   /* filled by front.c */
-  const char *name;   /* the spectrum's name: sum */
-  const char *tag;    /* __tag(...), or NULL */
+  const char *name; /* the spectrum's name: sum */
+  const char *tag;  /* __tag(...), or NULL */
   Loc loc, tag_loc;
-  bool coop;          /* marked __coop */
-  int index;          /* position in the file, from 0 */
-  Node *fn;           /* ND_CODELET */
+  bool coop; /* marked __coop */
+  int index; /* position in the file, from 0 */
+  Node *fn;  /* ND_CODELET */
   /* filled by sema.c */
-  const char *id;     /* the tag, or name#index when untagged */
+  const char *id; /* the tag, or name#index when untagged */
   CodeletKind kind;
   PartKind part;
-  Op op;              /* combining operator */
+  Op op; /* combining operator */
   Loc op_loc;
-  bool op_inherited;  /* compound: the operator comes from the spectrum */
-  PtrVec tunables;    /* Node * (ND_DECL) */
-  Node *vector;       /* the Vector declaration */
-  Node *map;          /* the Map declaration */
-  Node *atomic;       /* the __shared atomic declaration */
-  Node *accum;        /* the accumulator declaration */
+  bool op_inherited; /* compound: the operator comes from the spectrum */
+  PtrVec tunables;   /* Node * (ND_DECL) */
+  Node *vector;      /* the Vector declaration */
+  Node *map;         /* the Map declaration */
+  Node *atomic;      /* the __shared atomic declaration */
+  Node *accum;       /* the accumulator declaration */
 };
 
 /* What a spectrum means, derived by sema from its scalar codelet:
@@ -337,7 +338,7 @@ struct Codelet {
  * Every variant applies the transform once per input element, combines
  * partial results only with op, and runs the epilogue once. */
 typedef struct {
-  const char *name;  /* the user's parameter name: x */
+  const char *name; /* the user's parameter name: x */
   Loc loc;
 } SpecInput;
 
@@ -349,24 +350,24 @@ typedef struct {
 } SpecParam;
 
 typedef struct Spectrum {
-  const char *name;   /* the spectrum: sum */
+  const char *name;             /* the spectrum: sum */
   const struct Codelet *scalar; /* the codelet it is read from */
-  Node *acc;          /* the scalar codelet's accumulator declaration */
-  Op op;              /* the combining operator */
-  PtrVec inputs;      /* SpecInput *: the Array<1,T> parameters, >= 1, one length */
-  PtrVec params;      /* SpecParam *: scalar parameters, passed through */
-  Type *acc_ty;       /* the accumulator's type (TY_ELEM: T) */
-  const char *acc_ctype;    /* A, as C: int, unsigned long long, float */
+  Node *acc;                    /* the scalar codelet's accumulator declaration */
+  Op op;                        /* the combining operator */
+  PtrVec inputs;                /* SpecInput *: the Array<1,T> parameters, >= 1, one length */
+  PtrVec params;                /* SpecParam *: scalar parameters, passed through */
+  Type *acc_ty;                 /* the accumulator's type (TY_ELEM: T) */
+  const char *acc_ctype;        /* A, as C: int, unsigned long long, float */
   bool acc_float;
-  Type *result_ty;    /* the codelet's return type */
-  const char *result_ctype; /* R, as C */
-  Node *transform;    /* the value combined per element, in[i] for a plain fold */
+  Type *result_ty;            /* the codelet's return type */
+  const char *result_ctype;   /* R, as C */
+  Node *transform;            /* the value combined per element, in[i] for a plain fold */
   const char *transform_text; /* as printed, for the manifest: in[i] * in[i] */
-  Node *epilogue;     /* the returned expression of the accumulator, or NULL */
+  Node *epilogue;             /* the returned expression of the accumulator, or NULL */
   const char *epilogue_text;  /* NULL, or e.g. acc / len */
   bool epilogue_uses_n;
-  bool indexed;       /* the transform uses in.Index(i), an element's index in the whole input */
-  bool pair;          /* the accumulator is an Arg: (value, index), combined by max or min */
+  bool indexed; /* the transform uses in.Index(i), an element's index in the whole input */
+  bool pair;    /* the accumulator is an Arg: (value, index), combined by max or min */
 } Spectrum;
 
 typedef struct {
@@ -425,9 +426,9 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
 
 /* ------------------------------------------- block-level transformations */
 
-int xf_satomic(Arena *a, Node *fn);           /* xf_satomic.c: shared atomics */
-int xf_shuffle(Arena *a, Node *fn);           /* xf_shuffle.c: tree loops -> shuffles */
-int xf_redux(Arena *a, Node *fn, Op op);      /* xf_redux.c: shuffle trees -> redux */
+int xf_satomic(Arena *a, Node *fn);      /* xf_satomic.c: shared atomics */
+int xf_shuffle(Arena *a, Node *fn);      /* xf_shuffle.c: tree loops -> shuffles */
+int xf_redux(Arena *a, Node *fn, Op op); /* xf_redux.c: shuffle trees -> redux */
 /* xf_barrier.c: returns NULL, or why no barriers make fn safe */
 const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc);
 
@@ -465,19 +466,19 @@ bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {
-  Node *fn;          /* NULL when unavailable */
-  const char *why;   /* then: why */
+  Node *fn;        /* NULL when unavailable */
+  const char *why; /* then: why */
   Codelet *cd;
   const char *fname; /* the device function's name: sum_coop_shfl */
 } BlockImpl;
 
 /* A kernel's signature by role (kernel.c). */
 typedef struct {
-  Node *fn;         /* ND_FUNC */
-  PtrVec inputs;    /* Node * (ND_PARAM): const T *x, ... (main kernel) */
+  Node *fn;      /* ND_FUNC */
+  PtrVec inputs; /* Node * (ND_PARAM): const T *x, ... (main kernel) */
   Node *n, *out, *partials, *counter, *items, *count; /* NULL where absent */
-  PtrVec params;    /* Node * (ND_PARAM): the spectrum's scalar parameters */
-  PtrVec roles;     /* const char *: each parameter's role, in order (manifest) */
+  PtrVec params; /* Node * (ND_PARAM): the spectrum's scalar parameters */
+  PtrVec roles;  /* const char *: each parameter's role, in order (manifest) */
 } Kernel;
 
 typedef struct {
@@ -486,13 +487,13 @@ typedef struct {
   GridKind g;
   BlockKind b;
   ThreadKind t;
-  int launches;       /* kernel launches for n > 0, the initialisation included */
-  bool needs_init;    /* the output is set to the identity before (global atomics) */
-  bool deterministic; /* the same bits every run, also for floating point */
+  int launches;           /* kernel launches for n > 0, the initialisation included */
+  bool needs_init;        /* the output is set to the identity before (global atomics) */
+  bool deterministic;     /* the same bits every run, also for floating point */
   bool partials, counter; /* temp storage: one A per block; a completion counter */
-  bool needs_redux;   /* a dialect without the warp-reduce instruction drops it */
-  const char *min_arch;  /* CUDA: sm_75, or sm_80 for VR */
-  const char *grid_rule; /* tiles, tiles_vec, strided, strided_vec, one */
+  bool needs_redux;       /* a dialect without the warp-reduce instruction drops it */
+  const char *min_arch;   /* CUDA: sm_75, or sm_80 for VR */
+  const char *grid_rule;  /* tiles, tiles_vec, strided, strided_vec, one */
   Kernel *kernel, *pass2; /* pass2 may be NULL */
 } Plan;
 
@@ -510,20 +511,20 @@ typedef struct {
 typedef struct {
   Program *prog;
   const Spectrum *spec; /* what it means (sema) */
-  const char *name; /* the spectrum */
+  const char *name;     /* the spectrum */
   Op op;
   ElemType elem;
-  DialectKind dialect;   /* its slot among the dialects */
+  DialectKind dialect;          /* its slot among the dialects */
   const struct Dialect *target; /* what it is printed for (target.c) */
   Codelet *scalar, *tiled, *strided;
   BlockImpl block[B_COUNT];
   Node *thread_fn, *thread_vec_fn;
-  const char *thread_vec_why; /* why there is no thread_vec_fn */
+  const char *thread_vec_why;       /* why there is no thread_vec_fn */
   Node *reference_fn, *epilogue_fn; /* the verification reference; tgm_epilogue */
   ElemType acc_elem; /* the accumulator's type as an element type (atomics, identities) */
   PtrVec candidates; /* Plan *: every grid.block.thread, from the planner */
-  PtrVec plans;    /* Plan *: those the grid pass built (and a dialect prints) */
-  PtrVec left_out; /* LeftOut * */
+  PtrVec plans;      /* Plan *: those the grid pass built (and a dialect prints) */
+  PtrVec left_out;   /* LeftOut * */
 } Composition;
 
 /* One composition per spectrum of prog, before any pass. */
@@ -548,7 +549,7 @@ void compose_check_empty(Ctx *ctx, Composition *const by_dialect[DIALECT_COUNT])
 Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind b);
 Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind b);
 Node *kernel_use(Arena *a, const Node *param);
-Node *kernel_result(Arena *a, const Kernel *k, Node *value); /* tgm_epilogue(value, n, ...) */
+Node *kernel_result(Arena *a, const Kernel *k, Node *value);       /* tgm_epilogue(value, n, ...) */
 Node *kernel_write_result(Arena *a, const Kernel *k, Node *value); /* thread 0: out[0] = ... */
 /* `value = sum_coop<BLOCK>(value);`: the block level's function on value */
 Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
@@ -578,12 +579,12 @@ typedef struct Dialect {
   const char *chosen_by; /* how tgm-gen --embed is asked for it: "--hip" */
   const char *gpus;      /* whose GPUs run it: "AMD GPUs" */
   /* device code, printf formats of the abstract nodes */
-  const char *sync_block;  /* ND_SYNC SYNC_BLOCK */
-  const char *sync_warp;   /* ND_SYNC SYNC_WARP: a warp-wide barrier */
-  const char *shfl_down;   /* ND_SHFL: value, offset */
-  const char *redux;       /* ND_REDUX: value; NULL: no warp-reduce instruction */
-  const char *fence;       /* ND_FENCE: a device-wide memory fence */
-  const char *ticket;      /* ND_TICKET: counter, limit; wraps to 0 after limit */
+  const char *sync_block; /* ND_SYNC SYNC_BLOCK */
+  const char *sync_warp;  /* ND_SYNC SYNC_WARP: a warp-wide barrier */
+  const char *shfl_down;  /* ND_SHFL: value, offset */
+  const char *redux;      /* ND_REDUX: value; NULL: no warp-reduce instruction */
+  const char *fence;      /* ND_FENCE: a device-wide memory fence */
+  const char *ticket;     /* ND_TICKET: counter, limit; wraps to 0 after limit */
   /* file.tpl's text: includes, TGM_WARP's definition, device helpers */
   const char *includes, *warp_def, *device_prelude;
   /* the warp widths of its GPUs: the CPU check runs each (the last one
@@ -617,7 +618,8 @@ extern const TplFile tgm_templates[]; /* templates/NAME.tpl, built in; ends with
 
 TplDict *tpl_dict(Arena *a, TplDict *parent);
 void tpl_set(TplDict *d, const char *key, const char *value);
-void tpl_setf(TplDict *d, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void tpl_setf(TplDict *d, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 TplDict *tpl_item(TplDict *d, const char *list); /* a new item of list */
 void tpl_list(TplDict *d, const char *list);     /* list exists, maybe empty */
 /* Returns 0, or -1 with a message in err. */
@@ -634,12 +636,13 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
                char *err, size_t errlen);
 /* NAME_TYPE.cub.cu, the CUB baseline of the spectrum (templates/cub.tpl) */
 int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen);
-const char *gen_grid_enum(const char *rule); /* tiles -> TGM_TILES */
-const char *gen_meaning(Arena *a, const Composition *c); /* out[0] = ... in a line */
-const char *gen_identity_text(const Composition *c);      /* 0, tgm_lowest(), ... */
+const char *gen_grid_enum(const char *rule);                 /* tiles -> TGM_TILES */
+const char *gen_meaning(Arena *a, const Composition *c);     /* out[0] = ... in a line */
+const char *gen_identity_text(const Composition *c);         /* 0, tgm_lowest(), ... */
 const char *gen_kernel_args(Arena *a, const Composition *c); /* const T *in, tgm_size n, ... */
 const char *gen_param_decls(Arena *a, const Composition *c); /* ", float threshold" or "" */
-const char *gen_reference_bound(const Composition *c); /* sum, product, exact: tgm_reference_kernel */
+const char *
+gen_reference_bound(const Composition *c); /* sum, product, exact: tgm_reference_kernel */
 
 /* ---------------------------------------------------------- reduce_api.c */
 /* tgm-gen --reduce-api: tgm/reduce_spectra.h, a typed tgm_reduce call per

@@ -11,9 +11,7 @@ static const ElemInfo elems[ET_COUNT] = {
     [ET_F64] = {"f64", "double", true, true, 8, "double"},
 };
 
-const ElemInfo *elem_info(ElemType t) {
-  return &elems[t];
-}
+const ElemInfo *elem_info(ElemType t) { return &elems[t]; }
 
 bool elem_parse(const char *name, ElemType *out) {
   for (int i = 0; i < ET_COUNT; i++) {
@@ -33,10 +31,12 @@ Type *type_new(Arena *a, TypeKind kind) {
 
 bool type_is_integer(const Type *t) {
   switch (t->kind) {
-  case TY_BOOL: case TY_INT: case TY_UINT: case TY_LONG: case TY_ULONG:
-    return true;
-  default:
-    return false;
+  case TY_BOOL:
+  case TY_INT:
+  case TY_UINT:
+  case TY_LONG:
+  case TY_ULONG: return true;
+  default: return false;
   }
 }
 
@@ -45,9 +45,7 @@ bool type_is_arith(const Type *t) {
                t->kind == TY_ELEM || t->kind == TY_ACC || t->kind == TY_RES);
 }
 
-bool type_is_unsigned(const Type *t) {
-  return t->kind == TY_UINT || t->kind == TY_ULONG;
-}
+bool type_is_unsigned(const Type *t) { return t->kind == TY_UINT || t->kind == TY_ULONG; }
 
 static const char *base_str(Arena *a, const Type *t) {
   switch (t->kind) {

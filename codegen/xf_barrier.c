@@ -87,28 +87,24 @@ static Uniform uniformity(Barrier *b, const Node *n) {
   switch (n->kind) {
   case ND_INT:
   case ND_FLOAT:
-  case ND_BOOL:
-    return U_BLOCK;
+  case ND_BOOL: return U_BLOCK;
   case ND_GPU:
     if (is_gpu(n, "tid") || is_gpu(n, "lane"))
       return U_NONE;
     return is_gpu(n, "warp") ? U_WARP : U_BLOCK;
-  case ND_VAR:
-    return n->decl && is_uniform_var(b, n->decl) ? U_BLOCK : U_NONE;
+  case ND_VAR: return n->decl && is_uniform_var(b, n->decl) ? U_BLOCK : U_NONE;
   case ND_BINARY: {
     Uniform l = uniformity(b, n->lhs), r = uniformity(b, n->rhs);
     return l < r ? l : r;
   }
   case ND_UNARY:
-  case ND_CAST:
-    return uniformity(b, n->lhs);
+  case ND_CAST: return uniformity(b, n->lhs);
   case ND_COND: {
     Uniform c = uniformity(b, n->cond), t = uniformity(b, n->then), e = uniformity(b, n->els);
     Uniform m = c < t ? c : t;
     return m < e ? m : e;
   }
-  default:
-    return U_NONE;
+  default: return U_NONE;
   }
 }
 
@@ -154,8 +150,8 @@ typedef struct {
 
 static bool is_lane_guard(const Node *c) {
   /* lane + k < warp_size */
-  return c && c->kind == ND_BINARY && c->op == OP_LT && is_gpu(c->rhs, "warp_size") &&
-         c->lhs && c->lhs->kind == ND_BINARY && c->lhs->op == OP_ADD &&
+  return c && c->kind == ND_BINARY && c->op == OP_LT && is_gpu(c->rhs, "warp_size") && c->lhs &&
+         c->lhs->kind == ND_BINARY && c->lhs->op == OP_ADD &&
          (is_gpu(c->lhs->lhs, "lane") || is_gpu(c->lhs->rhs, "lane"));
 }
 
@@ -272,7 +268,8 @@ static int conflict(const Access *p, const Access *n) {
     return -1;
   if (p->own && n->own)
     return -1; /* a thread and its own slot */
-  bool same_warp = p->exec.kind == EX_WARP && n->exec.kind == EX_WARP && p->exec.warp == n->exec.warp;
+  bool same_warp = p->exec.kind == EX_WARP && n->exec.kind == EX_WARP &&
+                   p->exec.warp == n->exec.warp;
   int scope = same_warp || (p->confined && n->confined) ? SYNC_WARP : SYNC_BLOCK;
   if (scope == SYNC_WARP && p->wsynced)
     return -1;
@@ -352,9 +349,7 @@ static void unit(Barrier *b, Node *s, Exec exec, Accesses *pending) {
 
 static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
   switch (s->kind) {
-  case ND_BLOCK:
-    walk_list(b, s, exec, pending);
-    return;
+  case ND_BLOCK: walk_list(b, s, exec, pending); return;
   case ND_IF: {
     Uniform u = uniformity(b, s->cond);
     Exec te = exec_under(b, exec, s->cond, false), ee = exec_under(b, exec, s->cond, true);
@@ -405,9 +400,7 @@ static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
     append(b, pending, &before);          /* zero iterations */
     return;
   }
-  default:
-    unit(b, s, exec, pending);
-    return;
+  default: unit(b, s, exec, pending); return;
   }
 }
 

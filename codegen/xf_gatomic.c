@@ -18,8 +18,9 @@ void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value) {
   at->rhs = mk_var(a, loc, value);
   at->ty = type_new(a, TY_ACC);
   block_add(a, body, mk_comment(a, loc, "grid: every block combines into out[0] atomically"));
-  block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
-                           mk_expr(a, at), NULL));
+  block_add(a, body,
+            mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
+                  mk_expr(a, at), NULL));
   p->needs_init = true;
   p->launches = 2; /* tgm_init, then the kernel */
 }

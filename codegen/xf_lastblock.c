@@ -22,22 +22,26 @@ void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value) {
   block_add(a, body, mk_comment(a, loc, "grid: partials; the last block to finish combines them"));
   block_add(a, body, last);
   Node *first = mk_block(a, loc);
-  block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                           mk_index(a, loc, kernel_use(a, k->partials), mk_gpu(a, loc, "bid")),
-                                           mk_var(a, loc, value))));
+  block_add(a, first,
+            mk_expr(a,
+                    mk_assign(a, loc, OP_NONE,
+                              mk_index(a, loc, kernel_use(a, k->partials), mk_gpu(a, loc, "bid")),
+                              mk_var(a, loc, value))));
   block_add(a, first, mk_expr(a, mk_fence(a, loc)));
   Node *limit = mk_binary(a, loc, OP_SUB, mk_gpu(a, loc, "gdim"), mk_int(a, loc, 1));
   Node *ticket = mk_ticket(a, loc, kernel_use(a, k->counter), limit);
-  block_add(a, first, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, last),
-                                           mk_binary(a, loc, OP_EQ, ticket, node_clone(a, limit)))));
+  block_add(a, first,
+            mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, last),
+                                 mk_binary(a, loc, OP_EQ, ticket, node_clone(a, limit)))));
   block_add(a, body, mk_if(a, loc, tid0, first, NULL));
   block_add(a, body, mk_sync(a, loc, SYNC_BLOCK));
 
   Node *fin = mk_block(a, loc);
   block_add(a, fin, mk_expr(a, mk_fence(a, loc)));
-  block_add(a, fin, mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
-                                         mk_call(a, loc, "tgm_partials_value<BLOCK>", 2, kernel_use(a, k->partials),
-                                                 mk_gpu(a, loc, "gdim")))));
+  block_add(a, fin,
+            mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
+                                 mk_call(a, loc, "tgm_partials_value<BLOCK>", 2,
+                                         kernel_use(a, k->partials), mk_gpu(a, loc, "gdim")))));
   block_add(a, fin, kernel_block_call(a, &c->block[p->b], value));
   block_add(a, fin, kernel_write_result(a, k, value));
   block_add(a, body, mk_if(a, loc, mk_var(a, loc, last), fin, NULL));

@@ -31,11 +31,11 @@ typedef struct {
   Arena *a;
   const Spectrum *spec;
   const Codelet *cd;
-  Node *fn;     /* the codelet's copy */
+  Node *fn;            /* the codelet's copy */
   Node *size, *stride; /* thread level: the new parameters */
-  Node *first;  /* thread level, spectra that use x.Index(i): in[0]'s index in the whole input */
-  Node *value;  /* block level: the thread's value */
-  Node *acc;    /* thread level: the accumulator (copy) */
+  Node *first;   /* thread level, spectra that use x.Index(i): in[0]'s index in the whole input */
+  Node *value;   /* block level: the thread's value */
+  Node *acc;     /* thread level: the accumulator (copy) */
   PtrVec inputs; /* Node *: the Array parameters (copies) */
   LowerLevel level;
   bool block;
@@ -77,16 +77,22 @@ static Node *lower_node(Node *n, void *ctx) {
       if (strcmp(n->name, "Index") == 0 && n->kids.len == 1 && lw->first) /* first + i */
         return mk_binary(a, n->loc, OP_ADD, mk_var(a, n->loc, lw->first), n->kids.items[0]);
       if (strcmp(n->name, "Index") == 0 && lw->block) {
-        fail(lw, n->loc, arena_printf(a, "uses %s.Index() outside the spectrum's transform '%s' "
-                                         "at ThreadId()",
-                                      n->lhs->name, lw->spec->transform_text));
+        fail(lw, n->loc,
+             arena_printf(a,
+                          "uses %s.Index() outside the spectrum's transform '%s' "
+                          "at ThreadId()",
+                          n->lhs->name, lw->spec->transform_text));
         return n;
       }
     }
     if (n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_VECTOR) {
-      static const struct { const char *method, *gpu; } map[] = {
-          {"ThreadId", "tid"}, {"LaneId", "lane"}, {"VectorId", "warp"},
-          {"Size", "warp_size"}, {"MaxValue", "warp_size"}};
+      static const struct {
+        const char *method, *gpu;
+      } map[] = {{"ThreadId", "tid"},
+                 {"LaneId", "lane"},
+                 {"VectorId", "warp"},
+                 {"Size", "warp_size"},
+                 {"MaxValue", "warp_size"}};
       for (size_t i = 0; i < COUNT_OF(map); i++)
         if (strcmp(n->name, map[i].method) == 0)
           return mk_gpu(a, n->loc, map[i].gpu);
@@ -95,22 +101,24 @@ static Node *lower_node(Node *n, void *ctx) {
     return n;
   case ND_INDEX:
     if (is_array(lw, n->lhs) && lw->block)
-      fail(lw, n->loc, lw->spec->transform_text
-                           ? arena_printf(a, "reads its input other than through the spectrum's "
-                                             "transform '%s' at ThreadId()",
-                                          lw->spec->transform_text)
-                           : "a block-level codelet may read only in[ThreadId()]");
+      fail(lw, n->loc,
+           lw->spec->transform_text
+               ? arena_printf(a,
+                              "reads its input other than through the spectrum's "
+                              "transform '%s' at ThreadId()",
+                              lw->spec->transform_text)
+               : "a block-level codelet may read only in[ThreadId()]");
     return n;
   case ND_VAR:
     if (n == lw->value || n->decl == lw->value)
       return n;
     if (lw->block && is_param(n))
-      fail(lw, n->loc, arena_printf(a, "uses parameter '%s' outside the spectrum's transform",
-                                    n->name));
+      fail(lw, n->loc,
+           arena_printf(a, "uses parameter '%s' outside the spectrum's transform", n->name));
     return n;
   case ND_RETURN:
-    if (lw->level == LOWER_THREAD && lw->acc && !(n->lhs && n->lhs->kind == ND_VAR &&
-                                                  n->lhs->decl == lw->acc))
+    if (lw->level == LOWER_THREAD && lw->acc &&
+        !(n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == lw->acc))
       n->lhs = mk_var(a, n->loc, lw->acc); /* the epilogue runs once, where the result is made */
     return n;
   case ND_DECL:
@@ -123,8 +131,7 @@ static Node *lower_node(Node *n, void *ctx) {
     else if (!lw->block && !(n->qual & Q_ACCUM) && n->ty->kind == TY_INT)
       n->ty = type_new(a, TY_LONG);
     return n;
-  default:
-    return n;
+  default: return n;
   }
 }
 
@@ -194,8 +201,8 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
       p->qual |= Q_RESTRICT;
       vec_push(a, &f->kids, p);
     }
-    lw.size = mk_param(a, first->loc, arena_printf(a, "%s_size", first->name),
-                       type_new(a, TY_SIZE), 0);
+    lw.size = mk_param(a, first->loc, arena_printf(a, "%s_size", first->name), type_new(a, TY_SIZE),
+                       0);
     lw.stride = mk_param(a, first->loc, arena_printf(a, "%s_stride", first->name),
                          type_new(a, TY_SIZE), 0);
     vec_push(a, &f->kids, lw.size);
@@ -238,14 +245,18 @@ void pass_lower(Ctx *ctx, Composition *c) {
                                   arena_printf(a, "%s_reference", name), &why, &loc);
   c->epilogue_fn = xf_epilogue(a, spec);
   if (spec->inputs.len > 1)
-    c->thread_vec_why = arena_printf(a, "vector loads need one alignment for every input, and "
-                                        "spectrum '%s' has %d inputs", name, spec->inputs.len);
+    c->thread_vec_why = arena_printf(a,
+                                     "vector loads need one alignment for every input, and "
+                                     "spectrum '%s' has %d inputs",
+                                     name, spec->inputs.len);
   else if (c->thread_fn) {
     c->thread_vec_fn = xf_vector(a, c->thread_fn, 16 / elem_info(c->elem)->bytes,
                                  arena_printf(a, "%s_%s_vec", name, c->scalar->id), &why, &loc);
     if (!c->thread_vec_fn)
-      c->thread_vec_why = arena_printf(a, "the scalar codelet cannot use vector loads: at line %d "
-                                          "it %s", loc.line, why);
+      c->thread_vec_why = arena_printf(a,
+                                       "the scalar codelet cannot use vector loads: at line %d "
+                                       "it %s",
+                                       loc.line, why);
   }
   for (int b = 0; b < B_COUNT; b++) {
     BlockImpl *im = &c->block[b];

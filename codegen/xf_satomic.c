@@ -44,7 +44,8 @@ int xf_satomic(Arena *a, Node *fn) {
   node_rewrite(body, rewrite, &s);
   /* the identity, stored once before anyone combines into it */
   Node *init = mk_if(a, acc->loc,
-                     mk_binary(a, acc->loc, OP_EQ, mk_gpu(a, acc->loc, "tid"), mk_int(a, acc->loc, 0)),
+                     mk_binary(a, acc->loc, OP_EQ, mk_gpu(a, acc->loc, "tid"),
+                               mk_int(a, acc->loc, 0)),
                      mk_expr(a, mk_assign(a, acc->loc, OP_NONE, mk_var(a, acc->loc, acc),
                                           mk_identity(a, acc->loc, acc->atomic_op))),
                      NULL);

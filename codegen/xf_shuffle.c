@@ -25,7 +25,7 @@ typedef struct {
   Node *fn;
   PtrVec loop_vars; /* for-loop counters (warp-uniform in a matched loop) */
   int matched;
-  int seq;          /* program-order counter for the "read after" check */
+  int seq; /* program-order counter for the "read after" check */
 } Shuffle;
 
 static bool is_gpu(const Node *n, const char *name) {
@@ -36,9 +36,7 @@ static bool is_var(const Node *n, const Node *decl) {
   return n && n->kind == ND_VAR && n->decl == decl;
 }
 
-static bool is_int(const Node *n, long long v) {
-  return n && n->kind == ND_INT && n->ival == v;
-}
+static bool is_int(const Node *n, long long v) { return n && n->kind == ND_INT && n->ival == v; }
 
 static bool is_shared_array(const Node *decl) {
   return decl && (decl->qual & Q_SHARED) && decl->ty->kind == TY_CARRAY;
@@ -51,7 +49,8 @@ static Node *tree_read_array(const Node *n, const Node *off) {
     return NULL;
   const Node *i = n->rhs;
   if (i && i->kind == ND_BINARY && i->op == OP_ADD &&
-      ((is_gpu(i->lhs, "tid") && is_var(i->rhs, off)) || (is_gpu(i->rhs, "tid") && is_var(i->lhs, off))))
+      ((is_gpu(i->lhs, "tid") && is_var(i->rhs, off)) ||
+       (is_gpu(i->rhs, "tid") && is_var(i->lhs, off))))
     return n->lhs->decl;
   return NULL;
 }
@@ -139,9 +138,7 @@ typedef struct {
 
 static bool count_reads_rec(Node *n, Reads *r, bool write);
 
-static bool count_reads(Node *n, void *ctx) {
-  return count_reads_rec(n, ctx, false);
-}
+static bool count_reads(Node *n, void *ctx) { return count_reads_rec(n, ctx, false); }
 
 static bool count_reads_rec(Node *n, Reads *r, bool write) {
   if (!n)

@@ -10,13 +10,15 @@ void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value) {
   Kernel *k = p->kernel;
   Node *body = k->fn->body;
   Loc loc = k->fn->loc;
-  block_add(a, body, mk_comment(a, loc, "grid: one partial per block; a second pass combines them"));
-  block_add(a, body, mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
-                           mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                                mk_index(a, loc, kernel_use(a, k->partials),
-                                                         mk_gpu(a, loc, "bid")),
-                                                mk_var(a, loc, value))),
-                           NULL));
+  block_add(a, body,
+            mk_comment(a, loc, "grid: one partial per block; a second pass combines them"));
+  block_add(a, body,
+            mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
+                  mk_expr(a, mk_assign(a, loc, OP_NONE,
+                                       mk_index(a, loc, kernel_use(a, k->partials),
+                                                mk_gpu(a, loc, "bid")),
+                                       mk_var(a, loc, value))),
+                  NULL));
   /* pass 2: one block over the partials */
   Kernel *k2 = kernel_pass2(a, c, arena_printf(a, "%s_pass2", p->cname), p->b);
   p->pass2 = k2;

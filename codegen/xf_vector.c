@@ -17,9 +17,9 @@
 
 typedef struct {
   Arena *a;
-  Node *in;         /* the pointer parameter */
-  int width;        /* components per vector */
-  int indexed;      /* in_first + i (x.Index(i)) in the statements split so far */
+  Node *in;    /* the pointer parameter */
+  int width;   /* components per vector */
+  int indexed; /* in_first + i (x.Index(i)) in the statements split so far */
   const char *why;
   Loc why_loc;
 } Vec;
@@ -59,8 +59,8 @@ static bool find_reads(Node *n, void *ctx) {
 typedef struct {
   Arena *a;
   Node *in;
-  Node *v;        /* the vector local */
-  int k, width;   /* component k of width */
+  Node *v;      /* the vector local */
+  int k, width; /* component k of width */
 } Subst;
 
 static Node *subst(Node *n, void *ctx) {
@@ -90,9 +90,7 @@ static Node *split(Vec *vc, Node *s) {
   if (!r.first)
     return s;
   switch (s->kind) {
-  case ND_BLOCK:
-    split_list(vc, s);
-    return s;
+  case ND_BLOCK: split_list(vc, s); return s;
   case ND_FOR:
   case ND_WHILE:
   case ND_DO: {
@@ -116,8 +114,7 @@ static Node *split(Vec *vc, Node *s) {
     s->els = split(vc, s->els);
     return s;
   }
-  default:
-    break;
+  default: break;
   }
   if (r.distinct > 1) {
     if (!vc->why) {

@@ -5,13 +5,14 @@
 #   setup.sh --test   and what the tests need beyond it (scripts/test.sh):
 #                     clang-19 with its runtimes (libclang-rt-19-dev holds
 #                     ASan, UBSan and libFuzzer) for scripts/sanitize.sh, and
-#                     valgrind for the valgrind label
+#                     valgrind for the valgrind label, clang-format (14) for
+#                     the house style (scripts/format.sh, test style.format)
 set -euo pipefail
 
 packages=(cmake make gcc g++ libclang-19-dev libjansson-dev
           hipcc libamdhip64-dev rocm-device-libs)
 case "${1:-}" in
-  --test) packages+=(clang-19 libclang-rt-19-dev valgrind) ;;
+  --test) packages+=(clang-19 libclang-rt-19-dev valgrind clang-format) ;;
   "") ;;
   *) echo "usage: setup.sh [--test]" >&2; exit 2 ;;
 esac

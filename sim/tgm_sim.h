@@ -56,7 +56,7 @@
 #define __host__
 #define __constant__
 #define __managed__
-#define __shared__ static  // one block runs at a time: statics are per-block
+#define __shared__ static // one block runs at a time: statics are per-block
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
@@ -66,18 +66,42 @@
 // ---------------------------------------------------------------------------
 // Vector types (same size and alignment as CUDA's)
 // ---------------------------------------------------------------------------
-struct uint3 { unsigned int x, y, z; };
-struct int3 { int x, y, z; };
-struct float3 { float x, y, z; };
-struct alignas(8) int2 { int x, y; };
-struct alignas(16) int4 { int x, y, z, w; };
-struct alignas(8) uint2 { unsigned int x, y; };
-struct alignas(16) uint4 { unsigned int x, y, z, w; };
-struct alignas(8) float2 { float x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-struct alignas(16) double2 { double x, y; };
-struct alignas(16) longlong2 { long long x, y; };
-struct alignas(16) ulonglong2 { unsigned long long x, y; };
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct int3 {
+  int x, y, z;
+};
+struct float3 {
+  float x, y, z;
+};
+struct alignas(8) int2 {
+  int x, y;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+struct alignas(8) uint2 {
+  unsigned int x, y;
+};
+struct alignas(16) uint4 {
+  unsigned int x, y, z, w;
+};
+struct alignas(8) float2 {
+  float x, y;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(16) double2 {
+  double x, y;
+};
+struct alignas(16) longlong2 {
+  long long x, y;
+};
+struct alignas(16) ulonglong2 {
+  unsigned long long x, y;
+};
 
 struct dim3 {
   unsigned int x, y, z;
@@ -150,62 +174,77 @@ void set_stack_size(std::size_t bytes);
 // All options back to their defaults.
 void reset_options();
 // Text of the last failed launch; "" if the last launch succeeded.
-const char* last_error_text();
+const char *last_error_text();
 // Frees all fiber stacks (they are also freed at exit).
 void release_resources();
 
 namespace detail {
-status launch_impl(dim3 grid, dim3 block, void (*fn)(void*), void* ctx);
+status launch_impl(dim3 grid, dim3 block, void (*fn)(void *), void *ctx);
 void set_pending(status s);
-bool set_default_warp_size(int ws);  // also what reset_options() restores
-}  // namespace detail
+bool set_default_warp_size(int ws); // also what reset_options() restores
+} // namespace detail
 
 // Runs f() as every thread of every block of the grid.  f is typically
 // [&]{ kernel(args...); }.  Never throws, never exits.
-template <class F>
-status launch(dim3 grid, dim3 block, F&& f) {
+template <class F> status launch(dim3 grid, dim3 block, F &&f) {
   using Fn = std::remove_reference_t<F>;
   return detail::launch_impl(
-      grid, block, [](void* p) { (*static_cast<Fn*>(p))(); },
-      const_cast<void*>(static_cast<const void*>(std::addressof(f))));
+      grid, block, [](void *p) { (*static_cast<Fn *>(p))(); },
+      const_cast<void *>(static_cast<const void *>(std::addressof(f))));
 }
 
 namespace detail {
 
 enum warp_op : int {
-  op_shfl_idx, op_shfl_up, op_shfl_down, op_shfl_xor,
-  op_ballot, op_all, op_any, op_syncwarp,
-  op_red_add, op_red_min_s, op_red_min_u, op_red_max_s, op_red_max_u,
-  op_red_and, op_red_or, op_red_xor
+  op_shfl_idx,
+  op_shfl_up,
+  op_shfl_down,
+  op_shfl_xor,
+  op_ballot,
+  op_all,
+  op_any,
+  op_syncwarp,
+  op_red_add,
+  op_red_min_s,
+  op_red_min_u,
+  op_red_max_s,
+  op_red_max_u,
+  op_red_and,
+  op_red_or,
+  op_red_xor
 };
 
 // One lane's part of a warp rendezvous.  Lives on the caller's fiber stack.
 struct warp_call {
   int op;
-  int live;                 // 1: no mask (HIP) - every non-exited lane takes part
-  unsigned long long mask;  // explicit lane mask (CUDA *_sync)
-  int size;                 // bytes of `in`
-  int b;                    // delta / source lane / xor mask
+  int live;                // 1: no mask (HIP) - every non-exited lane takes part
+  unsigned long long mask; // explicit lane mask (CUDA *_sync)
+  int size;                // bytes of `in`
+  int b;                   // delta / source lane / xor mask
   int width;
-  const char* name;
+  const char *name;
   alignas(16) unsigned char in[16];
   alignas(16) unsigned char out[16];
 };
 
-void warp_collective(warp_call& c);  // blocks until the rendezvous completes
-int block_barrier(int kind, int pred, const char* file, int line);
+void warp_collective(warp_call &c); // blocks until the rendezvous completes
+int block_barrier(int kind, int pred, const char *file, int line);
 unsigned long long active_lanes();
 unsigned int lane_id();
-void trap(const char* file, int line);
+void trap(const char *file, int line);
 
 template <class T>
-T shuffle(int op, int live, unsigned long long mask, T var, int b, int width,
-          const char* name) {
+T shuffle(int op, int live, unsigned long long mask, T var, int b, int width, const char *name) {
   static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16,
                 "tgm_sim: shuffled type must be trivially copyable, <= 16 bytes");
   warp_call c{};
-  c.op = op; c.live = live; c.mask = mask; c.size = int(sizeof(T));
-  c.b = b; c.width = width; c.name = name;
+  c.op = op;
+  c.live = live;
+  c.mask = mask;
+  c.size = int(sizeof(T));
+  c.b = b;
+  c.width = width;
+  c.name = name;
   std::memcpy(c.in, &var, sizeof(T));
   warp_collective(c);
   std::memcpy(&var, c.out, sizeof(T));
@@ -213,9 +252,12 @@ T shuffle(int op, int live, unsigned long long mask, T var, int b, int width,
 }
 
 inline unsigned long long vote(int op, int live, unsigned long long mask, int pred,
-                               const char* name) {
+                               const char *name) {
   warp_call c{};
-  c.op = op; c.live = live; c.mask = mask; c.size = int(sizeof(int));
+  c.op = op;
+  c.live = live;
+  c.mask = mask;
+  c.size = int(sizeof(int));
   c.name = name;
   int p = pred ? 1 : 0;
   std::memcpy(c.in, &p, sizeof(int));
@@ -225,32 +267,33 @@ inline unsigned long long vote(int op, int live, unsigned long long mask, int pr
   return r;
 }
 
-template <class T>
-T warp_reduce(int op, unsigned long long mask, T v, const char* name) {
+template <class T> T warp_reduce(int op, unsigned long long mask, T v, const char *name) {
   static_assert(sizeof(T) == 4, "tgm_sim: __reduce_*_sync takes 32-bit values");
   return shuffle<T>(op, 0, mask, v, 0, 0, name);
 }
 
 template <class S, class F, class Tup>
-void launch_host(dim3 grid, dim3 block, const S&, F f, Tup args) {
+void launch_host(dim3 grid, dim3 block, const S &, F f, Tup args) {
   auto body = [&] { std::apply(f, args); };
   set_pending(launch(grid, block, body));
 }
 
-}  // namespace detail
-}  // namespace tgm_sim
+} // namespace detail
+} // namespace tgm_sim
 
 #ifdef __AMDGCN_WAVEFRONT_SIZE
-namespace tgm_sim { namespace detail {
+namespace tgm_sim {
+namespace detail {
 inline const bool wavefront_size_applied = set_default_warp_size(__AMDGCN_WAVEFRONT_SIZE);
-} }
+}
+} // namespace tgm_sim
 #endif
 
 // TGM_LAUNCH(kernel, grid, block, stream, args...): kernel<<<grid, block, 0, stream>>>(args...)
 // Arguments are evaluated once; every thread gets its own copy of them.
-#define TGM_LAUNCH(kernel, grid, block, stream, ...)                             \
-  ::tgm_sim::detail::launch_host((grid), (block), (stream),                      \
-                                 [&](auto&... tgm_sim_a_) { kernel(tgm_sim_a_...); }, \
+#define TGM_LAUNCH(kernel, grid, block, stream, ...)                                  \
+  ::tgm_sim::detail::launch_host((grid), (block), (stream),                           \
+                                 [&](auto &...tgm_sim_a_) { kernel(tgm_sim_a_...); }, \
                                  ::std::make_tuple(__VA_ARGS__))
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
@@ -285,7 +328,7 @@ inline void __builtin_amdgcn_wave_barrier() {
   (void)::tgm_sim::detail::vote(::tgm_sim::detail::op_syncwarp, 1, 0, 1,
                                 "__builtin_amdgcn_wave_barrier");
 }
-inline void __builtin_amdgcn_fence(int, const char*) {}
+inline void __builtin_amdgcn_fence(int, const char *) {}
 #define __builtin_amdgcn_s_barrier() __syncthreads()
 
 // ---------------------------------------------------------------------------
@@ -293,8 +336,8 @@ inline void __builtin_amdgcn_fence(int, const char*) {}
 // ---------------------------------------------------------------------------
 template <class T>
 T __shfl_sync(unsigned long long mask, T var, int srcLane, int width = warpSize) {
-  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_idx, 0, mask, var, srcLane,
-                                       width, "__shfl_sync");
+  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_idx, 0, mask, var, srcLane, width,
+                                       "__shfl_sync");
 }
 template <class T>
 T __shfl_up_sync(unsigned long long mask, T var, unsigned int delta, int width = warpSize) {
@@ -303,33 +346,29 @@ T __shfl_up_sync(unsigned long long mask, T var, unsigned int delta, int width =
 }
 template <class T>
 T __shfl_down_sync(unsigned long long mask, T var, unsigned int delta, int width = warpSize) {
-  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_down, 0, mask, var,
-                                       int(delta), width, "__shfl_down_sync");
+  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_down, 0, mask, var, int(delta),
+                                       width, "__shfl_down_sync");
 }
 template <class T>
 T __shfl_xor_sync(unsigned long long mask, T var, int laneMask, int width = warpSize) {
   return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_xor, 0, mask, var, laneMask,
                                        width, "__shfl_xor_sync");
 }
-template <class T>
-T __shfl(T var, int srcLane, int width = warpSize) {
-  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_idx, 1, 0, var, srcLane,
-                                       width, "__shfl");
+template <class T> T __shfl(T var, int srcLane, int width = warpSize) {
+  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_idx, 1, 0, var, srcLane, width,
+                                       "__shfl");
 }
-template <class T>
-T __shfl_up(T var, unsigned int delta, int width = warpSize) {
-  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_up, 1, 0, var, int(delta),
-                                       width, "__shfl_up");
+template <class T> T __shfl_up(T var, unsigned int delta, int width = warpSize) {
+  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_up, 1, 0, var, int(delta), width,
+                                       "__shfl_up");
 }
-template <class T>
-T __shfl_down(T var, unsigned int delta, int width = warpSize) {
+template <class T> T __shfl_down(T var, unsigned int delta, int width = warpSize) {
   return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_down, 1, 0, var, int(delta),
                                        width, "__shfl_down");
 }
-template <class T>
-T __shfl_xor(T var, int laneMask, int width = warpSize) {
-  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_xor, 1, 0, var, laneMask,
-                                       width, "__shfl_xor");
+template <class T> T __shfl_xor(T var, int laneMask, int width = warpSize) {
+  return ::tgm_sim::detail::shuffle<T>(::tgm_sim::detail::op_shfl_xor, 1, 0, var, laneMask, width,
+                                       "__shfl_xor");
 }
 
 // Votes.  __activemask() is the set of lanes of the warp that have not exited
@@ -359,8 +398,10 @@ inline int __any(int pred) {
 inline unsigned int __lane_id() { return ::tgm_sim::detail::lane_id(); }
 
 // Warp reductions (sm_80)
-#define TGM_SIM_REDUCE(fn, op, T) \
-  inline T fn(unsigned mask, T v) { return ::tgm_sim::detail::warp_reduce<T>(::tgm_sim::detail::op, mask, v, #fn); }
+#define TGM_SIM_REDUCE(fn, op, T)                                                  \
+  inline T fn(unsigned mask, T v) {                                                \
+    return ::tgm_sim::detail::warp_reduce<T>(::tgm_sim::detail::op, mask, v, #fn); \
+  }
 TGM_SIM_REDUCE(__reduce_add_sync, op_red_add, int)
 TGM_SIM_REDUCE(__reduce_add_sync, op_red_add, unsigned)
 TGM_SIM_REDUCE(__reduce_min_sync, op_red_min_s, int)
@@ -377,15 +418,22 @@ TGM_SIM_REDUCE(__reduce_xor_sync, op_red_xor, unsigned)
 // write is atomic.  They are not scheduling points.  Integer adds wrap.
 // ---------------------------------------------------------------------------
 #define TGM_SIM_ATOMIC(fn, T, expr) \
-  inline T fn(T* address, T val) { T old = *address; *address = (expr); return old; }
-TGM_SIM_ATOMIC(atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
+  inline T fn(T *address, T val) {  \
+    T old = *address;               \
+    *address = (expr);              \
+    return old;                     \
+  }
+TGM_SIM_ATOMIC(atomicAdd, int,
+               static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
 TGM_SIM_ATOMIC(atomicAdd, unsigned int, old + val)
 TGM_SIM_ATOMIC(atomicAdd, unsigned long long, old + val)
 TGM_SIM_ATOMIC(atomicAdd, float, old + val)
 TGM_SIM_ATOMIC(atomicAdd, double, old + val)
-TGM_SIM_ATOMIC(atomicAdd, long long, static_cast<long long>(static_cast<unsigned long long>(old) +
-                                                            static_cast<unsigned long long>(val)))
-TGM_SIM_ATOMIC(atomicSub, int, static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
+TGM_SIM_ATOMIC(atomicAdd, long long,
+               static_cast<long long>(static_cast<unsigned long long>(old) +
+                                      static_cast<unsigned long long>(val)))
+TGM_SIM_ATOMIC(atomicSub, int,
+               static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
 TGM_SIM_ATOMIC(atomicSub, unsigned int, old - val)
 TGM_SIM_ATOMIC(atomicMin, int, val < old ? val : old)
 TGM_SIM_ATOMIC(atomicMin, unsigned int, val < old ? val : old)
@@ -395,9 +443,9 @@ TGM_SIM_ATOMIC(atomicMax, int, val > old ? val : old)
 TGM_SIM_ATOMIC(atomicMax, unsigned int, val > old ? val : old)
 TGM_SIM_ATOMIC(atomicMax, long long, val > old ? val : old)
 TGM_SIM_ATOMIC(atomicMax, unsigned long long, val > old ? val : old)
-TGM_SIM_ATOMIC(atomicAnd, int, old & val)
-TGM_SIM_ATOMIC(atomicAnd, unsigned int, old & val)
-TGM_SIM_ATOMIC(atomicAnd, unsigned long long, old & val)
+TGM_SIM_ATOMIC(atomicAnd, int, old &val)
+TGM_SIM_ATOMIC(atomicAnd, unsigned int, old &val)
+TGM_SIM_ATOMIC(atomicAnd, unsigned long long, old &val)
 TGM_SIM_ATOMIC(atomicOr, int, old | val)
 TGM_SIM_ATOMIC(atomicOr, unsigned int, old | val)
 TGM_SIM_ATOMIC(atomicOr, unsigned long long, old | val)
@@ -411,9 +459,13 @@ TGM_SIM_ATOMIC(atomicExch, float, val)
 TGM_SIM_ATOMIC(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 TGM_SIM_ATOMIC(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
 #undef TGM_SIM_ATOMIC
-#define TGM_SIM_CAS(T) \
-  inline T atomicCAS(T* address, T compare, T val) { \
-    T old = *address; if (old == compare) *address = val; return old; }
+#define TGM_SIM_CAS(T)                               \
+  inline T atomicCAS(T *address, T compare, T val) { \
+    T old = *address;                                \
+    if (old == compare)                              \
+      *address = val;                                \
+    return old;                                      \
+  }
 TGM_SIM_CAS(int)
 TGM_SIM_CAS(unsigned int)
 TGM_SIM_CAS(unsigned long long)
@@ -423,20 +475,25 @@ TGM_SIM_CAS(unsigned short)
 // ---------------------------------------------------------------------------
 // Bit casts, intrinsics, min/max, __ldg
 // ---------------------------------------------------------------------------
-namespace tgm_sim { namespace detail {
-template <class To, class From>
-inline To bit_cast(From f) {
+namespace tgm_sim {
+namespace detail {
+template <class To, class From> inline To bit_cast(From f) {
   static_assert(sizeof(To) == sizeof(From), "size mismatch");
   To t;
   std::memcpy(&t, &f, sizeof(To));
   return t;
 }
-} }
+} // namespace detail
+} // namespace tgm_sim
 inline int __float_as_int(float x) { return ::tgm_sim::detail::bit_cast<int>(x); }
 inline float __int_as_float(int x) { return ::tgm_sim::detail::bit_cast<float>(x); }
-inline unsigned int __float_as_uint(float x) { return ::tgm_sim::detail::bit_cast<unsigned int>(x); }
+inline unsigned int __float_as_uint(float x) {
+  return ::tgm_sim::detail::bit_cast<unsigned int>(x);
+}
 inline float __uint_as_float(unsigned int x) { return ::tgm_sim::detail::bit_cast<float>(x); }
-inline long long __double_as_longlong(double x) { return ::tgm_sim::detail::bit_cast<long long>(x); }
+inline long long __double_as_longlong(double x) {
+  return ::tgm_sim::detail::bit_cast<long long>(x);
+}
 inline double __longlong_as_double(long long x) { return ::tgm_sim::detail::bit_cast<double>(x); }
 
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
@@ -449,16 +506,20 @@ inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) {
   unsigned int r = 0;
-  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  for (int i = 0; i < 32; ++i)
+    r |= ((x >> i) & 1u) << (31 - i);
   return r;
 }
 
-template <class T>
-inline T __ldg(const T* p) { return *p; }
+template <class T> inline T __ldg(const T *p) { return *p; }
 
-#define TGM_SIM_MINMAX(R, A, B)                                        \
-  inline R min(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); } \
-  inline R max(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); }
+#define TGM_SIM_MINMAX(R, A, B)                                                           \
+  inline R min(A a, B b) {                                                                \
+    return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); \
+  }                                                                                       \
+  inline R max(A a, B b) {                                                                \
+    return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); \
+  }
 TGM_SIM_MINMAX(int, int, int)
 TGM_SIM_MINMAX(unsigned int, unsigned int, unsigned int)
 TGM_SIM_MINMAX(unsigned int, int, unsigned int)
@@ -482,81 +543,135 @@ inline double max(double a, double b) { return std::fmax(a, b); }
 // ---------------------------------------------------------------------------
 // Host runtime API (device pointers are host pointers; streams are ignored)
 // ---------------------------------------------------------------------------
-namespace tgm_sim { namespace detail {
-int take_pending(bool clear);       // 0, 9 (invalid configuration) or 719 (launch failure)
-const char* error_string(int code);
-const char* error_name(int code, bool hip);
-inline void* device_alloc(std::size_t n) {
+namespace tgm_sim {
+namespace detail {
+int take_pending(bool clear); // 0, 9 (invalid configuration) or 719 (launch failure)
+const char *error_string(int code);
+const char *error_name(int code, bool hip);
+inline void *device_alloc(std::size_t n) {
   std::size_t r = (n + 255) / 256 * 256;
   return std::aligned_alloc(256, r ? r : 256);
 }
-} }
+} // namespace detail
+} // namespace tgm_sim
 
-enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
-                 cudaErrorInvalidConfiguration = 9, cudaErrorLaunchFailure = 719 };
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorLaunchFailure = 719
+};
 typedef enum cudaError cudaError_t;
-typedef struct CUstream_st* cudaStream_t;
-enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1,
-                      cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3,
-                      cudaMemcpyDefault = 4 };
+typedef struct CUstream_st *cudaStream_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
 
 inline cudaError_t cudaGetLastError() { return cudaError_t(::tgm_sim::detail::take_pending(true)); }
-inline cudaError_t cudaPeekAtLastError() { return cudaError_t(::tgm_sim::detail::take_pending(false)); }
-inline const char* cudaGetErrorString(cudaError_t e) { return ::tgm_sim::detail::error_string(e); }
-inline const char* cudaGetErrorName(cudaError_t e) { return ::tgm_sim::detail::error_name(e, false); }
-inline cudaError_t cudaMemsetAsync(void* p, int v, std::size_t n, cudaStream_t = nullptr) {
-  std::memset(p, v, n); return cudaSuccess;
+inline cudaError_t cudaPeekAtLastError() {
+  return cudaError_t(::tgm_sim::detail::take_pending(false));
 }
-inline cudaError_t cudaMemset(void* p, int v, std::size_t n) { std::memset(p, v, n); return cudaSuccess; }
-inline cudaError_t cudaMemcpyAsync(void* d, const void* s, std::size_t n, cudaMemcpyKind,
+inline const char *cudaGetErrorString(cudaError_t e) { return ::tgm_sim::detail::error_string(e); }
+inline const char *cudaGetErrorName(cudaError_t e) {
+  return ::tgm_sim::detail::error_name(e, false);
+}
+inline cudaError_t cudaMemsetAsync(void *p, int v, std::size_t n, cudaStream_t = nullptr) {
+  std::memset(p, v, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void *p, int v, std::size_t n) {
+  std::memset(p, v, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *d, const void *s, std::size_t n, cudaMemcpyKind,
                                    cudaStream_t = nullptr) {
-  std::memmove(d, s, n); return cudaSuccess;
+  std::memmove(d, s, n);
+  return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy(void* d, const void* s, std::size_t n, cudaMemcpyKind) {
-  std::memmove(d, s, n); return cudaSuccess;
+inline cudaError_t cudaMemcpy(void *d, const void *s, std::size_t n, cudaMemcpyKind) {
+  std::memmove(d, s, n);
+  return cudaSuccess;
 }
-inline cudaError_t cudaMalloc(void** p, std::size_t n) {
-  *p = ::tgm_sim::detail::device_alloc(n); return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+inline cudaError_t cudaMalloc(void **p, std::size_t n) {
+  *p = ::tgm_sim::detail::device_alloc(n);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-template <class T>
-inline cudaError_t cudaMalloc(T** p, std::size_t n) { return cudaMalloc(reinterpret_cast<void**>(p), n); }
-inline cudaError_t cudaFree(void* p) { std::free(p); return cudaSuccess; }
+template <class T> inline cudaError_t cudaMalloc(T **p, std::size_t n) {
+  return cudaMalloc(reinterpret_cast<void **>(p), n);
+}
+inline cudaError_t cudaFree(void *p) {
+  std::free(p);
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamCreate(cudaStream_t* s) { *s = nullptr; return cudaSuccess; }
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  *s = nullptr;
+  return cudaSuccess;
+}
 inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 
-typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2,
-                          hipErrorInvalidConfiguration = 9, hipErrorLaunchFailure = 719 } hipError_t;
-typedef struct ihipStream_t* hipStream_t;
-enum hipMemcpyKind { hipMemcpyHostToHost = 0, hipMemcpyHostToDevice = 1,
-                     hipMemcpyDeviceToHost = 2, hipMemcpyDeviceToDevice = 3,
-                     hipMemcpyDefault = 4 };
+typedef enum hipError_t {
+  hipSuccess = 0,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+  hipErrorInvalidConfiguration = 9,
+  hipErrorLaunchFailure = 719
+} hipError_t;
+typedef struct ihipStream_t *hipStream_t;
+enum hipMemcpyKind {
+  hipMemcpyHostToHost = 0,
+  hipMemcpyHostToDevice = 1,
+  hipMemcpyDeviceToHost = 2,
+  hipMemcpyDeviceToDevice = 3,
+  hipMemcpyDefault = 4
+};
 
 inline hipError_t hipGetLastError() { return hipError_t(::tgm_sim::detail::take_pending(true)); }
-inline hipError_t hipPeekAtLastError() { return hipError_t(::tgm_sim::detail::take_pending(false)); }
-inline const char* hipGetErrorString(hipError_t e) { return ::tgm_sim::detail::error_string(e); }
-inline const char* hipGetErrorName(hipError_t e) { return ::tgm_sim::detail::error_name(e, true); }
-inline hipError_t hipMemsetAsync(void* p, int v, std::size_t n, hipStream_t = nullptr) {
-  std::memset(p, v, n); return hipSuccess;
+inline hipError_t hipPeekAtLastError() {
+  return hipError_t(::tgm_sim::detail::take_pending(false));
 }
-inline hipError_t hipMemset(void* p, int v, std::size_t n) { std::memset(p, v, n); return hipSuccess; }
-inline hipError_t hipMemcpyAsync(void* d, const void* s, std::size_t n, hipMemcpyKind,
+inline const char *hipGetErrorString(hipError_t e) { return ::tgm_sim::detail::error_string(e); }
+inline const char *hipGetErrorName(hipError_t e) { return ::tgm_sim::detail::error_name(e, true); }
+inline hipError_t hipMemsetAsync(void *p, int v, std::size_t n, hipStream_t = nullptr) {
+  std::memset(p, v, n);
+  return hipSuccess;
+}
+inline hipError_t hipMemset(void *p, int v, std::size_t n) {
+  std::memset(p, v, n);
+  return hipSuccess;
+}
+inline hipError_t hipMemcpyAsync(void *d, const void *s, std::size_t n, hipMemcpyKind,
                                  hipStream_t = nullptr) {
-  std::memmove(d, s, n); return hipSuccess;
+  std::memmove(d, s, n);
+  return hipSuccess;
 }
-inline hipError_t hipMemcpy(void* d, const void* s, std::size_t n, hipMemcpyKind) {
-  std::memmove(d, s, n); return hipSuccess;
+inline hipError_t hipMemcpy(void *d, const void *s, std::size_t n, hipMemcpyKind) {
+  std::memmove(d, s, n);
+  return hipSuccess;
 }
-inline hipError_t hipMalloc(void** p, std::size_t n) {
-  *p = ::tgm_sim::detail::device_alloc(n); return *p ? hipSuccess : hipErrorOutOfMemory;
+inline hipError_t hipMalloc(void **p, std::size_t n) {
+  *p = ::tgm_sim::detail::device_alloc(n);
+  return *p ? hipSuccess : hipErrorOutOfMemory;
 }
-template <class T>
-inline hipError_t hipMalloc(T** p, std::size_t n) { return hipMalloc(reinterpret_cast<void**>(p), n); }
-inline hipError_t hipFree(void* p) { std::free(p); return hipSuccess; }
+template <class T> inline hipError_t hipMalloc(T **p, std::size_t n) {
+  return hipMalloc(reinterpret_cast<void **>(p), n);
+}
+inline hipError_t hipFree(void *p) {
+  std::free(p);
+  return hipSuccess;
+}
 inline hipError_t hipDeviceSynchronize() { return hipSuccess; }
 inline hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
-inline hipError_t hipStreamCreate(hipStream_t* s) { *s = nullptr; return hipSuccess; }
+inline hipError_t hipStreamCreate(hipStream_t *s) {
+  *s = nullptr;
+  return hipSuccess;
+}
 inline hipError_t hipStreamDestroy(hipStream_t) { return hipSuccess; }
 
-#endif  // TGM_SIM_H
+#endif // TGM_SIM_H

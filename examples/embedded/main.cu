@@ -13,7 +13,8 @@ int main() {
     want += h[i] = (int32_t)(i % 7) - 3;
 
   int32_t *d_in, *d_out;
-  if (cudaMalloc(&d_in, n * sizeof(int32_t)) != cudaSuccess || cudaMalloc(&d_out, sizeof(int32_t)) != cudaSuccess) {
+  if (cudaMalloc(&d_in, n * sizeof(int32_t)) != cudaSuccess ||
+      cudaMalloc(&d_out, sizeof(int32_t)) != cudaSuccess) {
     std::fprintf(stderr, "no GPU memory: %s\n", cudaGetErrorString(cudaGetLastError()));
     return 1;
   }

@@ -23,7 +23,7 @@ int main(void) {
   if ((s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &b)) || (s = tgm_malloc(b, n * 4, &d_in)) ||
       (s = tgm_malloc(b, 4, &d_out)) || (s = tgm_copy_to_device(b, d_in, host, n * 4)) ||
       (s = tgm_reduce(ctx, TGM_OP_SUM, TGM_TYPE_I32, (void *)(uintptr_t)d_in, n,
-                          (void *)(uintptr_t)d_out, NULL)) ||
+                      (void *)(uintptr_t)d_out, NULL)) ||
       (s = tgm_copy_to_host(b, &sum, d_out, 4))) {
     fprintf(stderr, "error: %s (%s)\n", tgm_strerror(s), tgm_last_error());
     return 1;

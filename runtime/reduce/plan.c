@@ -72,7 +72,8 @@ int rd_good_name(const char *s) {
   size_t n = 0;
   for (; s && s[n]; n++)
     if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-          (s[n] >= '0' && s[n] <= '9') || s[n] == '_') || n == RD_MAX_NAME)
+          (s[n] >= '0' && s[n] <= '9') || s[n] == '_') ||
+        n == RD_MAX_NAME)
       return 0;
   return n > 0;
 }
@@ -269,9 +270,9 @@ static int read_bucket(const tune_manifest *m, const rd_device *d, json_t *o, rd
   const tune_variant *x = &m->v[v];
   if (!runnable(x, d)) {
     snprintf(why, why_len, "%s cannot run here (%s)", id,
-             !x->cuda ? "no CUDA dialect" : d->deterministic && !x->deterministic
-                                                ? "not deterministic"
-                                                : "needs a newer GPU");
+             !x->cuda                                ? "no CUDA dialect"
+             : d->deterministic && !x->deterministic ? "not deterministic"
+                                                     : "needs a newer GPU");
     return 0;
   }
   b->v = v;
@@ -309,9 +310,8 @@ tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, cons
   int stale = 0, others = 0;
   json_t *e = find_entry(db, m, op, d, &stale, &others);
   if (!e) {
-    snprintf(out->why, sizeof out->why,
-             "no entry in %s for %s %s, mode both or stream%s, on %s%s", db_why, op, m->type,
-             d->deterministic ? ", deterministic" : "", d->name,
+    snprintf(out->why, sizeof out->why, "no entry in %s for %s %s, mode both or stream%s, on %s%s",
+             db_why, op, m->type, d->deterministic ? ", deterministic" : "", d->name,
              stale ? " for these codelets (the entries found were tuned for another source: run "
                      "tgm-tune again)"
                    : "");
@@ -344,8 +344,9 @@ tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, cons
       free(out->b);
       out->b = NULL;
       out->n = 0;
-      snprintf(out->why, sizeof out->why, "%s: the buckets of %s %s on %s overlap or are out of order",
-               db_why, op, m->type, d->name);
+      snprintf(out->why, sizeof out->why,
+               "%s: the buckets of %s %s on %s overlap or are out of order", db_why, op, m->type,
+               d->name);
       snprintf(out->def.why, sizeof out->def.why, "the default (%s): %s", RD_DEFAULT_VARIANT,
                out->why);
       return TGM_OK;
@@ -353,8 +354,8 @@ tgm_status rd_plan_make(const tune_manifest *m, const char *op, json_t *db, cons
     out->n++;
   }
   json_t *k = json_object_get(e, "key");
-  snprintf(out->why, sizeof out->why, "%s: %s %s, mode %s, %s (cc %s, %lld SMs, %s)%s", db_why,
-           op, m->type, kstr(k, "mode"), d->name, kstr(k, "cc") ? kstr(k, "cc") : "?",
+  snprintf(out->why, sizeof out->why, "%s: %s %s, mode %s, %s (cc %s, %lld SMs, %s)%s", db_why, op,
+           m->type, kstr(k, "mode"), d->name, kstr(k, "cc") ? kstr(k, "cc") : "?",
            (long long)json_integer_value(json_object_get(k, "sm_count")),
            kstr(k, "compiler") ? kstr(k, "compiler") : "?",
            bad ? "; some buckets unusable, the default runs there" : "");

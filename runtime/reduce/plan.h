@@ -9,26 +9,26 @@
 #include <jansson.h>
 
 typedef struct {
-  int from, to;     // floor(log2 n) range
-  int v;            // variant index in the manifest
+  int from, to;               // floor(log2 n) range
+  int v;                      // variant index in the manifest
   unsigned block, items, cap; // cap: grid_cap_per_sm, 0 when the variant has none
-  int tuned;        // 1: the database's winner; 0: the default
+  int tuned;                  // 1: the database's winner; 0: the default
   char why[768];
 } rd_bucket;
 
 typedef struct {
-  rd_bucket *b;     // sorted, disjoint; n == 0: the default for every n
+  rd_bucket *b; // sorted, disjoint; n == 0: the default for every n
   int n;
-  rd_bucket def;    // the default (DSL.VS.SV b256 i1 c4, see plan.c)
-  char why[512];    // which entry was used, or why none
+  rd_bucket def; // the default (DSL.VS.SV b256 i1 c4, see plan.c)
+  char why[512]; // which entry was used, or why none
 } rd_plan;
 
 // What the database is matched against (tgm_device_info's fields).
 typedef struct {
-  const char *name;  // "NVIDIA H100 80GB HBM3"
+  const char *name; // "NVIDIA H100 80GB HBM3"
   int cc_major, cc_minor, sm_count, driver;
   const char *compiler; // "nvrtc 13.0"
-  int deterministic; // only entries tuned --deterministic
+  int deterministic;    // only entries tuned --deterministic
 } rd_device;
 
 // "sum", "max", "min"; "i32", "f32", ...; NULL when out of range.

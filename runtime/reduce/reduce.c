@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #ifndef TGM_REDUCE_INSTALL_DATA_DIR
 #define TGM_REDUCE_INSTALL_DATA_DIR ""
 #endif
@@ -34,15 +33,16 @@
 #endif
 
 enum { COUNTER_BYTES = 16 };
-_Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS, "tgm_spectrum_info holds every parameter");
+_Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS,
+               "tgm_spectrum_info holds every parameter");
 
 typedef struct {
   int v;
   unsigned block;
   tgm_module *mod;
   tgm_function pos[4], zero[2];
-  int checked;    // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
-  char why[640];  // why it failed
+  int checked;   // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
+  char why[640]; // why it failed
 } rd_kernel;
 
 typedef struct {
@@ -61,9 +61,9 @@ struct tgm_ctx {
   tgm_backend *b;
   const tgm_device_info *info;
   rd_device dev;
-  char *data_dir;    // NULL: none found
+  char *data_dir; // NULL: none found
   char data_why[1024];
-  char *cache_dir;   // NULL: libtgm's default
+  char *cache_dir; // NULL: libtgm's default
   json_t *db;
   char db_why[1024];
   rd_opstate **spectra; // each (spectrum, type) loaded so far
@@ -174,8 +174,9 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt) {
     return s;
   }
   c->info = tgm_backend_info(c->b);
-  c->dev = (rd_device){c->info->name, c->info->cc_major, c->info->cc_minor, c->info->sm_count,
-                       c->info->driver_version, c->info->compiler, opt->deterministic != 0};
+  c->dev = (rd_device){c->info->name,          c->info->cc_major,       c->info->cc_minor,
+                       c->info->sm_count,      c->info->driver_version, c->info->compiler,
+                       opt->deterministic != 0};
   *out = c;
   return TGM_OK;
 }
@@ -214,8 +215,10 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
                                 const char *plain_op, rd_opstate **out) {
   *out = NULL;
   if (!rd_good_name(name))
-    return tgm__fail(TGM_ERR_INVALID, "%s: spectrum '%.60s' is not a name (letters, digits, '_', "
-                                      "at most %d)", who, name ? name : "(null)", RD_MAX_NAME);
+    return tgm__fail(TGM_ERR_INVALID,
+                     "%s: spectrum '%.60s' is not a name (letters, digits, '_', "
+                     "at most %d)",
+                     who, name ? name : "(null)", RD_MAX_NAME);
   const char *tn = rd_type_name(type);
   if (!tn)
     return tgm__fail(TGM_ERR_INVALID, "%s: unknown type %d", who, type);
@@ -291,7 +294,8 @@ static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char
 
 // Compiles the kernels of n (variant, block) pairs in parallel: one NVRTC
 // job each, holding the positive-n launches and the n = 0 ones.
-static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks, int n) {
+static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
+                          int n) {
   if (!n)
     return TGM_OK;
   char path[PATH_MAX], *src;
@@ -380,8 +384,8 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
 
 // The grid of bucket b's main launch over the input at in0 (the temp
 // storage it needs follows from it).
-static unsigned bucket_grid(const tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, uint64_t in0,
-                            unsigned long long n) {
+static unsigned bucket_grid(const tgm_ctx *c, const rd_opstate *st, const rd_bucket *b,
+                            uint64_t in0, unsigned long long n) {
   return tune_main_grid(&st->m.v[b->v], in0, n, b->block, b->items,
                         tune_grid_cap(b->cap, c->info->sm_count), tune_type_size(st->m.elem));
 }
@@ -454,8 +458,7 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
   }
   if (!c->check_rng)
     c->check_rng = 0x9e3779b97f4a7c15ull;
-  tgm_devptr out = c->check_buf + in_bytes * (size_t)m->n_inputs, ref = out + 64,
-             temp = out + 256;
+  tgm_devptr out = c->check_buf + in_bytes * (size_t)m->n_inputs, ref = out + 64, temp = out + 256;
   void *host = malloc(in_bytes);
   if (!host)
     return tgm__fail(TGM_ERR_MEMORY, "out of memory");
@@ -498,7 +501,8 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
                "%s/%s: %s (block %u, items %u), as %s compiled it, gives %s for n = %llu where the "
                "spectrum's scalar codelet (compiled unoptimized) gives %s: a compiler bug, so "
                "tgm_reduce does not use this kernel",
-               m->dir, m->cuda_source, m->v[k->v].id, k->block, b->items, c->info->compiler, g, n, w);
+               m->dir, m->cuda_source, m->v[k->v].id, k->block, b->items, c->info->compiler, g, n,
+               w);
     }
   }
   free(host);
@@ -665,7 +669,8 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
   if (n && (v->partials || v->counter)) {
     // the counter first (its 16 bytes whether the variant has one or not), then the partials
     unsigned g0 = bucket_grid(c, st, b, call.in[0], n);
-    if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) != TGM_OK)
+    if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) !=
+        TGM_OK)
       return s;
   }
   return enqueue(c, st, b, k, &call, c->temp, stream);
@@ -702,8 +707,8 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
   return TGM_OK;
 }
 
-tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t n,
-                      void *d_out, void *stream) {
+tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t n, void *d_out,
+                      void *stream) {
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce: ctx is NULL");
   tgm_status s = rd_check_args((int)op, (int)type, d_in, n, d_out);

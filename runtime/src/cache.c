@@ -60,8 +60,7 @@ void tgm__hash_str(tgm__hash *h, const char *s) {
 static void hash_int(tgm__hash *h, long long v) { tgm__hash_add(h, &v, sizeof v); }
 
 void tgm__hash_hex(const tgm__hash *h, char out[33]) {
-  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->h[0],
-           (unsigned long long)h->h[1]);
+  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->h[0], (unsigned long long)h->h[1]);
 }
 
 // ------------------------------------------------------ compile environment
@@ -363,7 +362,8 @@ int tgm__cache_read(const char *dir, const char *key, int n_names, tgm_compile_r
   size_t names_len, image_len;
   char **names = NULL;
   char *nl = memchr(buf, '\n', len < sizeof head ? len : sizeof head);
-  if (!nl || sscanf(buf, "TGMC2 %32s %d %zu %zu %32s", fkey, &n, &names_len, &image_len, check) != 5)
+  if (!nl ||
+      sscanf(buf, "TGMC2 %32s %d %zu %zu %32s", fkey, &n, &names_len, &image_len, check) != 5)
     goto miss;
   size_t head_len = (size_t)(nl - buf) + 1;
   if (strcmp(fkey, key) != 0 || n != n_names || n < 0 ||
@@ -427,7 +427,8 @@ void tgm__cache_write(const char *dir, const char *key, const tgm_compile_result
   }
   char check[33], head[160];
   entry_check(key, r->n_lowered, names_len, r->image_size, names, r->image, check);
-  int head_len = entry_header(head, sizeof head, key, r->n_lowered, names_len, r->image_size, check);
+  int head_len = entry_header(head, sizeof head, key, r->n_lowered, names_len, r->image_size,
+                              check);
   size_t len = (size_t)head_len + names_len + r->image_size;
   char *buf = head_len > 0 && head_len < (int)sizeof head ? malloc(len) : NULL;
   char path[4200];

@@ -18,14 +18,9 @@ tgm_status tgm_backend_open(tgm_backend_kind kind, int device, const char *offli
     return tgm__fail(TGM_ERR_MEMORY, "out of memory");
   tgm_status s;
   switch (kind) {
-  case TGM_BACKEND_CUDA:
-    s = tgm__cuda_open(device, offline_arch, b);
-    break;
-  case TGM_BACKEND_HIP:
-    s = tgm__hip_open(device, offline_arch, b);
-    break;
-  default:
-    s = tgm__fail(TGM_ERR_INVALID, "unknown backend %d", (int)kind);
+  case TGM_BACKEND_CUDA: s = tgm__cuda_open(device, offline_arch, b); break;
+  case TGM_BACKEND_HIP: s = tgm__hip_open(device, offline_arch, b); break;
+  default: s = tgm__fail(TGM_ERR_INVALID, "unknown backend %d", (int)kind);
   }
   if (s != TGM_OK) {
     tgm__env_free(&b->env);
@@ -165,9 +160,9 @@ void tgm_module_unload(tgm_module *m) {
 }
 
 // ------------------------------------------------------------------ running
-#define ONLINE(b)                                                              \
-  do {                                                                         \
-    if (!(b) || (b)->offline)                                                  \
+#define ONLINE(b)                                                               \
+  do {                                                                          \
+    if (!(b) || (b)->offline)                                                   \
       return tgm__fail(TGM_ERR_UNSUPPORTED, "no device: compile-only backend"); \
   } while (0)
 

@@ -25,58 +25,60 @@ enum {
 };
 
 // X(return, name, symbol, params)
-#define CU_FUNCS(X)                                                            \
-  X(CUresult, cuInit, "cuInit", (unsigned))                                    \
-  X(CUresult, cuDriverGetVersion, "cuDriverGetVersion", (int *))               \
-  X(CUresult, cuDeviceGetCount, "cuDeviceGetCount", (int *))                   \
-  X(CUresult, cuDeviceGet, "cuDeviceGet", (CUdevice *, int))                   \
-  X(CUresult, cuDeviceGetName, "cuDeviceGetName", (char *, int, CUdevice))     \
-  X(CUresult, cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *, int, CUdevice)) \
-  X(CUresult, cuDeviceTotalMem, "cuDeviceTotalMem_v2", (size_t *, CUdevice))   \
-  X(CUresult, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *, CUdevice)) \
-  X(CUresult, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice)) \
-  X(CUresult, cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext))                 \
-  X(CUresult, cuCtxSynchronize, "cuCtxSynchronize", (void))                    \
-  X(CUresult, cuGetErrorString, "cuGetErrorString", (CUresult, const char **)) \
-  X(CUresult, cuModuleLoadData, "cuModuleLoadData", (CUmodule *, const void *)) \
-  X(CUresult, cuModuleUnload, "cuModuleUnload", (CUmodule))                    \
+#define CU_FUNCS(X)                                                                               \
+  X(CUresult, cuInit, "cuInit", (unsigned))                                                       \
+  X(CUresult, cuDriverGetVersion, "cuDriverGetVersion", (int *))                                  \
+  X(CUresult, cuDeviceGetCount, "cuDeviceGetCount", (int *))                                      \
+  X(CUresult, cuDeviceGet, "cuDeviceGet", (CUdevice *, int))                                      \
+  X(CUresult, cuDeviceGetName, "cuDeviceGetName", (char *, int, CUdevice))                        \
+  X(CUresult, cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *, int, CUdevice))               \
+  X(CUresult, cuDeviceTotalMem, "cuDeviceTotalMem_v2", (size_t *, CUdevice))                      \
+  X(CUresult, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *, CUdevice))      \
+  X(CUresult, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice))              \
+  X(CUresult, cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext))                                    \
+  X(CUresult, cuCtxSynchronize, "cuCtxSynchronize", (void))                                       \
+  X(CUresult, cuGetErrorString, "cuGetErrorString", (CUresult, const char **))                    \
+  X(CUresult, cuModuleLoadData, "cuModuleLoadData", (CUmodule *, const void *))                   \
+  X(CUresult, cuModuleUnload, "cuModuleUnload", (CUmodule))                                       \
   X(CUresult, cuModuleGetFunction, "cuModuleGetFunction", (CUfunction *, CUmodule, const char *)) \
-  X(CUresult, cuLaunchKernel, "cuLaunchKernel",                                \
-    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, \
-     void **, void **))                                                        \
-  X(CUresult, cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *, size_t))            \
-  X(CUresult, cuMemFree, "cuMemFree_v2", (CUdeviceptr))                        \
-  X(CUresult, cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr, const void *, size_t)) \
-  X(CUresult, cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *, CUdeviceptr, size_t)) \
+  X(CUresult, cuLaunchKernel, "cuLaunchKernel",                                                   \
+    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,  \
+     void **, void **))                                                                           \
+  X(CUresult, cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *, size_t))                               \
+  X(CUresult, cuMemFree, "cuMemFree_v2", (CUdeviceptr))                                           \
+  X(CUresult, cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr, const void *, size_t))               \
+  X(CUresult, cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *, CUdeviceptr, size_t))                     \
   X(CUresult, cuMemsetD8Async, "cuMemsetD8Async", (CUdeviceptr, unsigned char, size_t, CUstream)) \
-  X(CUresult, cuStreamCreate, "cuStreamCreate", (CUstream *, unsigned))        \
-  X(CUresult, cuStreamDestroy, "cuStreamDestroy_v2", (CUstream))               \
-  X(CUresult, cuStreamSynchronize, "cuStreamSynchronize", (CUstream))          \
-  X(CUresult, cuEventCreate, "cuEventCreate", (CUevent *, unsigned))           \
-  X(CUresult, cuEventDestroy, "cuEventDestroy_v2", (CUevent))                  \
-  X(CUresult, cuEventRecord, "cuEventRecord", (CUevent, CUstream))             \
-  X(CUresult, cuEventSynchronize, "cuEventSynchronize", (CUevent))             \
-  X(CUresult, cuEventElapsedTime, "cuEventElapsedTime", (float *, CUevent, CUevent)) \
-  X(CUresult, cuStreamBeginCapture, "cuStreamBeginCapture_v2", (CUstream, int)) \
-  X(CUresult, cuStreamEndCapture, "cuStreamEndCapture", (CUstream, CUgraph *)) \
-  X(CUresult, cuGraphInstantiate, "cuGraphInstantiateWithFlags",               \
-    (CUgraphExec *, CUgraph, unsigned long long))                              \
-  X(CUresult, cuGraphLaunch, "cuGraphLaunch", (CUgraphExec, CUstream))         \
-  X(CUresult, cuGraphExecDestroy, "cuGraphExecDestroy", (CUgraphExec))         \
+  X(CUresult, cuStreamCreate, "cuStreamCreate", (CUstream *, unsigned))                           \
+  X(CUresult, cuStreamDestroy, "cuStreamDestroy_v2", (CUstream))                                  \
+  X(CUresult, cuStreamSynchronize, "cuStreamSynchronize", (CUstream))                             \
+  X(CUresult, cuEventCreate, "cuEventCreate", (CUevent *, unsigned))                              \
+  X(CUresult, cuEventDestroy, "cuEventDestroy_v2", (CUevent))                                     \
+  X(CUresult, cuEventRecord, "cuEventRecord", (CUevent, CUstream))                                \
+  X(CUresult, cuEventSynchronize, "cuEventSynchronize", (CUevent))                                \
+  X(CUresult, cuEventElapsedTime, "cuEventElapsedTime", (float *, CUevent, CUevent))              \
+  X(CUresult, cuStreamBeginCapture, "cuStreamBeginCapture_v2", (CUstream, int))                   \
+  X(CUresult, cuStreamEndCapture, "cuStreamEndCapture", (CUstream, CUgraph *))                    \
+  X(CUresult, cuGraphInstantiate, "cuGraphInstantiateWithFlags",                                  \
+    (CUgraphExec *, CUgraph, unsigned long long))                                                 \
+  X(CUresult, cuGraphLaunch, "cuGraphLaunch", (CUgraphExec, CUstream))                            \
+  X(CUresult, cuGraphExecDestroy, "cuGraphExecDestroy", (CUgraphExec))                            \
   X(CUresult, cuGraphDestroy, "cuGraphDestroy", (CUgraph))
 
-#define NVRTC_FUNCS(X)                                                         \
-  X(nvrtcResult, nvrtcVersion, "nvrtcVersion", (int *, int *))                 \
-  X(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", (nvrtcResult))   \
-  X(nvrtcResult, nvrtcCreateProgram, "nvrtcCreateProgram",                     \
+#define NVRTC_FUNCS(X)                                                                           \
+  X(nvrtcResult, nvrtcVersion, "nvrtcVersion", (int *, int *))                                   \
+  X(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", (nvrtcResult))                     \
+  X(nvrtcResult, nvrtcCreateProgram, "nvrtcCreateProgram",                                       \
     (nvrtcProgram *, const char *, const char *, int, const char *const *, const char *const *)) \
-  X(nvrtcResult, nvrtcDestroyProgram, "nvrtcDestroyProgram", (nvrtcProgram *)) \
+  X(nvrtcResult, nvrtcDestroyProgram, "nvrtcDestroyProgram", (nvrtcProgram *))                   \
   X(nvrtcResult, nvrtcAddNameExpression, "nvrtcAddNameExpression", (nvrtcProgram, const char *)) \
-  X(nvrtcResult, nvrtcCompileProgram, "nvrtcCompileProgram", (nvrtcProgram, int, const char *const *)) \
-  X(nvrtcResult, nvrtcGetLoweredName, "nvrtcGetLoweredName", (nvrtcProgram, const char *, const char **)) \
-  X(nvrtcResult, nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", (nvrtcProgram, size_t *)) \
-  X(nvrtcResult, nvrtcGetProgramLog, "nvrtcGetProgramLog", (nvrtcProgram, char *)) \
-  X(nvrtcResult, nvrtcGetCUBINSize, "nvrtcGetCUBINSize", (nvrtcProgram, size_t *)) \
+  X(nvrtcResult, nvrtcCompileProgram, "nvrtcCompileProgram",                                     \
+    (nvrtcProgram, int, const char *const *))                                                    \
+  X(nvrtcResult, nvrtcGetLoweredName, "nvrtcGetLoweredName",                                     \
+    (nvrtcProgram, const char *, const char **))                                                 \
+  X(nvrtcResult, nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", (nvrtcProgram, size_t *))     \
+  X(nvrtcResult, nvrtcGetProgramLog, "nvrtcGetProgramLog", (nvrtcProgram, char *))               \
+  X(nvrtcResult, nvrtcGetCUBINSize, "nvrtcGetCUBINSize", (nvrtcProgram, size_t *))               \
   X(nvrtcResult, nvrtcGetCUBIN, "nvrtcGetCUBIN", (nvrtcProgram, char *))
 
 typedef struct {
@@ -99,11 +101,11 @@ static tgm_status cu_fail(cuda *c, CUresult r, const char *what) {
                    msg ? msg : "?");
 }
 
-#define CU(c, call)                                                            \
-  do {                                                                         \
-    CUresult r_ = (c)->call;                                                   \
-    if (r_ != 0)                                                               \
-      return cu_fail((c), r_, #call);                                          \
+#define CU(c, call)                   \
+  do {                                \
+    CUresult r_ = (c)->call;          \
+    if (r_ != 0)                      \
+      return cu_fail((c), r_, #call); \
   } while (0)
 
 static void *open_nvrtc(void) {
@@ -304,11 +306,11 @@ static void cuda_close(tgm_backend *b) {
 }
 
 static const tgm__ops cuda_ops = {
-    cuda_compile,        cuda_module_load,    cuda_module_unload, cuda_malloc,
-    cuda_free,           cuda_to_device,      cuda_to_host,       cuda_memset,
-    cuda_stream_create,  cuda_stream_destroy, cuda_stream_sync,   cuda_launch,
-    cuda_event_create,   cuda_event_destroy,  cuda_event_record,  cuda_event_elapsed,
-    cuda_capture_begin,  cuda_capture_end,    cuda_graph_launch,  cuda_graph_destroy,
+    cuda_compile,       cuda_module_load,    cuda_module_unload, cuda_malloc,
+    cuda_free,          cuda_to_device,      cuda_to_host,       cuda_memset,
+    cuda_stream_create, cuda_stream_destroy, cuda_stream_sync,   cuda_launch,
+    cuda_event_create,  cuda_event_destroy,  cuda_event_record,  cuda_event_elapsed,
+    cuda_capture_begin, cuda_capture_end,    cuda_graph_launch,  cuda_graph_destroy,
     cuda_close,
 };
 
@@ -326,11 +328,11 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
       s = tgm__fail(TGM_ERR_NO_DRIVER, "no CUDA driver (libcuda.so.1 cannot be loaded)");
       goto fail;
     }
-#define LOAD_CU(ret, name, sym, params)                                        \
-  c->name = (ret(*) params)dlsym(c->libcuda, sym);                             \
-  if (!c->name) {                                                              \
-    s = tgm__fail(TGM_ERR_NO_DRIVER, "CUDA driver too old: no %s", sym);       \
-    goto fail;                                                                 \
+#define LOAD_CU(ret, name, sym, params)                                  \
+  c->name = (ret(*) params)dlsym(c->libcuda, sym);                       \
+  if (!c->name) {                                                        \
+    s = tgm__fail(TGM_ERR_NO_DRIVER, "CUDA driver too old: no %s", sym); \
+    goto fail;                                                           \
   }
     CU_FUNCS(LOAD_CU)
 #undef LOAD_CU
@@ -347,7 +349,8 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
       goto fail;
     }
     int major = 0, minor = 0, sms = 0, l2 = 0;
-    if ((e = c->cuDeviceGet(&c->dev, device)) || (e = c->cuDeviceGetName(b->info.name, 255, c->dev)) ||
+    if ((e = c->cuDeviceGet(&c->dev, device)) ||
+        (e = c->cuDeviceGetName(b->info.name, 255, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&sms, CU_ATTR_SM_COUNT, c->dev)) ||
@@ -372,11 +375,11 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
     s = tgm__fail(TGM_ERR_NO_COMPILER, "no NVRTC (libnvrtc.so.13 cannot be loaded)");
     goto fail;
   }
-#define LOAD_NV(ret, name, sym, params)                                        \
-  c->name = (ret(*) params)dlsym(c->libnvrtc, sym);                            \
-  if (!c->name) {                                                              \
-    s = tgm__fail(TGM_ERR_NO_COMPILER, "NVRTC too old: no %s", sym);           \
-    goto fail;                                                                 \
+#define LOAD_NV(ret, name, sym, params)                              \
+  c->name = (ret(*) params)dlsym(c->libnvrtc, sym);                  \
+  if (!c->name) {                                                    \
+    s = tgm__fail(TGM_ERR_NO_COMPILER, "NVRTC too old: no %s", sym); \
+    goto fail;                                                       \
   }
   NVRTC_FUNCS(LOAD_NV)
 #undef LOAD_NV

@@ -21,11 +21,11 @@ static tgm_status hip_fail(hipError_t e, const char *what) {
                    "%s: HIP error %d (%s)", what, (int)e, hipGetErrorString(e));
 }
 
-#define HIPCALL(call)                                                          \
-  do {                                                                         \
-    hipError_t e_ = (call);                                                    \
-    if (e_ != hipSuccess)                                                      \
-      return hip_fail(e_, #call);                                              \
+#define HIPCALL(call)             \
+  do {                            \
+    hipError_t e_ = (call);       \
+    if (e_ != hipSuccess)         \
+      return hip_fail(e_, #call); \
   } while (0)
 
 // hiprtc 5.2 keys template instances by their demangled spelling: "f<128>"
@@ -248,11 +248,10 @@ static tgm_status hip_graph_destroy(tgm_backend *b, tgm_graph g) {
 static void hip_close(tgm_backend *b) { free(b->impl); }
 
 static const tgm__ops hip_ops = {
-    hip_compile,       hip_module_load,    hip_module_unload, hip_malloc,
-    hip_free,          hip_to_device,      hip_to_host,       hip_memset,
-    hip_stream_create, hip_stream_destroy, hip_stream_sync,   hip_launch,
-    hip_event_create,  hip_event_destroy,  hip_event_record,  hip_event_elapsed,
-    hip_capture_begin, hip_capture_end,    hip_graph_launch,  hip_graph_destroy,
+    hip_compile,       hip_module_load,   hip_module_unload, hip_malloc,        hip_free,
+    hip_to_device,     hip_to_host,       hip_memset,        hip_stream_create, hip_stream_destroy,
+    hip_stream_sync,   hip_launch,        hip_event_create,  hip_event_destroy, hip_event_record,
+    hip_event_elapsed, hip_capture_begin, hip_capture_end,   hip_graph_launch,  hip_graph_destroy,
     hip_close,
 };
 

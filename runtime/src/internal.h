@@ -12,7 +12,9 @@ tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(p
 void tgm__clear_error(void);
 
 // ----------------------------------------------------------------- cache.c
-typedef struct { uint64_t h[2]; } tgm__hash;
+typedef struct {
+  uint64_t h[2];
+} tgm__hash;
 void tgm__hash_init(tgm__hash *h);
 void tgm__hash_add(tgm__hash *h, const void *data, size_t len);
 void tgm__hash_str(tgm__hash *h, const char *s); // s and its terminator
@@ -22,10 +24,10 @@ void tgm__hash_hex(const tgm__hash *h, char out[33]);
 // opened: its compile function passes exactly these options before the
 // job's and includes exactly this prelude, and the cache key covers it all.
 typedef struct {
-  char *compiler;           // the compiler's full identity (malloc'd), e.g.
-                            // "nvrtc 13.0 /usr/.../libnvrtc.so.13 (N bytes,
-                            // mtime S.NS, build-id HEX)"
-  char **options;           // built-in options (malloc'd), before the job's
+  char *compiler; // the compiler's full identity (malloc'd), e.g.
+                  // "nvrtc 13.0 /usr/.../libnvrtc.so.13 (N bytes,
+                  // mtime S.NS, build-id HEX)"
+  char **options; // built-in options (malloc'd), before the job's
   int n_options;
   const char *prelude_name; // a header given to the compiler (static), or NULL
   const char *prelude_text;
@@ -73,8 +75,8 @@ typedef struct {
   tgm_status (*stream_create)(tgm_backend *b, tgm_stream *out);
   tgm_status (*stream_destroy)(tgm_backend *b, tgm_stream s);
   tgm_status (*stream_sync)(tgm_backend *b, tgm_stream s);
-  tgm_status (*launch)(tgm_backend *b, tgm_function f, unsigned grid, unsigned block,
-                       void **args, tgm_stream s);
+  tgm_status (*launch)(tgm_backend *b, tgm_function f, unsigned grid, unsigned block, void **args,
+                       tgm_stream s);
   tgm_status (*event_create)(tgm_backend *b, tgm_event *out);
   tgm_status (*event_destroy)(tgm_backend *b, tgm_event e);
   tgm_status (*event_record)(tgm_backend *b, tgm_event e, tgm_stream s);
@@ -89,9 +91,9 @@ typedef struct {
 struct tgm_backend {
   const tgm__ops *ops;
   tgm_device_info info;
-  int offline;  // compiler only
+  int offline; // compiler only
   tgm__compile_env env;
-  void *impl;   // the backend's own state
+  void *impl; // the backend's own state
 };
 
 struct tgm_module {

@@ -6,9 +6,8 @@ static _Thread_local char last_error[1024];
 
 const char *tgm_strerror(tgm_status s) {
   switch (s) {
-#define TGM_X(name, value, msg)                                                \
-  case name:                                                                   \
-    return msg;
+#define TGM_X(name, value, msg) \
+  case name: return msg;
     TGM_STATUS_LIST(TGM_X)
 #undef TGM_X
   }

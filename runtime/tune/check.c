@@ -27,7 +27,9 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
     int small = (int)(r % 16) - 8;
     if (small >= 0)
       small++;
-    double f = prod ? (small > 0 ? 1 : -1) : sum ? (n > (1ull << 21) ? (small > 0 ? 1 : -1) : small) : 0;
+    double f = prod  ? (small > 0 ? 1 : -1)
+               : sum ? (n > (1ull << 21) ? (small > 0 ? 1 : -1) : small)
+                     : 0;
     if (prod && !is_float(m->elem))
       r |= 1;
     switch (m->elem) {
@@ -38,17 +40,17 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
     case TUNE_F32:
       ((float *)host)[i] = sum || prod ? (float)f : (float)((int32_t)(r >> 40) - (1 << 23));
       break;
-    case TUNE_F64:
-      ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12);
-      break;
+    case TUNE_F64: ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12); break;
     case TUNE_PAIR: break; // never an element type (manifest.c)
     }
     if (pair) // values from a small range: ties, which the lower index wins
       switch (m->elem) {
       case TUNE_F32: ((float *)host)[i] = (float)small; break;
       case TUNE_F64: ((double *)host)[i] = small; break;
-      case TUNE_I32: case TUNE_U32: ((int32_t *)host)[i] = small; break;
-      case TUNE_I64: case TUNE_U64: ((int64_t *)host)[i] = small; break;
+      case TUNE_I32:
+      case TUNE_U32: ((int32_t *)host)[i] = small; break;
+      case TUNE_I64:
+      case TUNE_U64: ((int64_t *)host)[i] = small; break;
       case TUNE_PAIR: break;
       }
   }
@@ -85,7 +87,8 @@ int tune_same(const tune_manifest *m, const void *got, const void *want) {
   if (!is_float(m->res))
     return memcmp(got, want, r) == 0;
   double g = as_double(m->res, got), w = as_double(m->res, want);
-  double a = as_double(m->res, (const char *)want + r), b = as_double(m->res, (const char *)want + 2 * r);
+  double a = as_double(m->res, (const char *)want + r),
+         b = as_double(m->res, (const char *)want + 2 * r);
   if (isnan(g) || isnan(w))
     return isnan(g) && isnan(w);
   if (isnan(a) || isnan(b)) {
@@ -94,7 +97,6 @@ int tune_same(const tune_manifest *m, const void *got, const void *want) {
   }
   return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
 }
-
 
 static void value_of(tune_type t, const void *p, char *buf, size_t len) {
   switch (t) {

@@ -50,7 +50,8 @@ int compile_all(ctx *c) {
   tgm_compile_result *res = calloc((size_t)nj + 1, sizeof *res);
   char ***names = calloc((size_t)nj, sizeof *names);
   for (int j = 0; j < nj; j++) {
-    names[j] = calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO) + 1, sizeof(char *));
+    names[j] = calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO) + 1,
+                      sizeof(char *));
     int nn = 0;
     for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++) {
       tune_variant *v = &c->m.v[vids[q]];
@@ -61,7 +62,8 @@ int compile_all(ctx *c) {
           tune_launch *ls = pass ? v->zero : v->pos;
           int nl = pass ? v->n_zero : v->n_pos;
           for (int l = 0; l < nl; l++) {
-            int found = tune_intern_name(names[j], &nn, tune_name_expr(ls[l].name_expr, v->blocks[b]));
+            int found = tune_intern_name(names[j], &nn,
+                                         tune_name_expr(ls[l].name_expr, v->blocks[b]));
             if (pass)
               r->zname[l] = found;
             else
@@ -120,8 +122,9 @@ int compile_all(ctx *c) {
   free(vids);
   c->compile_seconds = now() - t0;
   if (!c->o->quiet)
-    fprintf(stderr, "tgm-tune: %d variants in %d modules (%d from the cache, %d failed) in %.1f s\n",
-            nv, nj, cached, failed, c->compile_seconds);
+    fprintf(stderr,
+            "tgm-tune: %d variants in %d modules (%d from the cache, %d failed) in %.1f s\n", nv,
+            nj, cached, failed, c->compile_seconds);
   return failed == nj || rs != TGM_OK ? EXIT_TUNE : 0;
 }
 
@@ -149,7 +152,8 @@ int compile_flush(ctx *c) {
   if (s == TGM_OK)
     s = tgm_module_function(c->flush_mod, 0, &c->flush_fn);
   if (s != TGM_OK)
-    fprintf(stderr, "tgm-tune: the L2 flush kernel: %s\n%s\n", tgm_last_error(), r.log ? r.log : "");
+    fprintf(stderr, "tgm-tune: the L2 flush kernel: %s\n%s\n", tgm_last_error(),
+            r.log ? r.log : "");
   tgm_compile_result_free(&r);
   return s == TGM_OK ? 0 : EXIT_TUNE;
 }

@@ -20,15 +20,15 @@
 extern char **environ;
 
 struct tune_cub {
-  pid_t pid;      // nvcc, while it runs
-  char *so;       // the library: in the cache, or in tmpdir
-  char *tmp;      // what nvcc writes, renamed to so once it succeeds
-  char *log;      // nvcc's output
-  char *tmpdir;   // without a cache: a folder of ours, removed at the end
-  char *command;  // the nvcc command, for the report
+  pid_t pid;     // nvcc, while it runs
+  char *so;      // the library: in the cache, or in tmpdir
+  char *tmp;     // what nvcc writes, renamed to so once it succeeds
+  char *log;     // nvcc's output
+  char *tmpdir;  // without a cache: a folder of ours, removed at the end
+  char *command; // the nvcc command, for the report
   void *lib;
   tune_cub_fn fn;
-  int cached;     // the library was in the cache: no nvcc ran
+  int cached; // the library was in the cache: no nvcc ran
 };
 
 static char *join(const char *a, const char *b) {
@@ -103,14 +103,16 @@ tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *c
     goto out;
   }
   if (!nvcc) {
-    s = tgm__fail(TGM_ERR_NOT_FOUND, "no nvcc (not on $PATH nor in /usr/local/cuda/bin; set "
-                                     "$TGM_NVCC) to build %s", src);
+    s = tgm__fail(TGM_ERR_NOT_FOUND,
+                  "no nvcc (not on $PATH nor in /usr/local/cuda/bin; set "
+                  "$TGM_NVCC) to build %s",
+                  src);
     goto out;
   }
   char arch[32];
   snprintf(arch, sizeof arch, "-arch=sm_%d%d", cc_major, cc_minor);
-  const char *flags[] = {"-O3", "-std=c++17", arch, "-shared", "-Xcompiler", "-fPIC",
-                         "-cudart", "static", "-diag-suppress", "177"};
+  const char *flags[] = {"-O3",   "-std=c++17", arch,     "-shared",        "-Xcompiler",
+                         "-fPIC", "-cudart",    "static", "-diag-suppress", "177"};
   enum { NFLAGS = sizeof flags / sizeof flags[0] };
   // the key: both sources, the flags, nvcc's identity (path, size, mtime)
   tgm__hash h;

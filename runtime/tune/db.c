@@ -47,8 +47,8 @@
 
 struct tune_db {
   char *path;
-  json_t *kept;   // the entries of the keys asked for so far (get/put/finish)
-  int n_entries;  // entries in the file when it was last read
+  json_t *kept;  // the entries of the keys asked for so far (get/put/finish)
+  int n_entries; // entries in the file when it was last read
 };
 
 // ------------------------------------------------------------------ reading
@@ -56,7 +56,7 @@ struct tune_db {
 typedef struct {
   const char *text;
   size_t len;
-  size_t *off, *end;   // entry i is text[off[i], end[i])
+  size_t *off, *end; // entry i is text[off[i], end[i])
   int n, cap;
   size_t *xoff, *xend; // other top-level members ("name": value), copied through
   int nx, capx;
@@ -76,7 +76,8 @@ static void file_free(db_file *f) {
 }
 
 static size_t skip_ws(const db_file *f, size_t p) {
-  while (p < f->len && (f->text[p] == ' ' || f->text[p] == '\t' || f->text[p] == '\n' || f->text[p] == '\r'))
+  while (p < f->len &&
+         (f->text[p] == ' ' || f->text[p] == '\t' || f->text[p] == '\n' || f->text[p] == '\r'))
     p++;
   return p;
 }
@@ -133,8 +134,8 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
     for (int k = 0; k < 6; k++) {
       json_t *x = json_object_get(k < 3 ? o : ru, knobs[k % 3]);
       if (x && !is_int(x, 0, 65536)) {
-        snprintf(buf, cap, "result %zu: %s%s is not a count of 0..65536", i, k < 3 ? "" : "runner_up.",
-                 knobs[k % 3]);
+        snprintf(buf, cap, "result %zu: %s%s is not a count of 0..65536", i,
+                 k < 3 ? "" : "runner_up.", knobs[k % 3]);
         return buf;
       }
     }
@@ -148,7 +149,8 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
     for (int k = 0; mg && k < 3; k++)
       if (!json_is_object(mg) || !json_is_number(json_object_get(mg, parts[k])) ||
           !isfinite(json_number_value(json_object_get(mg, parts[k]))) ||
-          json_number_value(json_object_get(mg, "lo")) > json_number_value(json_object_get(mg, "hi"))) {
+          json_number_value(json_object_get(mg, "lo")) >
+              json_number_value(json_object_get(mg, "hi"))) {
         snprintf(buf, cap, "result %zu: margin is not {median, lo, hi}, finite, lo <= hi", i);
         return buf;
       }
@@ -168,7 +170,8 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
   long long last = -1;
   json_array_foreach(bs, i, o) {
     json_t *from = json_object_get(o, "from_log2n"), *to = json_object_get(o, "to_log2n");
-    if (!is_int(from, 0, 63) || !is_int(to, 0, 63) || json_integer_value(from) > json_integer_value(to)) {
+    if (!is_int(from, 0, 63) || !is_int(to, 0, 63) ||
+        json_integer_value(from) > json_integer_value(to)) {
       snprintf(buf, cap, "bucket %zu has no size range (from_log2n <= to_log2n, 0..63)", i);
       return buf;
     }
@@ -204,7 +207,8 @@ static tgm_status file_read(const char *path, db_file *f, entry_fn fn, void *arg
   memset(f, 0, sizeof *f);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return errno == ENOENT ? TGM_ERR_NOT_FOUND : tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));
+    return errno == ENOENT ? TGM_ERR_NOT_FOUND
+                           : tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
@@ -272,7 +276,8 @@ static tgm_status file_read(const char *path, db_file *f, entry_fn fn, void *arg
               line_col(f, p + (size_t)(err.position > 0 ? err.position : 0), &line, &col);
               file_free(f);
               return tgm__fail(TGM_ERR_DB_CORRUPT,
-                               "%s:%d:%d: corrupt tuning database (%s); move it away or pass another --db",
+                               "%s:%d:%d: corrupt tuning database (%s); move it away or pass "
+                               "another --db",
                                path, line, col, err.text);
             }
             const char *problem = bad ? NULL : entry_problem(e, why, sizeof why);
@@ -351,25 +356,27 @@ static tgm_status file_read(const char *path, db_file *f, entry_fn fn, void *arg
   }
   if (version != 1) {
     file_free(f);
-    return tgm__fail(TGM_ERR_DB_FOREIGN, "%s: tuning database version %lld, this tgm reads 1; it is left alone",
-                     path, version);
+    return tgm__fail(TGM_ERR_DB_FOREIGN,
+                     "%s: tuning database version %lld, this tgm reads 1; it is left alone", path,
+                     version);
   }
   if (bad) {
     int line, col;
     line_col(f, bad_at, &line, &col);
     file_free(f);
-    return tgm__fail(TGM_ERR_DB_CORRUPT, "%s:%d:%d: entry %d %s; move the file away or pass another --db",
-                     path, line, col, bad_i, bad);
+    return tgm__fail(TGM_ERR_DB_CORRUPT,
+                     "%s:%d:%d: entry %d %s; move the file away or pass another --db", path, line,
+                     col, bad_i, bad);
   }
   return TGM_OK;
 }
 
 // ------------------------------------------------------------------ keys
 static json_t *key_json(const tune_key *k) {
-  json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:s,s:b,s:b}", "device", k->device, "cc", k->cc,
-                   "sm_count", k->sm_count, "driver", k->driver, "compiler", k->compiler, "type",
-                   k->type, "op", k->op, "mode", k->mode, "source_hash", k->source_hash,
-                   "deterministic", k->deterministic, "hot_l2", k->hot);
+  json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:s,s:s,s:b,s:b}", "device", k->device, "cc",
+                        k->cc, "sm_count", k->sm_count, "driver", k->driver, "compiler",
+                        k->compiler, "type", k->type, "op", k->op, "mode", k->mode, "source_hash",
+                        k->source_hash, "deterministic", k->deterministic, "hot_l2", k->hot);
   if (k->params[0]) // parameters change the choice: part of the key (absent: none)
     json_object_set_new(j, "params", json_string(k->params));
   return j;
@@ -473,7 +480,9 @@ static void remove_stale(const char *path) {
   free(dir);
 }
 
-static int put_text(FILE *out, const char *s, size_t n) { return fwrite(s, 1, n, out) == n ? 0 : -1; }
+static int put_text(FILE *out, const char *s, size_t n) {
+  return fwrite(s, 1, n, out) == n ? 0 : -1;
+}
 
 // Writes the file: f's entries, with entry `at` replaced by `entry` (at ==
 // f->n: appended; entry NULL: no change), then temp -> fsync -> rename ->
@@ -557,7 +566,8 @@ tgm_status tune_db_open(const char *path, tune_db **out) {
   remove_stale(path);
   db_file f;
   tgm_status s = file_read(path, &f, NULL, NULL);
-  if (s == TGM_ERR_NOT_FOUND) // a new file: written now, so an unwritable path fails before any work
+  if (s ==
+      TGM_ERR_NOT_FOUND) // a new file: written now, so an unwritable path fails before any work
     s = write_db(path, &f, 0, NULL);
   unlock_db(lk);
   if (s != TGM_OK) {
@@ -721,14 +731,19 @@ static tgm_status check_result(const tune_result *r) {
   size_t n = strnlen(r->variant, sizeof r->variant);
   if (n == 0 || n >= sizeof r->variant)
     return tgm__fail(TGM_ERR_INVALID, "2^%d: a result without a variant", r->log2n);
-  const struct { const char *name; double v; } t[] = {{"us", r->us},         {"us_p25", r->us_p25},
-                                                      {"us_p75", r->us_p75}, {"gbps", r->gbps},
-                                                      {"cub_us", r->cub_us},
-                                                      {"margin", r->margin},
-                                                      {"margin_lo", r->margin_lo},
-                                                      {"margin_hi", r->margin_hi},
-                                                      {"us_graph", r->us_graph},
-                                                      {"cub_us_graph", r->cub_us_graph}};
+  const struct {
+    const char *name;
+    double v;
+  } t[] = {{"us", r->us},
+           {"us_p25", r->us_p25},
+           {"us_p75", r->us_p75},
+           {"gbps", r->gbps},
+           {"cub_us", r->cub_us},
+           {"margin", r->margin},
+           {"margin_lo", r->margin_lo},
+           {"margin_hi", r->margin_hi},
+           {"us_graph", r->us_graph},
+           {"cub_us_graph", r->cub_us_graph}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (!isfinite(t[i].v))
       return tgm__fail(TGM_ERR_INVALID, "2^%d: %s of %s is %s; the result is not written", r->log2n,
@@ -742,8 +757,8 @@ static tgm_status check_result(const tune_result *r) {
 static tgm_status edit_put(json_t *e, const void *arg) {
   const tune_result *r = arg;
   json_t *res = json_object_get(e, "results"), *o;
-  json_t *row = json_pack("{s:i,s:s,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f}", "log2n", r->log2n,
-                          "variant", r->variant, "block", (int)r->block, "items", (int)r->items,
+  json_t *row = json_pack("{s:i,s:s,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f}", "log2n", r->log2n, "variant",
+                          r->variant, "block", (int)r->block, "items", (int)r->items,
                           "grid_cap_per_sm", (int)r->cap, "us", r->us, "us_p25", r->us_p25,
                           "us_p75", r->us_p75, "gbps", r->gbps, "cub_us", r->cub_us);
   if (row && r->runner_up[0]) {
@@ -751,8 +766,9 @@ static tgm_status edit_put(json_t *e, const void *arg) {
                         json_pack("{s:s,s:i,s:i,s:i}", "variant", r->runner_up, "block",
                                   (int)r->ru_block, "items", (int)r->ru_items, "grid_cap_per_sm",
                                   (int)r->ru_cap));
-    json_object_set_new(row, "margin", json_pack("{s:f,s:f,s:f}", "median", r->margin, "lo",
-                                                 r->margin_lo, "hi", r->margin_hi));
+    json_object_set_new(row, "margin",
+                        json_pack("{s:f,s:f,s:f}", "median", r->margin, "lo", r->margin_lo, "hi",
+                                  r->margin_hi));
   }
   if (row && r->chosen_by[0])
     json_object_set_new(row, "chosen_by", json_string(r->chosen_by));

@@ -45,7 +45,8 @@ tgm_status launch_args(ctx *c, const tune_launch *l, tgm_devptr in, unsigned lon
   for (int k = 0; k < c->n_in; k++)
     call.in[k] = in + (tgm_devptr)k * c->in_gap;
   if (t)
-    call.partials = t->partials, call.counter = t->counter, call.items = t->items, call.grid = t->grid;
+    call.partials = t->partials, call.counter = t->counter, call.items = t->items,
+    call.grid = t->grid;
   return tune_launch_args(l, &call, vals, args);
 }
 

@@ -43,21 +43,26 @@ static void usage(FILE *f) {
           "  --mode MODE       both (default): each finalist timed in stream and in graph mode,\n"
           "                    the best worst-case ratio against CUB across the two chosen |\n"
           "                    stream: back-to-back launches | graph: launches in a CUDA graph |\n"
-          "                    one: one call after the L2 flush, whose run hides its launch latency\n"
+          "                    one: one call after the L2 flush, whose run hides its launch "
+          "latency\n"
           "  --db PATH         tuning database (default tgm-tune.db.json)\n"
-          "  --report DIR      write report-*.md, plot-*.svg and timings-*.csv (every timing) into DIR\n"
+          "  --report DIR      write report-*.md, plot-*.svg and timings-*.csv (every timing) into "
+          "DIR\n"
           "  --hot             keep the L2 warm (default: flushed before every sample)\n"
           "  --noise F         run-to-run noise as a fraction (default: graph 0.035, the other\n"
-          "                    modes 0.06, as measured on an H100 in stream and graph mode): a winner is better\n"
+          "                    modes 0.06, as measured on an H100 in stream and graph mode): a "
+          "winner is better\n"
           "                    only by more; within it the rule chooses (deterministic, fewer\n"
           "                    launches, no memset, the neighbour's choice)\n"
           "  --cache DIR       compile cache (default $TGM_CACHE_DIR or ~/.cache/tgm; '' none)\n"
           "  --verify-only     verify, print the excluded settings, time nothing\n"
           "  --prepare         compile the variants and build the CUB baseline into the\n"
-          "                    cache, nothing else (several at once: a later tune compiles nothing)\n"
+          "                    cache, nothing else (several at once: a later tune compiles "
+          "nothing)\n"
           "  --verify-sizes L  comma-separated sizes for verification\n"
           "  --default-knobs   verify only each variant's default knobs\n"
-          "  --backend B       cuda (default: NVRTC + driver API) | hip (hiprtc + HIP, no CUB column)\n"
+          "  --backend B       cuda (default: NVRTC + driver API) | hip (hiprtc + HIP, no CUB "
+          "column)\n"
           "  --quiet           no progress\n"
           "  --help, --version; every option also as --option=VALUE\n"
           "exit status: 0 ok, 1 tuning failed, 2 usage, 3 no GPU driver/device/run-time compiler,\n"
@@ -85,6 +90,7 @@ static int parse_pow(const char *s, int *out) {
 }
 
 static int parse_args(int argc, char **argv, options *o) {
+  // clang-format off
   static const struct option longs[] = {
       {"type", required_argument, 0, 't'},      {"op", required_argument, 0, 'o'},
       {"sizes", required_argument, 0, 's'},     {"budget", required_argument, 0, 'b'},
@@ -97,6 +103,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"version", no_argument, 0, 'v'},
       {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},
       {"noise", required_argument, 0, 'N'},     {0, 0, 0, 0}};
+  // clang-format on
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "both", o->db = "tgm-tune.db.json";
   o->noise = -1; // the mode's measured noise, below
   int ch;
@@ -185,7 +192,8 @@ static int parse_args(int argc, char **argv, options *o) {
       if (cub_fallback_path(cub, sizeof cub))
         printf("CUB fallback (plain sum, max, min without nvcc): %s\n", cub);
       else
-        printf("CUB fallback: none (no libtgm_cub.so beside tgm-tune or in ../lib; $TGM_CUB_LIB)\n");
+        printf(
+            "CUB fallback: none (no libtgm_cub.so beside tgm-tune or in ../lib; $TGM_CUB_LIB)\n");
       exit(0);
     }
     default: usage(stderr); return EXIT_USAGE;
@@ -299,7 +307,8 @@ static int write_timings(ctx *c, const char *dir, const tune_key *key) {
     tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));
     return -1;
   }
-  fprintf(f, "n,stage,variant,block,items,grid_cap_per_sm,samples,median_us,p25_us,p75_us,min_us,max_us\n");
+  fprintf(f, "n,stage,variant,block,items,grid_cap_per_sm,samples,median_us,p25_us,p75_us,min_us,"
+             "max_us\n");
   for (int i = 0; i < c->n_timings; i++) {
     const tune_timing *t = &c->timings[i];
     fprintf(f, "%llu,%s,%s,%u,%u,%u,%d,%.4f,%.4f,%.4f,%.4f,%.4f\n", t->n, t->stage,
@@ -375,7 +384,8 @@ static int read_params(ctx *c, options *o) {
   size_t at = 0;
   for (int q = 0; q < c->m.n_params; q++) {
     if (!given[q]) {
-      fprintf(stderr, "tgm-tune: %s takes the parameter '%s' (%s): give its value with --param %s=VALUE\n",
+      fprintf(stderr,
+              "tgm-tune: %s takes the parameter '%s' (%s): give its value with --param %s=VALUE\n",
               c->m.spectrum, c->m.param_names[q], tune_type_name(c->m.param_types[q]),
               c->m.param_names[q]);
       return EXIT_USAGE;
@@ -422,14 +432,16 @@ static int run(ctx *c, options *o) {
   if (!o->op)
     o->op = op_name;
   if (strcmp(o->type, c->m.type) || strcmp(o->op, op_name)) {
-    fprintf(stderr, "tgm-tune: %s is %s %s, not --type %s --op %s\n", o->manifest, op_name, c->m.type,
-            o->type, o->op);
+    fprintf(stderr, "tgm-tune: %s is %s %s, not --type %s --op %s\n", o->manifest, op_name,
+            c->m.type, o->type, o->op);
     return EXIT_USAGE;
   }
   // any spectrum: checked against its own scalar codelet (the reference kernel)
   if (!c->m.has_reference) {
-    fprintf(stderr, "tgm-tune: %s has no reference kernel (an older tgm-gen made it); generate it "
-                    "again\n", o->manifest);
+    fprintf(stderr,
+            "tgm-tune: %s has no reference kernel (an older tgm-gen made it); generate it "
+            "again\n",
+            o->manifest);
     return EXIT_USAGE;
   }
   c->elem = tune_type_size(c->m.elem);
@@ -473,9 +485,8 @@ static int run(ctx *c, options *o) {
     return gpu_fail("opening the GPU", s);
   c->info = tgm_backend_info(c->b);
   tune_key key = {0};
-  if (!o->verify_only &&
-      tune_key_make(&key, c->info, o->type, o->op, o->mode, c->m.source_hash, o->deterministic,
-                    o->hot) != TGM_OK) {
+  if (!o->verify_only && tune_key_make(&key, c->info, o->type, o->op, o->mode, c->m.source_hash,
+                                       o->deterministic, o->hot) != TGM_OK) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_USAGE;
   }
@@ -541,7 +552,8 @@ static int run(ctx *c, options *o) {
     if (o->all_knobs_default)
       c->sets[c->n_sets++] = tune_default(&c->m.v[v], v);
     else
-      c->n_sets += tune_settings(&c->m.v[v], v, c->sets + c->n_sets, (int)(max_sets - (size_t)c->n_sets));
+      c->n_sets += tune_settings(&c->m.v[v], v, c->sets + c->n_sets,
+                                 (int)(max_sets - (size_t)c->n_sets));
   }
   int n_settings = c->n_sets;
   double tv = now();
@@ -562,8 +574,8 @@ static int run(ctx *c, options *o) {
   if ((rc = verify_all(c, c->sets, &c->n_sets, vsizes, voffs, nvs)))
     return rc;
   if (!o->quiet)
-    fprintf(stderr, "tgm-tune: verified %d settings in %.1f s: %d correct, %d excluded\n", n_settings,
-            now() - tv, c->n_sets, c->n_excluded);
+    fprintf(stderr, "tgm-tune: verified %d settings in %.1f s: %d correct, %d excluded\n",
+            n_settings, now() - tv, c->n_sets, c->n_excluded);
   if (o->verify_only) {
     for (int i = 0; i < c->n_excluded; i++)
       printf("excluded: %s\n", c->excluded[i]);
@@ -603,7 +615,8 @@ static int run(ctx *c, options *o) {
       c->cub_note_buf = strdup(tgm_last_error());
     }
   }
-  int plain_cub = c->m.plain && (!strcmp(o->op, "sum") || !strcmp(o->op, "max") || !strcmp(o->op, "min"));
+  int plain_cub = c->m.plain &&
+                  (!strcmp(o->op, "sum") || !strcmp(o->op, "max") || !strcmp(o->op, "min"));
   void *cublib = o->hip || c->cub_run || !plain_cub ? NULL : load_cub(); // hipCUB: not yet
   if (cublib)
     c->cub = (int (*)(const char *, const char *, const void *, unsigned long long, void *, void *,
@@ -647,8 +660,8 @@ static int run(ctx *c, options *o) {
   else if (!c->m.cub_source && !plain_cub)
     c->cub_note = "the manifest names no CUB baseline (an older tgm-gen made it)";
   else
-    c->cub_note = "no nvcc for the spectrum's CUB baseline and no libtgm_cub.so (beside tgm-tune, in "
-                  TGM_CUB_INSTALLED " from it, or $TGM_CUB_LIB)";
+    c->cub_note = "no nvcc for the spectrum's CUB baseline and no libtgm_cub.so (beside tgm-tune, "
+                  "in " TGM_CUB_INSTALLED " from it, or $TGM_CUB_LIB)";
   if (!c->cub && !c->cub_run && !c->cub_note)
     c->cub_note = "CUB gave a wrong result (above)";
   if (!o->quiet && c->cub_note)
@@ -712,15 +725,29 @@ static int run(ctx *c, options *o) {
     return EXIT_DB;
   }
   double elapsed = now() - t_start;
-  tune_report rep = {&key, rows, total, o->command, (const char *const *)c->excluded, c->n_excluded,
-                     elapsed, c->compile_seconds, 0, n_settings, (int)c->measured, c->m.spectrum,
-                     c->m.plain ? NULL : c->m.text, c->cub_note,
-                     c->cub_run ? c->m.cub_source : c->cub ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)" : NULL,
+  tune_report rep = {&key,
+                     rows,
+                     total,
+                     o->command,
+                     (const char *const *)c->excluded,
+                     c->n_excluded,
+                     elapsed,
+                     c->compile_seconds,
+                     0,
+                     n_settings,
+                     (int)c->measured,
+                     c->m.spectrum,
+                     c->m.plain ? NULL : c->m.text,
+                     c->cub_note,
+                     c->cub_run ? c->m.cub_source
+                     : c->cub   ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)"
+                                : NULL,
                      o->noise};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
-  printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum, o->type, o->op, o->mode,
-         c->info->name, elapsed, c->compile_seconds, resumed ? ", some sizes resumed" : "");
+  printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum,
+         o->type, o->op, o->mode, c->info->name, elapsed, c->compile_seconds,
+         resumed ? ", some sizes resumed" : "");
   tune_report_table(stdout, &rep);
   if (c->n_excluded)
     printf("%d settings failed verification (see the report)\n", c->n_excluded);

@@ -45,11 +45,19 @@ const char *tune_type_name(tune_type t) {
 
 // A C type as the manifest spells it ("T": the element type).
 static int type_of_c(const char *c, tune_type elem, tune_type *out) {
-  static const struct { const char *c; tune_type t; } types[] = {
-      {"int", TUNE_I32},           {"signed", TUNE_I32},           {"unsigned", TUNE_U32},
-      {"unsigned int", TUNE_U32},  {"long long", TUNE_I64},        {"long", TUNE_I64},
-      {"unsigned long long", TUNE_U64}, {"unsigned long", TUNE_U64}, {"float", TUNE_F32},
-      {"double", TUNE_F64}};
+  static const struct {
+    const char *c;
+    tune_type t;
+  } types[] = {{"int", TUNE_I32},
+               {"signed", TUNE_I32},
+               {"unsigned", TUNE_U32},
+               {"unsigned int", TUNE_U32},
+               {"long long", TUNE_I64},
+               {"long", TUNE_I64},
+               {"unsigned long long", TUNE_U64},
+               {"unsigned long", TUNE_U64},
+               {"float", TUNE_F32},
+               {"double", TUNE_F64}};
   if (c && !strcmp(c, "T")) {
     *out = elem;
     return 0;
@@ -108,8 +116,8 @@ static int read_launch(const char *path, const char *id, json_t *l, size_t i, tu
   char *end = NULL;
   unsigned long fixed = block && strcmp(block, "BLOCK") ? strtoul(block, &end, 10) : 0;
   int ok = t->kernel && t->name_expr && rule >= 0 && block &&
-           (!strcmp(block, "BLOCK") || (block[0] >= '1' && block[0] <= '9' && end && !*end &&
-                                        fixed >= 1 && fixed <= 1024));
+           (!strcmp(block, "BLOCK") ||
+            (block[0] >= '1' && block[0] <= '9' && end && !*end && fixed >= 1 && fixed <= 1024));
   t->rule = (tune_rule)rule;
   t->block_fixed = ok ? (unsigned)fixed : 0;
   free(grid);
@@ -248,13 +256,15 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   if (stat(path, &st) != 0)
     return tgm__fail(TGM_ERR_MANIFEST, "%s: %s", path, strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return tgm__fail(TGM_ERR_MANIFEST, "%s: a folder, not a manifest (tgm-gen -o writes "
-                                       "NAME_TYPE.json into it)", path);
+    return tgm__fail(TGM_ERR_MANIFEST,
+                     "%s: a folder, not a manifest (tgm-gen -o writes "
+                     "NAME_TYPE.json into it)",
+                     path);
   json_error_t err;
   json_t *root = json_load_file(path, 0, &err);
   if (!root)
-    return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: not a manifest: %s", path, err.line,
-                     err.column, err.text);
+    return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: not a manifest: %s", path, err.line, err.column,
+                     err.text);
   tgm_status s = TGM_OK;
   if (json_integer_value(json_object_get(root, "tgm_manifest")) != 1) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: not a tgm manifest (no \"tgm_manifest\": 1)", path);
@@ -286,8 +296,12 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     goto out;
   }
   // what goes into a database key: refused when longer, never cut
-  const struct { const char *name, *value; size_t max; } keyed[] = {
-      {"source_hash", m->source_hash, TUNE_ID_MAX}, {"type", m->type, 15}, {"op", m->op, 15}};
+  const struct {
+    const char *name, *value;
+    size_t max;
+  } keyed[] = {{"source_hash", m->source_hash, TUNE_ID_MAX},
+               {"type", m->type, 15},
+               {"op", m->op, 15}};
   for (int k = 0; k < 3; k++) {
     if (strlen(keyed[k].value) > keyed[k].max) {
       s = tgm__fail(TGM_ERR_MANIFEST, "%s: %s '%.40s...' is %zu characters; the limit is %zu", path,

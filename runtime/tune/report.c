@@ -48,8 +48,8 @@ static void row_line(FILE *f, const tune_result *r, int md, int both) {
              100 * r->margin_hi);
   }
   if (md)
-    fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", sz, r->variant, knobs,
-            us, r->gbps, cub, ratio, ru, margin, r->chosen_by[0] ? r->chosen_by : "-");
+    fprintf(f, "| %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", sz, r->variant, knobs, us,
+            r->gbps, cub, ratio, ru, margin, r->chosen_by[0] ? r->chosen_by : "-");
   else
     fprintf(f, "%-6s %-14s %-30s %15s %8.1f %15s %15s  %-24s %s\n", sz, r->variant, knobs, us,
             r->gbps, cub, ratio, margin, r->chosen_by);
@@ -95,12 +95,15 @@ static void summary(FILE *f, const tune_report *r, const char *pre) {
   }
   int beyond = 0, within = 0;
   for (int i = 0; i < r->n_rows; i++) {
-    beyond += !strcmp(r->rows[i].chosen_by, "faster") || !strcmp(r->rows[i].chosen_by, "better worst case");
+    beyond += !strcmp(r->rows[i].chosen_by, "faster") ||
+              !strcmp(r->rows[i].chosen_by, "better worst case");
     within += !strncmp(r->rows[i].chosen_by, "within noise", 12);
   }
   if (beyond + within)
-    fprintf(f, "%swinners better than the runner-up beyond noise: %d of %d sizes; within noise, "
-               "chosen by the rule: %d\n", pre, beyond, r->n_rows, within);
+    fprintf(f,
+            "%swinners better than the runner-up beyond noise: %d of %d sizes; within noise, "
+            "chosen by the rule: %d\n",
+            pre, beyond, r->n_rows, within);
 }
 
 void tune_report_table(void *file, const tune_report *r) {
@@ -134,13 +137,17 @@ static void svg(FILE *f, const tune_report *r) {
   double ly0 = floor(log10(ymin)), ly1 = ceil(log10(ymax));
   if (ly1 <= ly0)
     ly1 = ly0 + 1;
-#define PX(l2) (L + ((l2) - xmin) * (W - L - R) / (double)(xmax - xmin))
+#define PX(l2) (L + ((l2)-xmin) * (W - L - R) / (double)(xmax - xmin))
 #define PY(us) (H - B - (log10(us) - ly0) * (H - T - B) / (ly1 - ly0))
-  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-             "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+  fprintf(f,
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+          "font-family=\"sans-serif\" font-size=\"12\">\n",
+          W, H);
   fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s %s (%s mode) on %s: time per "
-             "reduction</text>\n", L, r->key->op, r->key->type, r->key->mode, r->key->device);
+  fprintf(f,
+          "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s %s (%s mode) on %s: time per "
+          "reduction</text>\n",
+          L, r->key->op, r->key->type, r->key->mode, r->key->device);
   for (double d = ly0; d <= ly1; d++) {
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L,
             PY(pow(10, d)), W - R, PY(pow(10, d)));
@@ -162,9 +169,10 @@ static void svg(FILE *f, const tune_report *r) {
         fprintf(f, "%.1f,%.1f ", PX(r->rows[i].log2n), PY(us));
     }
     fprintf(f, "\"/>\n");
-    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\" fill=\"%s\"/>"
-               "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", L + 10, T + 6 + 16.0 * s, colors[s],
-            L + 28, T + 11 + 16.0 * s, names[s]);
+    fprintf(f,
+            "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"4\" fill=\"%s\"/>"
+            "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+            L + 10, T + 6 + 16.0 * s, colors[s], L + 28, T + 11 + 16.0 * s, names[s]);
   }
   fprintf(f, "</svg>\n");
 #undef PX
@@ -198,13 +206,16 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
                "  winner has the best worst-case ratio against CUB across the two, and times,\n"
                "  CUB's times and ratios below are \"stream / graph\". The margin is in that\n"
                "  worst-case ratio\n");
-  fprintf(f, "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
-             "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
-             "  interval's low end exceeds the run-to-run noise, %.1f%%; otherwise the settings\n"
-             "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
-             "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
+  fprintf(f,
+          "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
+          "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
+          "  interval's low end exceeds the run-to-run noise, %.1f%%; otherwise the settings\n"
+          "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
+          "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
           100 * r->noise);
-  fprintf(f, "\n| size | winner | knobs | us%s | GB/s | CUB us%s | CUB/tgm%s | runner-up | margin [95%%] | chosen by |\n",
+  fprintf(f,
+          "\n| size | winner | knobs | us%s | GB/s | CUB us%s | CUB/tgm%s | runner-up | margin "
+          "[95%%] | chosen by |\n",
           is_both(r) ? " (stream / graph)" : "", is_both(r) ? " (stream / graph)" : "",
           is_both(r) ? " (stream / graph)" : "");
   fprintf(f, "| ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
@@ -217,14 +228,16 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
   for (int i = 0; i < r->n_rows;) {
     int j = i;
     while (j + 1 < r->n_rows && r->rows[j + 1].log2n == r->rows[j].log2n + 1 &&
-           !strcmp(r->rows[j + 1].variant, r->rows[i].variant) && r->rows[j + 1].block == r->rows[i].block &&
-           r->rows[j + 1].items == r->rows[i].items && r->rows[j + 1].cap == r->rows[i].cap)
+           !strcmp(r->rows[j + 1].variant, r->rows[i].variant) &&
+           r->rows[j + 1].block == r->rows[i].block && r->rows[j + 1].items == r->rows[i].items &&
+           r->rows[j + 1].cap == r->rows[i].cap)
       j++;
     char knobs[64];
     tune_knobs kk = {0, r->rows[i].block, r->rows[i].items, r->rows[i].cap};
     tune_knobs_str(&kk, knobs, sizeof knobs);
     if (j > i)
-      fprintf(f, "| 2^%d..2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[j].log2n, r->rows[i].variant, knobs);
+      fprintf(f, "| 2^%d..2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[j].log2n,
+              r->rows[i].variant, knobs);
     else
       fprintf(f, "| 2^%d | %s | %s |\n", r->rows[i].log2n, r->rows[i].variant, knobs);
     i = j + 1;

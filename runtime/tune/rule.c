@@ -41,8 +41,10 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
   for (int a = 0; a < l->n_args; a++) {
     tune_arg arg = l->args[a];
     if (!call->has_temp && arg != ARG_IN && arg != ARG_PARAM && arg != ARG_N && arg != ARG_OUT)
-      return tgm__fail(TGM_ERR_MANIFEST, "%s takes an argument it cannot have (temp storage, "
-                                         "items or grid)", l->kernel);
+      return tgm__fail(TGM_ERR_MANIFEST,
+                       "%s takes an argument it cannot have (temp storage, "
+                       "items or grid)",
+                       l->kernel);
     switch (arg) {
     case ARG_IN: vals[a] = call->in[l->arg_index[a]]; break;
     case ARG_PARAM: vals[a] = call->params ? call->params[l->arg_index[a]] : 0; break;

@@ -28,7 +28,8 @@ unsigned tune_nearest(const unsigned *a, int n, unsigned want) {
 }
 
 tune_knobs tune_default(const tune_variant *v, int vi) {
-  return (tune_knobs){vi, tune_nearest(v->blocks, v->n_blocks, 256), tune_nearest(v->items, v->n_items, 4),
+  return (tune_knobs){vi, tune_nearest(v->blocks, v->n_blocks, 256),
+                      tune_nearest(v->items, v->n_items, 4),
                       v->n_caps ? tune_nearest(v->caps, v->n_caps, 4) : 0};
 }
 

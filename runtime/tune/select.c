@@ -27,12 +27,13 @@ void select_progress(ctx *c, int done, int total, int log2n, double t0, const ch
     for (int i = 0; i < 30; i++)
       bar[i] = i < w ? '#' : '.';
     bar[30] = 0;
-    fprintf(stderr, "\r[%s] %2d/%d 2^%-2d %5.0fs ETA %4.0fs %-40.40s", bar, done, total, log2n, el, eta,
-            extra);
+    fprintf(stderr, "\r[%s] %2d/%d 2^%-2d %5.0fs ETA %4.0fs %-40.40s", bar, done, total, log2n, el,
+            eta, extra);
     if (done == total)
       fprintf(stderr, "\n");
   } else {
-    fprintf(stderr, "tgm-tune: %d/%d 2^%d %.1fs (ETA %.0fs) %s\n", done, total, log2n, el, eta, extra);
+    fprintf(stderr, "tgm-tune: %d/%d 2^%d %.1fs (ETA %.0fs) %s\n", done, total, log2n, el, eta,
+            extra);
   }
 }
 
@@ -241,7 +242,7 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
     }
     double m, lo, hi;
     tune_margin(ta, tb, ROUNDS, &m, &lo, &hi); // u over the choice
-    if (hi < -noise) { // the runner-up is better beyond noise after all
+    if (hi < -noise) {                         // the runner-up is better beyond noise after all
       int t = chosen;
       chosen = u, u = t;
       tune_margin(tb, ta, ROUNDS, &m, &lo, &hi);

@@ -79,6 +79,7 @@ void tune_margin(const double *a, const double *b, int n, double *m, double *lo,
 }
 
 double tune_worst_time(double stream_us, double graph_us, double ref_stream, double ref_graph) {
-  double s = ref_stream > 0 ? stream_us / ref_stream : 0, g = ref_graph > 0 ? graph_us / ref_graph : 0;
+  double s = ref_stream > 0 ? stream_us / ref_stream : 0,
+         g = ref_graph > 0 ? graph_us / ref_graph : 0;
   return s > g ? s : g;
 }

@@ -9,11 +9,26 @@
 
 // -------------------------------------------------------------- manifest.c
 // What one variant may have; the reader refuses more, naming the limit.
-enum { TUNE_MAX_KNOBS = 8, TUNE_MAX_LAUNCHES = 4, TUNE_MAX_ZERO = 2, TUNE_MAX_ARGS = 16,
-       TUNE_MAX_INPUTS = 8, TUNE_MAX_PARAMS = 8 };
+enum {
+  TUNE_MAX_KNOBS = 8,
+  TUNE_MAX_LAUNCHES = 4,
+  TUNE_MAX_ZERO = 2,
+  TUNE_MAX_ARGS = 16,
+  TUNE_MAX_INPUTS = 8,
+  TUNE_MAX_PARAMS = 8
+};
 
 typedef enum { RULE_ONE, RULE_TILES, RULE_TILES_VEC, RULE_STRIDED, RULE_STRIDED_VEC } tune_rule;
-typedef enum { ARG_IN, ARG_N, ARG_OUT, ARG_PARTIALS, ARG_COUNTER, ARG_ITEMS, ARG_GRID, ARG_PARAM } tune_arg;
+typedef enum {
+  ARG_IN,
+  ARG_N,
+  ARG_OUT,
+  ARG_PARTIALS,
+  ARG_COUNTER,
+  ARG_ITEMS,
+  ARG_GRID,
+  ARG_PARAM
+} tune_arg;
 
 // The value types a spectrum's inputs, accumulator, result and parameters
 // have (the manifest spells them as C: "T", "int", "unsigned", ...).
@@ -25,7 +40,7 @@ const char *tune_type_name(tune_type t); // i32, ..., f64, pair
 
 typedef struct {
   char *kernel;
-  char *name_expr;  // with "BLOCK" where the block size goes
+  char *name_expr; // with "BLOCK" where the block size goes
   tune_rule rule;
   unsigned block_fixed; // a fixed block ("1": tgm_init, "1024": the reference); 0: BLOCK
   int n_args;
@@ -34,12 +49,12 @@ typedef struct {
 } tune_launch;
 
 typedef struct {
-  char *id;         // "DSA.VA2S.SS"
+  char *id; // "DSA.VA2S.SS"
   char *kernel;
-  int index;        // position in the manifest: the tie-break order
+  int index; // position in the manifest: the tie-break order
   int deterministic;
-  int min_sm;       // 75 for "sm_75"
-  int cuda, hip;    // dialects
+  int min_sm;    // 75 for "sm_75"
+  int cuda, hip; // dialects
   int partials, counter;
   unsigned blocks[TUNE_MAX_KNOBS], items[TUNE_MAX_KNOBS], caps[TUNE_MAX_KNOBS];
   int n_blocks, n_items, n_caps; // n_caps 0: no grid cap
@@ -48,17 +63,17 @@ typedef struct {
 } tune_variant;
 
 typedef struct {
-  char *path, *dir;      // the manifest file and its folder
-  char *cuda_source;     // file names, relative to dir
+  char *path, *dir;  // the manifest file and its folder
+  char *cuda_source; // file names, relative to dir
   char *hip_source;
-  char *cub_source;      // the CUB baseline (NAME_TYPE.cub.cu); NULL: none
+  char *cub_source; // the CUB baseline (NAME_TYPE.cub.cu); NULL: none
   char *source_hash, *spectrum, *type, *ctype, *op, *ns;
   tune_variant *v;
   int n_v;
   // what the spectrum computes ("meaning"; a manifest without it is a plain
   // fold of one input): out[0] = epilogue(fold(op, map(transform, inputs)))
-  int plain;             // no transform, parameters or epilogue; A = R = T
-  char *text;            // the meaning in a line
+  int plain;  // no transform, parameters or epilogue; A = R = T
+  char *text; // the meaning in a line
   int n_inputs;
   char *inputs[TUNE_MAX_INPUTS];
   int n_params;
@@ -83,7 +98,7 @@ int tune_intern_name(char **names, int *n, char *expr);
 
 // ---------------------------------------------------------------- search.c
 typedef struct {
-  int v;            // variant index
+  int v;                      // variant index
   unsigned block, items, cap; // cap: grid_cap_per_sm, 0 when none
 } tune_knobs;
 
@@ -129,9 +144,9 @@ typedef struct {
   const uint64_t *params;       // each parameter's bytes, as the kernels take it
   unsigned long long n;
   uint64_t out;
-  int has_temp;                 // 0: the launch takes no temp storage (the reference kernel)
+  int has_temp; // 0: the launch takes no temp storage (the reference kernel)
   uint64_t partials, counter;
-  unsigned items, grid;         // grid: the main launch's (pass 2 reads that many partials)
+  unsigned items, grid; // grid: the main launch's (pass 2 reads that many partials)
 } tune_call;
 // Fills vals and args (args[a] = &vals[a]) for launch l as its manifest
 // "args" say; TGM_ERR_MANIFEST for temp storage, items or grid without has_temp.
@@ -195,7 +210,7 @@ enum { TUNE_ID_MAX = 63 };
 
 typedef struct {
   char device[256];
-  char cc[16];       // "9.0"
+  char cc[16]; // "9.0"
   int sm_count;
   int driver;
   char compiler[64]; // "nvrtc 13.0"
@@ -276,7 +291,7 @@ tgm_status tune_cub_start(const char *dir, const char *cub_source, const char *c
 // error, TGM_ERR_IO.
 tgm_status tune_cub_finish(tune_cub *b, tune_cub_fn *fn);
 const char *tune_cub_command(const tune_cub *b); // the nvcc command line
-int tune_cub_cached(const tune_cub *b);         // 1: found in the cache, no nvcc ran
+int tune_cub_cached(const tune_cub *b);          // 1: found in the cache, no nvcc ran
 void tune_cub_free(tune_cub *b);                 // stops nvcc if it still runs
 
 // ---------------------------------------------------------------- report.c

@@ -33,12 +33,12 @@ typedef struct {
   int n_verify_sizes;
   const char *params[TUNE_MAX_PARAMS]; // --param NAME=VALUE, as given
   int n_params;
-  char *command;     // the command line, for the report
+  char *command; // the command line, for the report
 } options;
 
 typedef struct {
-  int job, name[4];  // job and name index per positive launch
-  int zname[2];      // per n == 0 launch
+  int job, name[4]; // job and name index per positive launch
+  int zname[2];     // per n == 0 launch
 } fn_ref;
 
 typedef struct {
@@ -51,43 +51,43 @@ typedef struct {
   int n_in;                  // inputs: input k lies in_gap bytes after input k - 1
   size_t in_gap;
   uint64_t param_vals[TUNE_MAX_PARAMS]; // each parameter's bytes, as the kernels take it
-  char param_text[256];      // "threshold=0.25": in the database key and the report
-  tgm_module *ref_mod;       // the reference kernel (tgm_reference_kernel)
+  char param_text[256];                 // "threshold=0.25": in the database key and the report
+  tgm_module *ref_mod;                  // the reference kernel (tgm_reference_kernel)
   tgm_function ref_fn;
-  unsigned ref_block;        // the reference's block: the manifest's, or less (verify.c)
-  tgm_devptr ref_out;        // R[3]
-  const char *cub_note;      // why there is no CUB column
-  const char *stage;         // what is being timed: screen, refine, final, a/b, cub
+  unsigned ref_block;          // the reference's block: the manifest's, or less (verify.c)
+  tgm_devptr ref_out;          // R[3]
+  const char *cub_note;        // why there is no CUB column
+  const char *stage;           // what is being timed: screen, refine, final, a/b, cub
   struct tune_timing *timings; // every timing, for the CSV
   int n_timings, cap_timings;
-  tune_knobs prev;           // the previous size's choice (has_prev), for tune_prefer
+  tune_knobs prev; // the previous size's choice (has_prev), for tune_prefer
   int has_prev;
-  char *cub_note_buf;        // the same, when made for this run
-  int *usable;               // [variant]: compiled, arch and dialect fine
+  char *cub_note_buf; // the same, when made for this run
+  int *usable;        // [variant]: compiled, arch and dialect fine
   tgm_module **mods;
   int n_mods;
   fn_ref (*refs)[TUNE_MAX_KNOBS]; // [variant][block index]
-  char *src, *src_path;       // the CUDA or HIP source, read before the GPU is opened
+  char *src, *src_path;           // the CUDA or HIP source, read before the GPU is opened
   tgm_stream s;
   tgm_devptr pool, out, temp, flush, cub_temp;
   size_t pool_bytes, temp_bytes, flush_bytes, cub_temp_bytes;
   tgm_event ev[2 * MAXSAMPLES];
   tgm_module *flush_mod;
-  tgm_function flush_fn;    // reads the flush buffer: evicts L2, leaves it clean
+  tgm_function flush_fn; // reads the flush buffer: evicts L2, leaves it clean
   // CUB: the spectrum's own baseline (tgm-gen's NAME_TYPE.cub.cu, built by
   // cub.c), else libtgm_cub.so's for a plain sum, max or min
   tune_cub *cub_build;
   tune_cub_fn cub_run;
-  int (*cub)(const char *, const char *, const void *, unsigned long long, void *, void *,
-             size_t *, void *);
-  int graph;         // the mode of the next timing (1: in a CUDA graph)
-  int both;          // --mode both: finalists timed in each mode (select.c)
-  int one;           // --mode one: one call per sample after the L2 flush (timing.c)
+  int (*cub)(const char *, const char *, const void *, unsigned long long, void *, void *, size_t *,
+             void *);
+  int graph; // the mode of the next timing (1: in a CUDA graph)
+  int both;  // --mode both: finalists timed in each mode (select.c)
+  int one;   // --mode one: one call per sample after the L2 flush (timing.c)
   long measured;
   double compile_seconds;
   char **excluded;
   int n_excluded;
-  tune_knobs *sets;  // verified settings
+  tune_knobs *sets; // verified settings
   int n_sets;
   int *order;        // [variant]: the screen's order (tune_size)
   struct vstate *vs; // [variant]: the search's state
@@ -96,10 +96,10 @@ typedef struct {
 } ctx;
 
 typedef struct vstate {
-  tune_knobs best;   // the variant's best knobs so far (carried to the next size)
-  int alive;         // still screened
-  int has_set;       // at least one verified setting
-  tune_stats st;     // this size's screen
+  tune_knobs best; // the variant's best knobs so far (carried to the next size)
+  int alive;       // still screened
+  int has_set;     // at least one verified setting
+  tune_stats st;   // this size's screen
 } vstate;
 
 typedef tgm_status (*enq_fn)(ctx *c, const void *arg, tgm_devptr in, unsigned long long n);
@@ -111,15 +111,16 @@ static inline double now(void) {
 }
 
 static inline int gpu_fail(const char *what, tgm_status s) {
-  fprintf(stderr, "tgm-tune: %s: %s\n", what, tgm_last_error()[0] ? tgm_last_error() : tgm_strerror(s));
+  fprintf(stderr, "tgm-tune: %s: %s\n", what,
+          tgm_last_error()[0] ? tgm_last_error() : tgm_strerror(s));
   return EXIT_TUNE;
 }
 
-#define TRY(what, call)                                                        \
-  do {                                                                         \
-    tgm_status s_ = (call);                                                    \
-    if (s_ != TGM_OK)                                                          \
-      return gpu_fail(what, s_);                                               \
+#define TRY(what, call)          \
+  do {                           \
+    tgm_status s_ = (call);      \
+    if (s_ != TGM_OK)            \
+      return gpu_fail(what, s_); \
   } while (0)
 
 // -------------------------------------------------------------- launch.c
@@ -135,7 +136,8 @@ tgm_status launch_args(ctx *c, const tune_launch *l, tgm_devptr in, unsigned lon
                        tgm_devptr out, const launch_temp *t, uint64_t vals[], void *args[]);
 tgm_status launch_prepare(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n);
 size_t launch_temp_need(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n);
-tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n, tgm_devptr out);
+tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long long n,
+                          tgm_devptr out);
 
 // ------------------------------------------------------------- compile.c
 int compile_read_source(ctx *c);
@@ -146,14 +148,18 @@ tgm_status flush_l2(ctx *c);
 // -------------------------------------------------------------- verify.c
 void verify_fill_host(ctx *c, void *host, unsigned long long n);
 tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *want);
-int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes, const int *offsets, int n_sizes);
+int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes,
+               const int *offsets, int n_sizes);
 
 // -------------------------------------------------------------- timing.c
-int timing_cub_call(ctx *c, tgm_devptr in, unsigned long long n, tgm_devptr out, tgm_devptr temp, size_t *bytes);
+int timing_cub_call(ctx *c, tgm_devptr in, unsigned long long n, tgm_devptr out, tgm_devptr temp,
+                    size_t *bytes);
 tgm_status timing_enq_cub(ctx *c, const void *arg, tgm_devptr in, unsigned long long n);
-tgm_status timing_measure(ctx *c, enq_fn f, const void *arg, unsigned long long n, int samples, double give_up, tune_stats *st);
+tgm_status timing_measure(ctx *c, enq_fn f, const void *arg, unsigned long long n, int samples,
+                          double give_up, tune_stats *st);
 void timing_keep(ctx *c, const tune_knobs *k, unsigned long long n, const tune_stats *st);
-tgm_status timing_measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int samples, double give_up, tune_stats *st);
+tgm_status timing_measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int samples,
+                                double give_up, tune_stats *st);
 
 // -------------------------------------------------------------- select.c
 int select_verified(ctx *c, tune_knobs k);

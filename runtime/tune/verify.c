@@ -43,10 +43,12 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
 // a setting that fails anywhere is dropped and listed. Sizes may carry an
 // element offset so that the input is misaligned for the vector loads.
 int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes,
-                  const int *offsets, int n_sizes) {
+               const int *offsets, int n_sizes) {
   unsigned long long nmax = 0;
   for (int i = 0; i < n_sizes; i++)
-    nmax = sizes[i] + (unsigned long long)offsets[i] > nmax ? sizes[i] + (unsigned long long)offsets[i] : nmax;
+    nmax = sizes[i] + (unsigned long long)offsets[i] > nmax
+               ? sizes[i] + (unsigned long long)offsets[i]
+               : nmax;
   size_t in_bytes = ((size_t)(nmax ? nmax : 1) * c->elem + 255) / 256 * 256;
   tgm_devptr din;
   TRY("allocating the verification input", tgm_malloc(c->b, in_bytes * (size_t)c->n_in, &din));
@@ -81,7 +83,8 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
         }
         TRY("preparing", launch_prepare(c, sets[i], in, n));
         for (int rep = 0; rep < 2; rep++) {
-          tgm_status s = launch_enqueue(c, sets[i], in, n, c->out + (tgm_devptr)(2 * (i - first) + rep) * c->res_size);
+          tgm_status s = launch_enqueue(c, sets[i], in, n,
+                                        c->out + (tgm_devptr)(2 * (i - first) + rep) * c->res_size);
           if (s != TGM_OK)
             return gpu_fail(c->m.v[sets[i].v].id, s);
         }
@@ -93,7 +96,8 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
                 c->m.v[sets[first].v].id, c->m.v[sets[last - 1].v].id, tgm_last_error());
         return EXIT_TUNE;
       }
-      TRY("reading results", tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->res_size));
+      TRY("reading results",
+          tgm_copy_to_host(c->b, outs, c->out, (size_t)2 * (last - first) * c->res_size));
       for (int i = first; i < last; i++) {
         for (int rep = 0; rep < 2 && !bad[i]; rep++) {
           const char *got = outs + (size_t)(2 * (i - first) + rep) * c->res_size;

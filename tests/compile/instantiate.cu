@@ -5,7 +5,8 @@
 //   -DTGM_FILE="sum_i32.cu" -DTGM_NS=tgm_kernels_sum_i32 -DTGM_VARIANTS=TGM_VARIANTS_sum_i32
 #include TGM_FILE
 
-#define TGM_ADDRESS(id, name, deterministic) reinterpret_cast<const void *>(&TGM_NS::launch_##name<256>),
+#define TGM_ADDRESS(id, name, deterministic) \
+  reinterpret_cast<const void *>(&TGM_NS::launch_##name<256>),
 
 const void *tgm_all_launchers(int i);
 const void *tgm_all_launchers(int i) {

@@ -90,7 +90,9 @@ static cudaError_t cub_reduce(Op op, void *temp, size_t &bytes, const T *in, T *
   return cub::DeviceReduce::Min(temp, bytes, in, out, (int64_t)n, s);
 }
 
-template <typename T> static const char *tname() { return sizeof(T) == 4 && T(0.5) == 0 ? "i32" : "f32"; }
+template <typename T> static const char *tname() {
+  return sizeof(T) == 4 && T(0.5) == 0 ? "i32" : "f32";
+}
 
 // Host reference over [in, in + n): exact for integers (wrapping like the
 // GPU) and max/min; a double sum and Σ|x| for float sums.
@@ -137,7 +139,8 @@ template <typename T> static T identity(Op op) {
 
 // ------------------------------------------------------------------ graphs
 template <typename T> __global__ void scale(T *x, size_t n, T f) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
     x[i] *= f;
 }
 
@@ -154,8 +157,8 @@ template <typename T> static void first_call_in_capture(Op op, const T *d, T *ou
   cudaError_t e2 = cudaStreamEndCapture(s, &g);
   if (e != cudaSuccess || e2 != cudaSuccess || bytes == 0) {
     ++failures;
-    std::printf("FAIL %s %s: the first call inside a capture: %s, capture %s, %zu bytes\n", op_names[op],
-                tname<T>(), cudaGetErrorString(e), cudaGetErrorString(e2), bytes);
+    std::printf("FAIL %s %s: the first call inside a capture: %s, capture %s, %zu bytes\n",
+                op_names[op], tname<T>(), cudaGetErrorString(e), cudaGetErrorString(e2), bytes);
   }
   if (g)
     CK(cudaGraphDestroy(g));
@@ -211,8 +214,8 @@ template <typename T> static void graphs(Op op, const std::vector<T> &h, const T
     cudaError_t e2 = cudaStreamEndCapture(s, &g);
     if (e != cudaSuccess || e2 != cudaSuccess) {
       ++failures;
-      std::printf("FAIL %s %s n=%zu: capture: %s, %s\n", op_names[op], tname<T>(), n, cudaGetErrorString(e),
-                  cudaGetErrorString(e2));
+      std::printf("FAIL %s %s n=%zu: capture: %s, %s\n", op_names[op], tname<T>(), n,
+                  cudaGetErrorString(e), cudaGetErrorString(e2));
       cudaGetLastError();
       if (g)
         CK(cudaGraphDestroy(g));
@@ -243,8 +246,9 @@ template <typename T> static void graphs(Op op, const std::vector<T> &h, const T
         want.exact = n == 0 ? identity<T>(op) : r == 0 ? same : r == 1 ? T(-other) : T(2 * same);
       }
       if (!close_enough(op, want, got, n) && ++failures < 20)
-        std::printf("FAIL %s %s n=%zu: graph replay %d: %.9g, want %.9g\n", op_names[op], tname<T>(), n, r,
-                    (double)got, op == SUM && std::is_floating_point<T>::value ? want.sum : (double)want.exact);
+        std::printf("FAIL %s %s n=%zu: graph replay %d: %.9g, want %.9g\n", op_names[op],
+                    tname<T>(), n, r, (double)got,
+                    op == SUM && std::is_floating_point<T>::value ? want.sum : (double)want.exact);
       replays++;
       if (n == 0)
         break; // no data to change
@@ -253,8 +257,9 @@ template <typename T> static void graphs(Op op, const std::vector<T> &h, const T
     CK(cudaGraphDestroy(g));
     CK(cudaFree(temp));
   }
-  std::printf("graphs %s %s: %zu sizes (0, 2^k + k%%3 to 2^%d), %d replays with new data\n", op_names[op],
-              tname<T>(), sizes.size(), (int)std::log2((double)sizes.back()), replays);
+  std::printf("graphs %s %s: %zu sizes (0, 2^k + k%%3 to 2^%d), %d replays with new data\n",
+              op_names[op], tname<T>(), sizes.size(), (int)std::log2((double)sizes.back()),
+              replays);
   CK(cudaStreamDestroy(s));
   CK(cudaFree(gin));
   CK(cudaFree(out));
@@ -289,7 +294,8 @@ template <typename T> struct Prefix {
   const T *x;
   Prefix(const std::vector<T> &h, size_t top) : x(h.data()) {
     size_t n = top + 5;
-    wrap.resize(n + 1), sum.resize(n + 1), mag.resize(n + 1), max4.resize(n + 1), min4.resize(n + 1);
+    wrap.resize(n + 1), sum.resize(n + 1), mag.resize(n + 1), max4.resize(n + 1),
+        min4.resize(n + 1);
     T hi = identity<T>(MAX), lo = identity<T>(MIN);
     for (size_t i = 0; i <= n; i++) {
       if (i > 0) {
@@ -321,7 +327,8 @@ template <typename T> struct Prefix {
 
 // Every size as CUB's documentation shows (query, cudaMalloc of exactly
 // that size, call); then one allocation for the largest size for all.
-template <typename T> static void sweep(Op op, const Prefix<T> &pre, const T *d, const std::vector<size_t> &sizes) {
+template <typename T>
+static void sweep(Op op, const Prefix<T> &pre, const T *d, const std::vector<size_t> &sizes) {
   auto fn = embedded<T>(op);
   const size_t batch = 256;
   T *out;
@@ -333,7 +340,8 @@ template <typename T> static void sweep(Op op, const Prefix<T> &pre, const T *d,
   CK(fn(nullptr, &top_bytes, d, out, sizes.back(), s));
   void *shared = nullptr;
   CK(cudaMalloc(&shared, top_bytes));
-  for (int once = 0; once < 2; once++) { // 0: a buffer per call, of its size; 1: one for the largest
+  for (int once = 0; once < 2;
+       once++) { // 0: a buffer per call, of its size; 1: one for the largest
     for (size_t b0 = 0; b0 < sizes.size(); b0 += batch) {
       size_t nb = std::min(batch, sizes.size() - b0);
       std::vector<void *> temps(nb, nullptr);
@@ -346,8 +354,8 @@ template <typename T> static void sweep(Op op, const Prefix<T> &pre, const T *d,
           if (bytes == 0 && ++zeros < 5)
             std::printf("FAIL %s %s n=%zu: 0 temp bytes\n", op_names[op], tname<T>(), n);
           if (bytes < prev && ++shrinks < 5)
-            std::printf("FAIL %s %s: %zu temp bytes for n=%zu, %zu for n=%zu\n", op_names[op], tname<T>(), bytes,
-                        n, prev, prev_n);
+            std::printf("FAIL %s %s: %zu temp bytes for n=%zu, %zu for n=%zu\n", op_names[op],
+                        tname<T>(), bytes, n, prev, prev_n);
           prev = bytes, prev_n = n;
           CK(cudaMalloc(&temps[j], bytes));
           temp = temps[j];
@@ -364,8 +372,8 @@ template <typename T> static void sweep(Op op, const Prefix<T> &pre, const T *d,
         size_t n = sizes[b0 + j], off = (b0 + j) % 4;
         Ref<T> r = pre.of(op, off, n);
         if (!close_enough(op, r, got[j], n) && ++wrong < 20)
-          std::printf("FAIL %s %s n=%zu offset %zu%s: %.9g, want %.9g\n", op_names[op], tname<T>(), n, off,
-                      once ? " (temp of the largest n)" : "", (double)got[j],
+          std::printf("FAIL %s %s n=%zu offset %zu%s: %.9g, want %.9g\n", op_names[op], tname<T>(),
+                      n, off, once ? " (temp of the largest n)" : "", (double)got[j],
                       op == SUM && std::is_floating_point<T>::value ? r.sum : (double)r.exact);
         if (temps[j])
           CK(cudaFree(temps[j]));
@@ -373,9 +381,11 @@ template <typename T> static void sweep(Op op, const Prefix<T> &pre, const T *d,
     }
   }
   failures += (long)(zeros + shrinks + wrong);
-  std::printf("sweep %s %s: %zu sizes 1..%zu, offsets 0-3, as CUB shows and with one temp of %zu bytes: "
+  std::printf("sweep %s %s: %zu sizes 1..%zu, offsets 0-3, as CUB shows and with one temp of %zu "
+              "bytes: "
               "%zu wrong, %zu zero sizes, %zu shrinking sizes\n",
-              op_names[op], tname<T>(), sizes.size(), sizes.back(), top_bytes, wrong, zeros, shrinks);
+              op_names[op], tname<T>(), sizes.size(), sizes.back(), top_bytes, wrong, zeros,
+              shrinks);
   CK(cudaFree(shared));
   CK(cudaStreamDestroy(s));
   CK(cudaFree(out));
@@ -409,8 +419,8 @@ template <typename T> static void check(Op op, const std::vector<T> &h, T *d, bo
       CK(cudaMalloc(&temp[0], bytes));
       CK(cudaMalloc(&temp[1], bytes));
       CK(cudaMalloc(&cub_temp, cub_bytes));
-      CK(cudaMemset(temp[0], 0xab, bytes)); // garbage: the entry point owns its temp
-      CK(cudaMemset(out, 0x7f, 4 * sizeof(T)));  // poisoned
+      CK(cudaMemset(temp[0], 0xab, bytes));     // garbage: the entry point owns its temp
+      CK(cudaMemset(out, 0x7f, 4 * sizeof(T))); // poisoned
       // two streams at once: the same reduction on two offsets' worth of data
       CK(fn(temp[0], &bytes, d + off, out, n, s[0]));
       size_t n2 = n ? n - 1 : 0;
@@ -426,11 +436,13 @@ template <typename T> static void check(Op op, const std::vector<T> &h, T *d, bo
       // n = 0: tgm writes the operator's identity (-inf for a float max); CUB
       // writes numeric_limits::lowest(), so it is not compared there.
       bool ok = close_enough(op, r, got[0], n) && close_enough(op, r2, got[2], n2) &&
-                std::memcmp(&got[1], &poison, sizeof(T)) == 0 && (n == 0 || close_enough(op, r, cub_got, n));
+                std::memcmp(&got[1], &poison, sizeof(T)) == 0 &&
+                (n == 0 || close_enough(op, r, cub_got, n));
       if (!ok && ++failures < 20)
         std::printf("FAIL %s %s n=%zu offset=%d: tgm %.9g (2nd stream %.9g), cub %.9g, ref %.9g\n",
                     op_names[op], tname<T>(), n, off, (double)got[0], (double)got[2],
-                    (double)cub_got, op == SUM && std::is_floating_point<T>::value ? r.sum : (double)r.exact);
+                    (double)cub_got,
+                    op == SUM && std::is_floating_point<T>::value ? r.sum : (double)r.exact);
       CK(cudaFree(temp[0]));
       CK(cudaFree(temp[1]));
       CK(cudaFree(cub_temp));
@@ -467,8 +479,8 @@ enum Timing { STREAM, ONE, GRAPH };
 static const char *const timing_names[] = {"(a) stream", "(b) one call", "(c) graph"};
 
 template <typename T, typename F>
-static double time_us(Timing how, F launch, const T *d, size_t d_len, const int4 *flush, size_t flush_n,
-                      int *sink, size_t n, cudaStream_t s) {
+static double time_us(Timing how, F launch, const T *d, size_t d_len, const int4 *flush,
+                      size_t flush_n, int *sink, size_t n, cudaStream_t s) {
   size_t stride = (n + 63) / 64 * 64; // 256-byte apart copies, in d
   int batch = how == ONE ? 1 : (int)std::min<size_t>(20, std::max<size_t>(1, d_len / stride));
   if (n > ((size_t)1 << 24))
@@ -526,9 +538,11 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
   CK(cudaMalloc(&out, sizeof(T)));
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  std::fprintf(md, "\n### %s %s\n\n| n | (a) tgm µs | (a) CUB µs | (a) CUB/tgm | (b) tgm µs | (b) CUB µs | "
-                   "(b) CUB/tgm | (b) tgm TB/s | (c) tgm µs | (c) CUB µs | (c) CUB/tgm |\n"
-                   "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  std::fprintf(md,
+               "\n### %s %s\n\n| n | (a) tgm µs | (a) CUB µs | (a) CUB/tgm | (b) tgm µs | (b) CUB "
+               "µs | "
+               "(b) CUB/tgm | (b) tgm TB/s | (c) tgm µs | (c) CUB µs | (c) CUB/tgm |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                op_names[op], tname<T>());
   double log_sum[3] = {0, 0, 0}, worst[3] = {1e9, 1e9, 1e9};
   int log_n = 0;
@@ -541,17 +555,22 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
     CK(cudaMalloc(&cub_temp, cub_bytes));
     double t[3], c[3];
     for (int h = 0; h < 3; h++) {
-      t[h] = time_us<T>((Timing)h, [&](const T *in) { CK(fn(temp, &bytes, in, out, n, s)); }, d, d_len, flush,
-                        flush_n, sink, n, s);
-      c[h] = time_us<T>((Timing)h, [&](const T *in) { CK(cub_reduce<T>(op, cub_temp, cub_bytes, in, out, n, s)); },
+      t[h] = time_us<T>((Timing)h, [&](const T *in) { CK(fn(temp, &bytes, in, out, n, s)); }, d,
+                        d_len, flush, flush_n, sink, n, s);
+      c[h] = time_us<T>((Timing)h,
+                        [&](const T *in) {
+                          CK(cub_reduce<T>(op, cub_temp, cub_bytes, in, out, n, s));
+                        },
                         d, d_len, flush, flush_n, sink, n, s);
       if (e <= 22)
         log_sum[h] += std::log(c[h] / t[h]);
       worst[h] = std::min(worst[h], c[h] / t[h]);
     }
     log_n += e <= 22;
-    std::fprintf(md, "| 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", e, t[0],
-                 c[0], c[0] / t[0], t[1], c[1], c[1] / t[1], n * sizeof(T) / t[1] / 1e6, t[2], c[2], c[2] / t[2]);
+    std::fprintf(md,
+                 "| 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                 e, t[0], c[0], c[0] / t[0], t[1], c[1], c[1] / t[1], n * sizeof(T) / t[1] / 1e6,
+                 t[2], c[2], c[2] / t[2]);
     CK(cudaFree(temp));
     CK(cudaFree(cub_temp));
   }
@@ -584,7 +603,8 @@ template <typename T> static void run(bool quick, const char *bench_path, bool b
     first_call_in_capture<T>(op, d, out);
   CK(cudaFree(out));
   for (Op op : {SUM, MAX, MIN})
-    std::printf("%s %s: table %s\n", op_names[op], tname<T>(), table_of(op, f32) ? table_of(op, f32) : "(none)");
+    std::printf("%s %s: table %s\n", op_names[op], tname<T>(),
+                table_of(op, f32) ? table_of(op, f32) : "(none)");
   for (Op op : {SUM, MAX, MIN})
     graphs<T>(op, h, d, std::min(n - 16, quick ? (size_t)1 << 24 : ((size_t)1 << 30) + 2));
   {
@@ -623,7 +643,9 @@ int main(int argc, char **argv) {
   std::printf("device: %s, sm_%d%d, %d SMs\n", p.name, p.major, p.minor, p.multiProcessorCount);
   if (bench_path) {
     FILE *md = std::fopen(bench_path, "w");
-    std::fprintf(md, "# Embedded tgm headers vs cub::DeviceReduce (same process)\n\ndevice: %s, sm_%d%d, %d SMs\n",
+    std::fprintf(md,
+                 "# Embedded tgm headers vs cub::DeviceReduce (same process)\n\ndevice: %s, "
+                 "sm_%d%d, %d SMs\n",
                  p.name, p.major, p.minor, p.multiProcessorCount);
     std::fclose(md);
   }

@@ -56,7 +56,9 @@ inline cudaError_t cudaGetDevice(int *dev) {
 inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev) {
   if (!fake::known(dev))
     return cudaErrorInvalidValue;
-  *v = fake::attribute(a == cudaDevAttrMultiProcessorCount ? 0 : a == cudaDevAttrComputeCapabilityMajor ? 1 : 2,
+  *v = fake::attribute(a == cudaDevAttrMultiProcessorCount      ? 0
+                       : a == cudaDevAttrComputeCapabilityMajor ? 1
+                                                                : 2,
                        dev);
   return cudaSuccess;
 }

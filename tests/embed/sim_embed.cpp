@@ -61,10 +61,10 @@ static const int err_invalid = cudaErrorInvalidValue;
 #endif
 
 static long failures;
-#define FAIL(...)                                                                                  \
-  do {                                                                                             \
-    if (++failures <= 40)                                                                          \
-      std::printf("FAIL: " __VA_ARGS__);                                                           \
+#define FAIL(...)                        \
+  do {                                   \
+    if (++failures <= 40)                \
+      std::printf("FAIL: " __VA_ARGS__); \
   } while (0)
 
 enum Op { SUM, MAX, MIN };
@@ -80,12 +80,13 @@ struct Header {
   size_t (*own_need)(unsigned long long n); // the bucket of n needs this much at n
   void (*choices)(std::set<int> *out);      // every choice of every table
   size_t (*choice_need)(int c, unsigned long long n);
-  int (*choice_run)(int c, const void *in, unsigned long long n, void *out, void *temp, size_t bytes);
+  int (*choice_run)(int c, const void *in, unsigned long long n, void *out, void *temp,
+                    size_t bytes);
 };
 
-#define HEADER(NAME, TYPE, OP)                                                                     \
-  Header {                                                                                         \
-    #NAME, OP, std::is_floating_point<TYPE>::value,                                                \
+#define HEADER(NAME, TYPE, OP)                                                                   \
+  Header {                                                                                       \
+#NAME, OP, std::is_floating_point<TYPE>::value,                                                \
         [](void *temp, size_t *bytes, const void *in, void *out, size_t n) {                      \
           return (int)tgm_##NAME(temp, bytes, (const TYPE *)in, (TYPE *)out, n, stream_t());       \
         },                                                                                         \
@@ -118,7 +119,7 @@ struct Header {
           ns::tgm_current(&t, &sms);                                                               \
           return (int)ns::tgm_choice_run(c, (const TYPE *)in, n, (TYPE *)out, temp, bytes, sms,   \
                                          stream_t());                                              \
-        },                                                                                         \
+        }, \
   }
 
 static const Header headers[] = {
@@ -136,18 +137,18 @@ struct Gpu {
 static const Gpu gpus[] = {
     {{"AMD Instinct MI250X", 9, 0, 110}, "AMD Instinct MI250X, cc 9.0, 110 SMs", true},
     {{"AMD Radeon RX 6900 XT", 10, 3, 40}, "AMD Radeon RX 6900 XT, cc 10.3, 40 SMs", true},
-    {{"AMD Instinct MI250", 9, 0, 110}, "portable", true},    // another name
-    {{"AMD Instinct MI250X", 9, 0, 104}, "portable", false},  // another SM count
-    {{"AMD Instinct MI300X", 9, 4, 304}, "portable", false},  // nothing alike
+    {{"AMD Instinct MI250", 9, 0, 110}, "portable", true},   // another name
+    {{"AMD Instinct MI250X", 9, 0, 104}, "portable", false}, // another SM count
+    {{"AMD Instinct MI300X", 9, 4, 304}, "portable", false}, // nothing alike
 };
 #else
 static const Gpu gpus[] = {
     {{"NVIDIA H100 80GB HBM3", 9, 0, 132}, "NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", true},
     {{"NVIDIA H200", 9, 0, 132}, "NVIDIA H200, cc 9.0, 132 SMs", true},
-    {{"NVIDIA H200 NVL", 9, 0, 132}, "portable", true},           // a longer name
-    {{"NVIDIA H100 80GB HBM3", 9, 0, 114}, "portable", false},    // another SM count
-    {{"NVIDIA H200", 8, 0, 132}, "portable", false},              // another compute capability
-    {{"NVIDIA A100-SXM4-80GB", 8, 0, 108}, "portable", false},    // nothing alike
+    {{"NVIDIA H200 NVL", 9, 0, 132}, "portable", true},        // a longer name
+    {{"NVIDIA H100 80GB HBM3", 9, 0, 114}, "portable", false}, // another SM count
+    {{"NVIDIA H200", 8, 0, 132}, "portable", false},           // another compute capability
+    {{"NVIDIA A100-SXM4-80GB", 8, 0, 108}, "portable", false}, // nothing alike
 };
 #endif
 static const int n_gpus = (int)(sizeof gpus / sizeof gpus[0]);
@@ -182,7 +183,8 @@ static bool right(const Header &h, const Data &d, int off, unsigned long long n,
   int32_t got;
   std::memcpy(&got, got_p, sizeof got);
   uint32_t s = 0;
-  int32_t m = h.op == MAX ? std::numeric_limits<int32_t>::lowest() : std::numeric_limits<int32_t>::max();
+  int32_t m = h.op == MAX ? std::numeric_limits<int32_t>::lowest()
+                          : std::numeric_limits<int32_t>::max();
   for (unsigned long long k = 0; k < n; k++) {
     s += (uint32_t)x[k];
     m = h.op == MAX ? std::max(m, x[k]) : std::min(m, x[k]);
@@ -203,8 +205,9 @@ static void *device_alloc(size_t bytes) {
 
 // One call as CUB's documentation shows it; bytes_given: 0 = the size for n
 // from the query, else a buffer of that many bytes (queried for a larger n).
-static void cub_style(const Header &h, const Data &d, const void *d_in, int off, unsigned long long n,
-                      void *out, void *temp, size_t temp_bytes, const char *how) {
+static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
+                      unsigned long long n, void *out, void *temp, size_t temp_bytes,
+                      const char *how) {
   void *mine = nullptr;
   size_t bytes = temp_bytes;
   if (!temp) {
@@ -222,8 +225,8 @@ static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
   if (e != 0)
     FAIL("%s %s n=%llu offset %d: error %d (temp %zu bytes)\n", h.name, how, n, off, e, bytes);
   else if (!right(h, d, off, n, out, &got, &want))
-    FAIL("%s %s n=%llu offset %d: got %.9g, want %.9g (temp %zu bytes, table %s)\n", h.name, how, n, off, got,
-         want, bytes, h.table());
+    FAIL("%s %s n=%llu offset %d: got %.9g, want %.9g (temp %zu bytes, table %s)\n", h.name, how, n,
+         off, got, want, bytes, h.table());
   if (mine)
     DEV_FREE(mine);
 }
@@ -257,12 +260,12 @@ static void check_sizes(const Header &h, const std::vector<unsigned long long> &
     if (bytes == 0)
       FAIL("%s on %s: 0 temp bytes for n=%llu\n", h.name, gpus[g].gpu.name, n);
     if (bytes < prev)
-      FAIL("%s on %s: %zu temp bytes for n=%llu, but %zu for n=%llu\n", h.name, gpus[g].gpu.name, bytes, n,
-           prev, prev_n);
+      FAIL("%s on %s: %zu temp bytes for n=%llu, but %zu for n=%llu\n", h.name, gpus[g].gpu.name,
+           bytes, n, prev, prev_n);
     size_t own = h.own_need(n);
     if (own > bytes)
-      FAIL("%s on %s: n=%llu is told %zu temp bytes, but its bucket needs %zu\n", h.name, gpus[g].gpu.name, n,
-           bytes, own);
+      FAIL("%s on %s: n=%llu is told %zu temp bytes, but its bucket needs %zu\n", h.name,
+           gpus[g].gpu.name, n, bytes, own);
     prev = bytes, prev_n = n;
   }
 }
@@ -406,8 +409,8 @@ int main() {
       fake::current = g;
       const char *label = h.table();
       if (!label || std::strcmp(label, gpus[g].label) != 0) {
-        FAIL("%s on %s: table '%s', want '%s'\n", h.name, gpus[g].gpu.name, label ? label : "(null)",
-             gpus[g].label);
+        FAIL("%s on %s: table '%s', want '%s'\n", h.name, gpus[g].gpu.name,
+             label ? label : "(null)", gpus[g].label);
         continue;
       }
       check_sizes(h, sizes, g);

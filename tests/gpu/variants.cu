@@ -43,7 +43,8 @@ __global__ void reference_kernel(const T *p, unsigned long long off, unsigned lo
 }
 
 // mag[i] = |the transform of element i|, for the float error bound.
-__global__ void magnitude_kernel(const T *p, unsigned long long off, unsigned long long n, double *mag) {
+__global__ void magnitude_kernel(const T *p, unsigned long long off, unsigned long long n,
+                                 double *mag) {
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
        i += (unsigned long long)gridDim.x * blockDim.x) {
     double t = (double)ns::tgm_accumulate(TGM_INS(p + i, off), 1, 1 TGM_PARAMS);
@@ -51,8 +52,8 @@ __global__ void magnitude_kernel(const T *p, unsigned long long off, unsigned lo
   }
 }
 
-static const unsigned long long sizes[] = {0, 1, 31, 33, 1000, 4097, 70001, (1ull << 20) + 3,
-                                           (1ull << 24) + 3};
+static const unsigned long long sizes[] =
+    {0, 1, 31, 33, 1000, 4097, 70001, (1ull << 20) + 3, (1ull << 24) + 3};
 static T *d_data;
 static R *d_out;
 static double *d_mag;
@@ -149,8 +150,8 @@ int main() {
     cudaMemcpy(wants[i], d_out + 1, sizeof wants[i], cudaMemcpyDeviceToHost);
   }
   int variants = 0;
-#define RUN(id, name, det)                                                     \
-  variants++;                                                                  \
+#define RUN(id, name, det)                                                      \
+  variants++;                                                                   \
   run<256>(id, ns::launch_##name<256>, ns::temp_bytes_##name<256>, 4, 132 * 4); \
   run<256>(id, ns::launch_##name<256>, ns::temp_bytes_##name<256>, 1, 132);
   TGM_VARIANTS(RUN)

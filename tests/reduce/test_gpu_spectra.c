@@ -29,7 +29,7 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 static tgm_backend *b;
 static tgm_stream stream;
 static tgm_devptr d_x, d_y, d_out;
-static float *hx, *hy;     // f32 data (the f64 and integer data are their own below)
+static float *hx, *hy; // f32 data (the f64 and integer data are their own below)
 static double *hd;
 static int32_t *hi;
 static uint32_t *hu;
@@ -50,14 +50,14 @@ static void put(tgm_devptr d, const void *h, size_t bytes) {
   }
 }
 
-#define CALL(what, call)                                                                           \
-  do {                                                                                             \
-    tgm_status s_ = (call);                                                                        \
-    if (s_ != TGM_OK) {                                                                            \
-      fprintf(stderr, "%s: %s\n", what, tgm_last_error());                                         \
-      check_failures++;                                                                            \
-      return;                                                                                      \
-    }                                                                                              \
+#define CALL(what, call)                                   \
+  do {                                                     \
+    tgm_status s_ = (call);                                \
+    if (s_ != TGM_OK) {                                    \
+      fprintf(stderr, "%s: %s\n", what, tgm_last_error()); \
+      check_failures++;                                    \
+      return;                                              \
+    }                                                      \
   } while (0)
 
 static int close_rel(double got, double want, double bound) { return fabs(got - want) <= bound; }
@@ -205,7 +205,8 @@ int main(int argc, char **argv) {
   hx = malloc(MAXN * 4), hy = malloc(MAXN * 4), hd = malloc(MAXN * 8), hi = malloc(MAXN * 4),
   hu = malloc(MAXN * 4);
   if (!hx || !hy || !hd || !hi || !hu || tgm_stream_create(b, &stream) ||
-      tgm_malloc(b, MAXN * 8, &d_x) || tgm_malloc(b, MAXN * 16, &d_y) || tgm_malloc(b, 64, &d_out)) {
+      tgm_malloc(b, MAXN * 8, &d_x) || tgm_malloc(b, MAXN * 16, &d_y) ||
+      tgm_malloc(b, 64, &d_out)) {
     fprintf(stderr, "setup: %s\n", tgm_last_error());
     return 1;
   }
@@ -234,27 +235,31 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "dot", TGM_TYPE_F32, &info), TGM_OK);
     CHECK(info.n_inputs == 2 && info.n_params == 0 && info.result_bytes == 4);
     CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "count_if", TGM_TYPE_F32, &info), TGM_OK);
-    CHECK(info.n_params == 1 && !strcmp(info.param_names[0], "threshold") && info.param_bytes[0] == 4);
+    CHECK(info.n_params == 1 && !strcmp(info.param_names[0], "threshold") &&
+          info.param_bytes[0] == 4);
     CHECK_EQ_INT(tgm_reduce_spectrum_info(c, "argmax", TGM_TYPE_F32, &info), TGM_OK);
     CHECK(info.result_bytes == sizeof(tgm_arg_f32));
     // a parameter left out, a name that is a path, a spectrum with no manifest
     const void *ins[1] = {dev(d_x, 0)};
-    CHECK_EQ_INT(tgm_reduce_spectrum(c, "count_if", TGM_TYPE_F32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "count_if", TGM_TYPE_F32, ins, 1, 5, NULL, 0, dev(d_out, 0),
+                                     stream),
                  TGM_ERR_INVALID);
-    CHECK_EQ_INT(tgm_reduce_spectrum(c, "../sum", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "../sum", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0),
+                                     stream),
                  TGM_ERR_INVALID);
-    CHECK_EQ_INT(tgm_reduce_spectrum(c, "nosuch", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0), stream),
+    CHECK_EQ_INT(tgm_reduce_spectrum(c, "nosuch", TGM_TYPE_I32, ins, 1, 5, NULL, 0, dev(d_out, 0),
+                                     stream),
                  TGM_ERR_NOT_FOUND);
     for (int k = 0; k < NSIZES; k++)
       for (int off = 0; off < 2; off++)
         one_size(c, sizes[k], off);
     tgm_reduce_choice ch;
     if (tgm_reduce_spectrum_explain(c, "absmax", TGM_TYPE_I32, 1, &ch) == TGM_OK)
-      printf("%s: absmax i32 at n=1 runs %s block %u items %u (%s)\n", with_db ? "database" : "default",
-             ch.variant, ch.block, ch.items, ch.why);
+      printf("%s: absmax i32 at n=1 runs %s block %u items %u (%s)\n",
+             with_db ? "database" : "default", ch.variant, ch.block, ch.items, ch.why);
     if (tgm_reduce_spectrum_explain(c, "dot", TGM_TYPE_F32, 1u << 20, &ch) == TGM_OK)
-      printf("%s: dot f32 at 2^20 runs %s block %u items %u (%s)\n", with_db ? "database" : "default",
-             ch.variant, ch.block, ch.items, ch.why);
+      printf("%s: dot f32 at 2^20 runs %s block %u items %u (%s)\n",
+             with_db ? "database" : "default", ch.variant, ch.block, ch.items, ch.why);
     tgm_ctx_destroy(c);
   }
   tgm_free(b, d_x);

@@ -87,7 +87,8 @@ static void read_manifest(int op, int type, tune_manifest *m);
 
 static void test_args(void) {
   int dummy = 0;
-  CHECK_EQ_INT(tgm_reduce(NULL, TGM_OP_SUM, TGM_TYPE_I32, &dummy, 1, &dummy, NULL), TGM_ERR_INVALID);
+  CHECK_EQ_INT(tgm_reduce(NULL, TGM_OP_SUM, TGM_TYPE_I32, &dummy, 1, &dummy, NULL),
+               TGM_ERR_INVALID);
   CHECK_EQ_INT(tgm_reduce_prepare(NULL, TGM_OP_SUM, TGM_TYPE_I32), TGM_ERR_INVALID);
   tgm_reduce_choice ch;
   CHECK_EQ_INT(tgm_reduce_explain(NULL, TGM_OP_SUM, TGM_TYPE_I32, 1, &ch), TGM_ERR_INVALID);
@@ -102,11 +103,14 @@ static void test_args(void) {
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_F32, NULL, 5, out), TGM_ERR_INVALID);
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_F32, NULL, 0, out), TGM_OK); // n = 0: no input
   for (int off = 1; off < 4; off++) {
-    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_F32, (const char *)in + off, 5, out), TGM_ERR_INVALID);
+    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_F32, (const char *)in + off, 5, out),
+                 TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "not aligned to 4 bytes");
-    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_I32, in, 5, (char *)out + off), TGM_ERR_INVALID);
+    CHECK_EQ_INT(rd_check_args(TGM_OP_MIN, TGM_TYPE_I32, in, 5, (char *)out + off),
+                 TGM_ERR_INVALID);
   }
-  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 4, 5, out), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 4, 5, out),
+               TGM_ERR_INVALID);
   CHECK_HAS(tgm_last_error(), "8 bytes");
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 8, 5, out), TGM_OK);
   // any spectrum: the name is a file name, nothing else
@@ -114,7 +118,7 @@ static void test_args(void) {
   CHECK(!rd_good_name("") && !rd_good_name(NULL) && !rd_good_name("../sum") &&
         !rd_good_name("sum.json") && !rd_good_name("a b") &&
         !rd_good_name("a234567890123456789012345678901234567890123456789")); // 49: too long
-  CHECK(rd_good_name("a23456789012345678901234567890123456789012345678")); // 48
+  CHECK(rd_good_name("a23456789012345678901234567890123456789012345678"));   // 48
   CHECK_EQ_INT(tgm_reduce_spectrum(NULL, "sum", TGM_TYPE_I32, NULL, 0, 0, NULL, 0, &dummy, NULL),
                TGM_ERR_INVALID);
   CHECK_HAS(tgm_last_error(), "ctx is NULL");
@@ -137,14 +141,16 @@ static void test_args(void) {
     CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, ps, 1, out), TGM_ERR_INVALID);
     CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, NULL), TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "d_out is NULL");
-    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, (char *)out + 2), TGM_ERR_INVALID);
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, ins, 1, 5, NULL, 0, (char *)out + 2),
+                 TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "not aligned to 4 bytes (sum's result)");
     const void *bad[1] = {(const char *)in + 1}, *none[1] = {NULL};
     CHECK_EQ_INT(rd_check_spectrum_args(&m, w, bad, 1, 5, NULL, 0, out), TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "input 0 at");
     CHECK_EQ_INT(rd_check_spectrum_args(&m, w, none, 1, 5, NULL, 0, out), TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "input 0 is NULL and n = 5");
-    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, NULL, 1, 0, NULL, 0, out), TGM_OK); // n = 0: no input
+    CHECK_EQ_INT(rd_check_spectrum_args(&m, w, NULL, 1, 0, NULL, 0, out),
+                 TGM_OK); // n = 0: no input
     tune_manifest_free(&m);
   }
   CHECK_EQ_INT(rd_log2(0), 0);
@@ -299,10 +305,14 @@ static void test_bad_buckets(void) {
   snprintf(k, sizeof k, key, m.source_hash);
   snprintf(text, sizeof text,
            "{\"tgm_db\": 1, \"entries\": [{\"key\": %s, \"results\": [], \"buckets\": ["
-           "{\"from_log2n\": 10, \"to_log2n\": 12, \"variant\": \"B1.VR.SV\", \"block\": 1024, \"items\": 1, \"grid_cap_per_sm\": 0},"
-           "{\"from_log2n\": 13, \"to_log2n\": 15, \"variant\": \"NOPE.V.SV\", \"block\": 256, \"items\": 1, \"grid_cap_per_sm\": 0},"
-           "{\"from_log2n\": 16, \"to_log2n\": 20, \"variant\": \"DTL.VS.SV\", \"block\": 96, \"items\": 4, \"grid_cap_per_sm\": 0},"
-           "{\"from_log2n\": 21, \"to_log2n\": 30, \"variant\": \"DSL.VS.SV\", \"block\": 512, \"items\": 4, \"grid_cap_per_sm\": 8}"
+           "{\"from_log2n\": 10, \"to_log2n\": 12, \"variant\": \"B1.VR.SV\", \"block\": 1024, "
+           "\"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 13, \"to_log2n\": 15, \"variant\": \"NOPE.V.SV\", \"block\": 256, "
+           "\"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 16, \"to_log2n\": 20, \"variant\": \"DTL.VS.SV\", \"block\": 96, "
+           "\"items\": 4, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 21, \"to_log2n\": 30, \"variant\": \"DSL.VS.SV\", \"block\": 512, "
+           "\"items\": 4, \"grid_cap_per_sm\": 8}"
            "]}]}\n",
            k);
   write_text(path, text);
@@ -353,8 +363,10 @@ static void test_bad_buckets(void) {
   // naming the entry and the bucket
   snprintf(text, sizeof text,
            "{\"tgm_db\": 1, \"entries\": [{\"key\": %s, \"results\": [], \"buckets\": ["
-           "{\"from_log2n\": 10, \"to_log2n\": 20, \"variant\": \"B1.VR.SV\", \"block\": 1024, \"items\": 1, \"grid_cap_per_sm\": 0},"
-           "{\"from_log2n\": 15, \"to_log2n\": 30, \"variant\": \"DTL.VS.SV\", \"block\": 256, \"items\": 4, \"grid_cap_per_sm\": 0}"
+           "{\"from_log2n\": 10, \"to_log2n\": 20, \"variant\": \"B1.VR.SV\", \"block\": 1024, "
+           "\"items\": 1, \"grid_cap_per_sm\": 0},"
+           "{\"from_log2n\": 15, \"to_log2n\": 30, \"variant\": \"DTL.VS.SV\", \"block\": 256, "
+           "\"items\": 4, \"grid_cap_per_sm\": 0}"
            "]}]}\n",
            k);
   write_text(path, text);

@@ -126,12 +126,12 @@ static int compile(tgm_backend *b, const tgm_compile_job *j) {
 }
 
 // A hit or a miss, and whether the compiler ran for it.
-#define EXPECT(b, j, want_hit)                                                 \
-  do {                                                                         \
-    int before_ = atomic_load(&compiles);                                      \
-    int got_ = compile((b), (j));                                              \
-    CHECK_EQ_INT(got_, (want_hit));                                            \
-    CHECK_EQ_INT(atomic_load(&compiles) - before_, (want_hit) ? 0 : 1);        \
+#define EXPECT(b, j, want_hit)                                          \
+  do {                                                                  \
+    int before_ = atomic_load(&compiles);                               \
+    int got_ = compile((b), (j));                                       \
+    CHECK_EQ_INT(got_, (want_hit));                                     \
+    CHECK_EQ_INT(atomic_load(&compiles) - before_, (want_hit) ? 0 : 1); \
   } while (0)
 
 static void entry_path(tgm_backend *b, const tgm_compile_job *j, char *out, size_t cap) {
@@ -453,8 +453,11 @@ static void test_real(tgm_backend_kind kind, const char *arch, const char *lib,
     CHECK(!b->env.prelude_text && !b->env.prelude_name);
   clear_dir();
   static const char *kname[] = {"tgm_cache_test"};
-  tgm_compile_job j = {.source = "extern \"C\" __global__ void tgm_cache_test(int *p) { *p = 1; }\n",
-                       .source_name = "cache_test.cu", .names = kname, .n_names = 1};
+  tgm_compile_job j = {.source = "extern \"C\" __global__ void tgm_cache_test(int *p) { *p = 1; "
+                                 "}\n",
+                       .source_name = "cache_test.cu",
+                       .names = kname,
+                       .n_names = 1};
   tgm_compile_result r[2];
   for (int k = 0; k < 2; k++) {
     CHECK_EQ_INT(tgm_compile(b, &j, 1, 1, dir, &r[k]), TGM_OK);

@@ -81,7 +81,8 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(count(cache, ".tmp."), 0);
   // no nvcc at all
   setenv("TGM_NVCC", "/nonexistent/nvcc", 1);
-  CHECK_EQ_INT(tune_cub_start(gen, "sum_i32.cub.cu", "sum_i32.cu", 9, 0, cache, &b), TGM_ERR_NOT_FOUND);
+  CHECK_EQ_INT(tune_cub_start(gen, "sum_i32.cub.cu", "sum_i32.cu", 9, 0, cache, &b),
+               TGM_ERR_NOT_FOUND);
   CHECK(strstr(tgm_last_error(), "no nvcc"));
   // a manifest without a CUDA source
   unsetenv("TGM_NVCC");

@@ -182,12 +182,14 @@ int main(void) {
   json_array_foreach(entries, i, e) {
     json_t *b = json_object_get(e, "buckets");
     if (!strcmp(json_string_value(json_object_get(json_object_get(e, "key"), "mode")), "stream") &&
-        !strcmp(json_string_value(json_object_get(json_object_get(e, "key"), "device")), h100.device)) {
+        !strcmp(json_string_value(json_object_get(json_object_get(e, "key"), "device")),
+                h100.device)) {
       found = 1;
       CHECK_EQ_INT(json_array_size(b), 3);
       int from[3] = {10, 12, 13}, to[3] = {11, 12, 14};
       for (size_t j = 0; j < json_array_size(b) && j < 3; j++) {
-        CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(b, j), "from_log2n")), from[j]);
+        CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(b, j), "from_log2n")),
+                     from[j]);
         CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(b, j), "to_log2n")), to[j]);
       }
     }
@@ -311,7 +313,9 @@ int main(void) {
   char longhash[100];
   memset(longhash, 'a', 80);
   longhash[80] = 0;
-  tgm_device_info info = {.name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .sm_count = 132,
+  tgm_device_info info = {.name = "NVIDIA H100 80GB HBM3",
+                          .cc_major = 9,
+                          .sm_count = 132,
                           .compiler = "nvrtc 13.0"};
   tune_key lk;
   CHECK_EQ_INT(tune_key_make(&lk, &info, "i32", "sum", "stream", longhash, 0, 0), TGM_ERR_INVALID);
@@ -396,15 +400,18 @@ int main(void) {
   for (int e = 0; e < 2000; e++) {
     tune_key k = key_of("big", "stream");
     snprintf(k.device, sizeof k.device, "big %d", e);
-    fprintf(bf, "%s{\"key\": {\"device\": \"%s\", \"cc\": \"9.0\", \"sm_count\": 132, "
-                "\"driver\": 13000, \"compiler\": \"nvrtc 13.0\", \"type\": \"i32\", \"op\": \"sum\", "
-                "\"mode\": \"stream\", \"source_hash\": \"8abef4e96d57d5f6\", \"deterministic\": false, "
-                "\"hot_l2\": false}, \"results\": [",
+    fprintf(bf,
+            "%s{\"key\": {\"device\": \"%s\", \"cc\": \"9.0\", \"sm_count\": 132, "
+            "\"driver\": 13000, \"compiler\": \"nvrtc 13.0\", \"type\": \"i32\", \"op\": \"sum\", "
+            "\"mode\": \"stream\", \"source_hash\": \"8abef4e96d57d5f6\", \"deterministic\": "
+            "false, "
+            "\"hot_l2\": false}, \"results\": [",
             e ? ",\n" : "", k.device);
     for (int l = 0; l < 64; l++)
-      fprintf(bf, "%s{\"log2n\": %d, \"variant\": \"DSL.VS.SV\", \"block\": 256, \"items\": 4, "
-                  "\"grid_cap_per_sm\": 4, \"us\": %d.25, \"us_p25\": 1.5, \"us_p75\": 2.5, "
-                  "\"gbps\": 100.5, \"cub_us\": 3.5}",
+      fprintf(bf,
+              "%s{\"log2n\": %d, \"variant\": \"DSL.VS.SV\", \"block\": 256, \"items\": 4, "
+              "\"grid_cap_per_sm\": 4, \"us\": %d.25, \"us_p25\": 1.5, \"us_p75\": 2.5, "
+              "\"gbps\": 100.5, \"cub_us\": 3.5}",
               l ? ", " : "", l, l + 1);
     fputs("], \"buckets\": []}", bf);
   }

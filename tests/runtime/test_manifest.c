@@ -67,19 +67,24 @@ int main(int argc, char **argv) {
   snprintf(tmp, sizeof tmp, "/tmp/tgm-test-manifest-%d.json", (int)getpid());
   // a spectrum of two inputs, a parameter and a pair result: the roles of
   // "in:NAME" and "param:NAME", the types of A and R
-#define HEAD "{\"tgm_manifest\": 1, \"source_hash\": \"x\", \"spectrum\": \"s\", \"type\": \"f32\", " \
-             "\"ctype\": \"float\", \"op\": \"max\", \"namespace\": \"n\", "
-#define VARIANT(args) "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": [256]}, " \
-                      "\"launches_n_positive\": [{\"kernel\": \"k\", \"name_expr\": \"k\", \"grid\": " \
-                      "\"one\", \"block\": \"BLOCK\", \"args\": [" args "]}], \"launches_n_zero\": [{" \
-                      "\"kernel\": \"i\", \"name_expr\": \"i\", \"grid\": \"one\", \"block\": \"1\", " \
-                      "\"args\": [\"out\"]}]}]"
-#define MEANING(ins, params, acc, res) "\"meaning\": {\"inputs\": [" ins "], \"params\": [" params "], " \
-                      "\"accumulator\": \"" acc "\", \"result\": \"" res "\", \"plain\": false}, "
-#define REF(block) ", \"reference\": {\"kernel\": \"r\", \"name_expr\": \"n::r\", \"grid\": \"one\", " \
-                   "\"block\": \"" block "\", \"args\": [\"in:x\", \"in:y\", \"n\", \"out\", \"param:t\"]}}"
-  s = read_text(HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "tgm_arg", "tgm_arg")
-                    VARIANT("\"in:y\", \"in:x\", \"n\", \"param:t\", \"out\"") REF("1024"),
+#define HEAD                                                                               \
+  "{\"tgm_manifest\": 1, \"source_hash\": \"x\", \"spectrum\": \"s\", \"type\": \"f32\", " \
+  "\"ctype\": \"float\", \"op\": \"max\", \"namespace\": \"n\", "
+#define VARIANT(args)                                                                    \
+  "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": [256]}, " \
+  "\"launches_n_positive\": [{\"kernel\": \"k\", \"name_expr\": \"k\", \"grid\": "       \
+  "\"one\", \"block\": \"BLOCK\", \"args\": [" args "]}], \"launches_n_zero\": [{"       \
+  "\"kernel\": \"i\", \"name_expr\": \"i\", \"grid\": \"one\", \"block\": \"1\", "       \
+  "\"args\": [\"out\"]}]}]"
+#define MEANING(ins, params, acc, res)                              \
+  "\"meaning\": {\"inputs\": [" ins "], \"params\": [" params "], " \
+  "\"accumulator\": \"" acc "\", \"result\": \"" res "\", \"plain\": false}, "
+#define REF(block)                                                                    \
+  ", \"reference\": {\"kernel\": \"r\", \"name_expr\": \"n::r\", \"grid\": \"one\", " \
+  "\"block\": \"" block "\", \"args\": [\"in:x\", \"in:y\", \"n\", \"out\", \"param:t\"]}}"
+  s = read_text(HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "tgm_arg",
+                             "tgm_arg") VARIANT("\"in:y\", \"in:x\", \"n\", \"param:t\", \"out\"")
+                    REF("1024"),
                 &m);
   CHECK_EQ_INT(s, TGM_OK);
   if (s == TGM_OK) {
@@ -88,7 +93,8 @@ int main(int argc, char **argv) {
     CHECK(m.elem == TUNE_F32 && m.acc == TUNE_PAIR && m.res == TUNE_PAIR);
     CHECK_EQ_INT(tune_type_size(TUNE_PAIR), 16);
     const tune_launch *l = &m.v[0].pos[0];
-    CHECK(l->args[0] == ARG_IN && l->arg_index[0] == 1 && l->args[1] == ARG_IN && l->arg_index[1] == 0);
+    CHECK(l->args[0] == ARG_IN && l->arg_index[0] == 1 && l->args[1] == ARG_IN &&
+          l->arg_index[1] == 0);
     CHECK(l->args[3] == ARG_PARAM && l->arg_index[3] == 0 && l->args[4] == ARG_OUT);
     CHECK(m.has_reference && m.reference.args[4] == ARG_PARAM && m.reference.args[1] == ARG_IN &&
           m.reference.arg_index[1] == 1);
@@ -96,22 +102,30 @@ int main(int argc, char **argv) {
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
   // and what the reader refuses in them
-  const struct { const char *text, *why; } bad_meaning[] = {
+  const struct {
+    const char *text, *why;
+  } bad_meaning[] = {
       {HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "T", "T")
-           VARIANT("\"in:z\"") REF("1024"), "unknown argument 'in:z'"},
+           VARIANT("\"in:z\"") REF("1024"),
+       "unknown argument 'in:z'"},
       {HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "T", "T")
-           VARIANT("\"param:u\"") REF("1024"), "unknown argument 'param:u'"},
+           VARIANT("\"param:u\"") REF("1024"),
+       "unknown argument 'param:u'"},
       {HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"tgm_arg\"}", "T", "T")
-           VARIANT("\"n\"") REF("1024"), "meaning.params[0]"},
+           VARIANT("\"n\"") REF("1024"),
+       "meaning.params[0]"},
       {HEAD MEANING("\"x\", \"y\"", "", "struct foo", "T") VARIANT("\"n\"") REF("1024"),
        "accumulator 'struct foo'"},
       {HEAD MEANING("", "", "T", "T") VARIANT("\"n\"") REF("1024"), "meaning.inputs"},
       {HEAD MEANING("\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\"", "", "T", "T")
-           VARIANT("\"n\"") REF("1024"), "meaning.inputs"},
+           VARIANT("\"n\"") REF("1024"),
+       "meaning.inputs"},
       {HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "T", "T")
-           VARIANT("\"n\"") REF("2048"), "variant reference: bad launch"},
+           VARIANT("\"n\"") REF("2048"),
+       "variant reference: bad launch"},
       {HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"T\"}", "T", "T")
-           VARIANT("\"n\"") REF("0x10"), "variant reference: bad launch"},
+           VARIANT("\"n\"") REF("0x10"),
+       "variant reference: bad launch"},
   };
   for (size_t i = 0; i < sizeof bad_meaning / sizeof *bad_meaning; i++) {
     s = read_text(bad_meaning[i].text, &m);
@@ -119,7 +133,8 @@ int main(int argc, char **argv) {
     if (s == TGM_OK)
       tune_manifest_free(&m);
     else if (!strstr(tgm_last_error(), bad_meaning[i].why)) {
-      fprintf(stderr, "case %zu: '%s' does not say '%s'\n", i, tgm_last_error(), bad_meaning[i].why);
+      fprintf(stderr, "case %zu: '%s' does not say '%s'\n", i, tgm_last_error(),
+              bad_meaning[i].why);
       check_failures++;
     }
   }
@@ -139,11 +154,13 @@ int main(int argc, char **argv) {
       "{\"tgm_manifest\": 1, \"source_hash\": \"x\", \"spectrum\": \"sum\", \"type\": \"i32\", "
       "\"ctype\": \"int\", \"op\": \"+\", \"namespace\": \"n\", \"variants\": [{\"id\": \"A\", "
       "\"kernel\": \"k\", \"tunables\": {\"block\": [256]}, \"launches_n_positive\": [{\"kernel\": "
-      "\"k\", \"name_expr\": \"k\", \"grid\": \"diagonal\", \"block\": \"BLOCK\", \"args\": []}]}]}",
+      "\"k\", \"name_expr\": \"k\", \"grid\": \"diagonal\", \"block\": \"BLOCK\", \"args\": "
+      "[]}]}]}",
       "{\"tgm_manifest\": 1, \"source_hash\": \"x\", \"spectrum\": \"sum\", \"type\": \"i32\", "
       "\"ctype\": \"int\", \"op\": \"+\", \"namespace\": \"n\", \"variants\": [{\"id\": \"A\", "
       "\"kernel\": \"k\", \"tunables\": {\"block\": [256]}, \"launches_n_positive\": [{\"kernel\": "
-      "\"k\", \"name_expr\": \"k\", \"grid\": \"one\", \"block\": \"BLOCK\", \"args\": [\"what\"]}]}]}",
+      "\"k\", \"name_expr\": \"k\", \"grid\": \"one\", \"block\": \"BLOCK\", \"args\": "
+      "[\"what\"]}]}]}",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     s = read_text(bad[i], &m);

@@ -17,14 +17,24 @@ int main(void) {
   snprintf(k.op, sizeof k.op, "sum");
   snprintf(k.mode, sizeof k.mode, "stream");
   tune_result rows[4] = {
-      {10, "B1.VR.SV", 256, 1, 0, 2.0, 2.048, 3.0, 1.9, 2.1, "B1.VS.SV", 256, 1, 0, 0.031, 0.012, 0.05, "faster", 0, 0},
+      {10,         "B1.VR.SV", 256, 1, 0,     2.0,   2.048, 3.0,      1.9, 2.1,
+       "B1.VS.SV", 256,        1,   0, 0.031, 0.012, 0.05,  "faster", 0,   0},
       {11, "B1.VR.SV", 256, 1, 0, 2.5, 3.2768, 3.0, 2.4, 2.6, "", 0, 0, 0, 0, 0, 0, "", 0, 0},
-      {12, "DTL.VR.ST", 256, 4, 0, 4.0, 4.096, 2.0, 3.9, 4.1, "DTA.VR.ST", 512, 4, 0, -0.004, -0.02, 0.01,
-       "within noise: no memset", 0, 0},
+      {12,          "DTL.VR.ST",
+       256,         4,
+       0,           4.0,
+       4.096,       2.0,
+       3.9,         4.1,
+       "DTA.VR.ST", 512,
+       4,           0,
+       -0.004,      -0.02,
+       0.01,        "within noise: no memset",
+       0,           0},
       {13, "DSA.VS.SV", 512, 4, 8, 5.0, 6.5536, 5.0, 4.9, 5.1, "", 0, 0, 0, 0, 0, 0, "", 0, 0},
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
-  tune_report r = {&k, rows, 4, "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500, "sum", NULL, NULL, "sum_i32.cub.cu", 0.03};
+  tune_report r = {&k,    rows, 4,    "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500,
+                   "sum", NULL, NULL, "sum_i32.cub.cu",  0.03};
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   char path[256];
   snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
@@ -42,8 +52,10 @@ int main(void) {
     CHECK(strstr(md, "- CUB: sum_i32.cub.cu, timed in the same harness"));
     CHECK(strstr(md, "exceeds the run-to-run noise, 3.0%"));
     CHECK(strstr(md, "| 1.50x | B1.VS.SV block=256 items=1 | +3.1% [+1.2, +5.0] | faster |"));
-    CHECK(strstr(md, "| 0.50x | DTA.VR.ST block=512 items=4 | -0.4% [-2.0, +1.0] | within noise: no memset |"));
-    CHECK(strstr(md, "| 2^11 | B1.VR.SV | block=256 items=1 | 2.50 | 3.3 | 3.00 | 1.20x | - | - | - |"));
+    CHECK(strstr(md, "| 0.50x | DTA.VR.ST block=512 items=4 | -0.4% [-2.0, +1.0] | within noise: "
+                     "no memset |"));
+    CHECK(strstr(md, "| 2^11 | B1.VR.SV | block=256 items=1 | 2.50 | 3.3 | 3.00 | 1.20x | - | - | "
+                     "- |"));
     CHECK(strstr(md, "beyond noise: 1 of 4 sizes; within noise, chosen by the rule: 1"));
   }
   free(md);
@@ -64,7 +76,8 @@ int main(void) {
   md = tgm__read_file(path, NULL);
   CHECK(md != NULL);
   if (md) {
-    CHECK(strstr(md, "| 2^10 | B1.VR.SV | block=256 items=1 | 2.00 / 1.60 | 2.0 | 3.00 / 2.00 | 1.50x / 1.25x |"));
+    CHECK(strstr(md, "| 2^10 | B1.VR.SV | block=256 items=1 | 2.00 / 1.60 | 2.0 | 3.00 / 2.00 | "
+                     "1.50x / 1.25x |"));
     CHECK(strstr(md, "| us (stream / graph) |"));
     CHECK(strstr(md, "lowest ratio CUB/tgm (stream): 0.500x at 2^12"));
     CHECK(strstr(md, "lowest ratio CUB/tgm (graph): 0.900x at 2^11"));

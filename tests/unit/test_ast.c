@@ -4,9 +4,7 @@
 
 #include <string.h>
 
-static Loc L(int line, int col) {
-  return (Loc){"t.tgm", line, col};
-}
+static Loc L(int line, int col) { return (Loc){"t.tgm", line, col}; }
 
 static bool count(Node *n, void *ctx) {
   (void)n;

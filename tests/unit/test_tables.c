@@ -36,8 +36,10 @@ static int64_t identity_value(IdentityKind id) {
   return 12345;
 }
 
+// clang-format off
 static const int64_t samples[] = {0, 1, -1, 2, 3, 7, -8, 255, 1 << 20, -(1 << 30), INT64_MAX, INT64_MIN};
 static const int64_t truths[] = {0, 1};
+// clang-format on
 
 static void test_algebra(const Combiner *cb) {
   int64_t id = identity_value(cb->identity), r, s, t, u;
@@ -135,6 +137,7 @@ static void test_combiners(void) {
 /* A third dialect, compiled here only: every spelling CUDA and HIP differ
  * in is its own, so what gen_source prints for it must hold the stub's
  * spellings and none of CUDA's or HIP's. */
+// clang-format off
 static const char *const stub_builtins[] = {
     "tid", "stub_tid()", "bid", "stub_bid()", "bdim", "stub_bdim()", "gdim", "stub_gdim()",
     "lane", "stub_lane()", "warp", "stub_warp()", "warp_size", "TGM_WARP", "block", "BLOCK",
@@ -155,6 +158,7 @@ static const Dialect stub = {
     .includes = "#include <stub.h>\n", .warp_def = "\n#define TGM_WARP 16", .device_prelude = "",
     .warps = {16}, .nwarps = 1, .warp_flag = "-DSTUB_WARP=%d",
     .builtins = stub_builtins, .host = stub_host};
+// clang-format on
 
 static void test_stub_dialect(void) {
   Arena *a = arena_new();
@@ -193,20 +197,42 @@ static void test_stub_dialect(void) {
   char err[256];
   CHECK(gen_source(&out, a, c, "sum.tgm", NULL, err, sizeof err) == 0);
   const char *text = out.data ? out.data : "";
-  static const char *const stub_has[] = {
-      "for Stub.", "#include <stub.h>", "#define TGM_WARP 16", "stub_barrier();",
-      "stub_warp_barrier();", "stub_shfl(", "stub_fence();", "stub_ticket(counter, stub_gdim() - 1)",
-      "stub_tid()", "stub_error", "stub_stream", "__STUB_RTC__", "stub_last_error", "stub_invalid"};
+  static const char *const stub_has[] = {"for Stub.",
+                                         "#include <stub.h>",
+                                         "#define TGM_WARP 16",
+                                         "stub_barrier();",
+                                         "stub_warp_barrier();",
+                                         "stub_shfl(",
+                                         "stub_fence();",
+                                         "stub_ticket(counter, stub_gdim() - 1)",
+                                         "stub_tid()",
+                                         "stub_error",
+                                         "stub_stream",
+                                         "__STUB_RTC__",
+                                         "stub_last_error",
+                                         "stub_invalid"};
   for (size_t i = 0; i < COUNT_OF(stub_has); i++)
     CHECK_HAS(text, stub_has[i]);
   /* (file.tpl's hand-written helpers keep what CUDA and HIP share:
      threadIdx.x, blockIdx.x, __syncthreads(); the kernels tgm prints use
      the table's built-ins, checked above) */
-  static const char *const others[] = {
-      "__syncwarp", "tgm_sync_warp", "__shfl_down", "__threadfence", "atomicInc",
-      "hip_runtime", "__AMDGCN_WAVEFRONT_SIZE", "cudaError_t", "hipError_t", "cudaStream_t",
-      "hipStream_t", "__CUDACC_RTC__", "__HIPCC_RTC__", "GetLastError", "__reduce_",
-      "tgm_warp_reduce", "gridDim"};
+  static const char *const others[] = {"__syncwarp",
+                                       "tgm_sync_warp",
+                                       "__shfl_down",
+                                       "__threadfence",
+                                       "atomicInc",
+                                       "hip_runtime",
+                                       "__AMDGCN_WAVEFRONT_SIZE",
+                                       "cudaError_t",
+                                       "hipError_t",
+                                       "cudaStream_t",
+                                       "hipStream_t",
+                                       "__CUDACC_RTC__",
+                                       "__HIPCC_RTC__",
+                                       "GetLastError",
+                                       "__reduce_",
+                                       "tgm_warp_reduce",
+                                       "gridDim"};
   for (size_t i = 0; i < COUNT_OF(others); i++)
     if (strstr(text, others[i]))
       fprintf(stderr, "the stub dialect's source holds '%s'\n", others[i]), check_failures++;

@@ -17,20 +17,20 @@ extern "C" {
 #endif
 
 // X(name, value, message)
-#define TGM_STATUS_LIST(X)                                                     \
-  X(TGM_OK, 0, "success")                                                      \
-  X(TGM_ERR_INVALID, 1, "invalid argument")                                    \
-  X(TGM_ERR_NO_DRIVER, 2, "no GPU driver")                                     \
-  X(TGM_ERR_NO_DEVICE, 3, "no GPU device")                                     \
-  X(TGM_ERR_NO_COMPILER, 4, "no run-time compiler (NVRTC/hiprtc)")             \
-  X(TGM_ERR_COMPILE, 5, "run-time compilation failed")                         \
-  X(TGM_ERR_DEVICE, 6, "GPU driver call failed")                               \
-  X(TGM_ERR_MEMORY, 7, "out of memory")                                        \
-  X(TGM_ERR_IO, 8, "file input/output failed")                                 \
-  X(TGM_ERR_MANIFEST, 9, "bad manifest")                                       \
-  X(TGM_ERR_DB_CORRUPT, 10, "corrupt tuning database")                         \
-  X(TGM_ERR_DB_FOREIGN, 11, "not a tgm tuning database")                       \
-  X(TGM_ERR_UNSUPPORTED, 12, "not supported by this backend")                  \
+#define TGM_STATUS_LIST(X)                                         \
+  X(TGM_OK, 0, "success")                                          \
+  X(TGM_ERR_INVALID, 1, "invalid argument")                        \
+  X(TGM_ERR_NO_DRIVER, 2, "no GPU driver")                         \
+  X(TGM_ERR_NO_DEVICE, 3, "no GPU device")                         \
+  X(TGM_ERR_NO_COMPILER, 4, "no run-time compiler (NVRTC/hiprtc)") \
+  X(TGM_ERR_COMPILE, 5, "run-time compilation failed")             \
+  X(TGM_ERR_DEVICE, 6, "GPU driver call failed")                   \
+  X(TGM_ERR_MEMORY, 7, "out of memory")                            \
+  X(TGM_ERR_IO, 8, "file input/output failed")                     \
+  X(TGM_ERR_MANIFEST, 9, "bad manifest")                           \
+  X(TGM_ERR_DB_CORRUPT, 10, "corrupt tuning database")             \
+  X(TGM_ERR_DB_FOREIGN, 11, "not a tgm tuning database")           \
+  X(TGM_ERR_UNSUPPORTED, 12, "not supported by this backend")      \
   X(TGM_ERR_NOT_FOUND, 13, "not found")
 
 typedef enum {
@@ -52,19 +52,19 @@ typedef struct tgm_module tgm_module;   // loaded code
 typedef void *tgm_function;             // CUfunction / hipFunction_t
 typedef void *tgm_stream;               // CUstream / hipStream_t
 typedef void *tgm_event;
-typedef void *tgm_graph;                // an instantiated graph
+typedef void *tgm_graph; // an instantiated graph
 typedef uint64_t tgm_devptr;
 
 typedef struct {
-  char name[256];        // "NVIDIA H100 80GB HBM3"
-  char arch[32];         // "sm_90", "gfx90a"
+  char name[256]; // "NVIDIA H100 80GB HBM3"
+  char arch[32];  // "sm_90", "gfx90a"
   int cc_major, cc_minor;
   int sm_count;
   size_t l2_bytes;
   size_t global_mem_bytes;
-  int driver_version;    // 13000
-  char compiler[64];     // "nvrtc 13.0", "hiprtc 5.2"
-  int warp;              // 32 or 64
+  int driver_version; // 13000
+  char compiler[64];  // "nvrtc 13.0", "hiprtc 5.2"
+  int warp;           // 32 or 64
 } tgm_device_info;
 
 // Opens device `device` of the backend. When `offline_arch` is not NULL no
@@ -80,22 +80,22 @@ const tgm_device_info *tgm_backend_info(const tgm_backend *b);
 // "tgm_sum_i32::sum_DT_V_ST<256>") wanted from it.
 typedef struct {
   const char *source;
-  const char *source_name;      // for diagnostics, e.g. "sum_i32.cu"
-  const char *const *names;     // name expressions
+  const char *source_name;  // for diagnostics, e.g. "sum_i32.cu"
+  const char *const *names; // name expressions
   int n_names;
-  const char *const *options;   // extra options; the backend adds the target
+  const char *const *options; // extra options; the backend adds the target
   int n_options;
 } tgm_compile_job;
 
 typedef struct {
   tgm_status status;
-  char *log;              // the compiler's log (malloc'd, may be NULL)
-  void *image;            // cubin / code object (malloc'd)
+  char *log;   // the compiler's log (malloc'd, may be NULL)
+  void *image; // cubin / code object (malloc'd)
   size_t image_size;
-  char **lowered;         // lowered (mangled) name per name expression
+  char **lowered; // lowered (mangled) name per name expression
   int n_lowered;
   int from_cache;
-  double seconds;         // wall time of the compile (0 from the cache)
+  double seconds; // wall time of the compile (0 from the cache)
 } tgm_compile_result;
 
 // Compiles `n` jobs with up to `threads` threads, each result in results[i].

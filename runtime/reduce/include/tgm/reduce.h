@@ -97,11 +97,11 @@ tgm_status tgm_reduce_prepare(tgm_ctx *ctx, tgm_op op, tgm_type type);
 
 // What tgm_reduce would run for n (compiles nothing; reads the manifest).
 typedef struct {
-  char variant[64];     // "DSL.VS.SV"
+  char variant[64]; // "DSL.VS.SV"
   unsigned block, items;
   unsigned grid_cap_per_sm; // 0: the variant's grid is not capped
-  int tuned;            // 1: the database's winner for n, 0: the default
-  char why[768];        // where the choice comes from, or why the default
+  int tuned;                // 1: the database's winner for n, 0: the default
+  char why[768];            // where the choice comes from, or why the default
 } tgm_reduce_choice;
 tgm_status tgm_reduce_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t n,
                               tgm_reduce_choice *out);
@@ -130,7 +130,7 @@ tgm_status tgm_reduce_spectrum_explain(tgm_ctx *ctx, const char *spectrum, tgm_t
 enum { TGM_SPECTRUM_MAX_PARAMS = 8 };
 typedef struct {
   int n_inputs, n_params;
-  size_t result_bytes;                           // what d_out[0] holds
+  size_t result_bytes; // what d_out[0] holds
   char param_names[TGM_SPECTRUM_MAX_PARAMS][64];
   size_t param_bytes[TGM_SPECTRUM_MAX_PARAMS];
   char meaning[512]; // "sum of f(x) = x * x" ...
