@@ -37,12 +37,19 @@ static void pipeline(Ctx *ctx, ElemType elem) {
   Buf dump = {0};
   dump_sema(&dump, a, prog);
   buf_free(&dump);
-  PtrVec by_dialect[DIALECT_COUNT] = {{0}};
-  for (int d = 0; d < DIALECT_COUNT; d++)
-    compose(ctx, prog, (DialectKind)d, &by_dialect[d]);
-  for (int i = 0; i < by_dialect[DIALECT_CUDA].len && i < by_dialect[DIALECT_HIP].len; i++) {
-    Composition *by[DIALECT_COUNT] = {by_dialect[DIALECT_CUDA].items[i],
-                                      by_dialect[DIALECT_HIP].items[i]};
+  PtrVec comps = {0};
+  composition_new(ctx, prog, &comps);
+  static const Pass passes[] = {pass_plan, pass_lower, pass_block, pass_grid};
+  for (int i = 0; i < comps.len; i++) {
+    Composition *c = comps.items[i];
+    for (size_t k = 0; k < COUNT_OF(passes); k++)
+      passes[k](ctx, c);
+    Buf g = {0};
+    dump_pass(&g, a, "grid", c);
+    buf_free(&g);
+    Composition *by[DIALECT_COUNT];
+    for (int d = 0; d < DIALECT_COUNT; d++)
+      by[d] = composition_for(a, c, (DialectKind)d, dialect_get((DialectKind)d));
     compose_check_empty(ctx, by);
     if (ctx->diag->nerrors)
       return;
