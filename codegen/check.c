@@ -163,9 +163,11 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "pair", s->pair ? "1" : "");
   tpl_set(d, "scalar_result", s->pair ? "" : "1");
   tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
+  /* a plain fold is also checked on sparse data (check.tpl) */
+  tpl_set(d, "sparse", spectrum_is_plain(s) ? "1" : "");
   Buf ins = {0}, pargs = {0};
   for (int i = 0; i < s->inputs.len; i++)
-    buf_printf(&ins, "%sdata[%d].data() + off", i ? ", " : "", i);
+    buf_printf(&ins, "%sdata[s][i][%d].data() + off", i ? ", " : "", i);
   tpl_list(d, "params");
   for (int i = 0; i < s->params.len; i++) {
     const SpecParam *p = s->params.items[i];

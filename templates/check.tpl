@@ -4,10 +4,12 @@
 // with the simulator, runs it and deletes it.
 //
 // Every variant runs in a child process of its own (a crash or a hang is that
-// variant's failure), under two settings, at each size below:
+// variant's failure), under each setting below, at each size below:
 //   random data, the output poisoned with a canary after it, the temp storage
 //   zeroed once and reused (a counter must reset itself), blocks and threads
-//   in several orders. The reference is tgm_reference_kernel: exact for
+//   in several orders; for a plain fold also sparse data: the identity but
+//   for one element, so that an operator whose result saturates on random
+//   data (|, &, ||, a float product) still sees a variant that drops it. The reference is tgm_reference_kernel: exact for
 //   integers and max/min; for floating-point sums and products, a range that
 //   grows with n.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
@@ -43,16 +45,22 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0], BLOCK = 128, SECONDS = 300 };
 struct Setting {
   unsigned items, grid_cap, offset;
   tgm_sim::order blocks, threads;
+  bool sparse;
   const char *name;
 };
 static const Setting settings[] = {
-    {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, "block=128 items=1 grid_cap=2"},
-    {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse,
+    {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, false, "block=128 items=1 grid_cap=2"},
+    {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse, false,
      "block=128 items=4 grid_cap=3, input 1 element past 16-byte alignment, blocks in random order"},
+{{?sparse}}
+    {4, 3, 0, tgm_sim::order::random, tgm_sim::order::forward, true,
+     "block=128 items=4 grid_cap=3, sparse data: the identity but for one element, blocks in random order"},
+{{/sparse}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
 
-static std::vector<T> data[NIN];
+// per setting and size: the inputs (random data, or sparse)
+static std::vector<T> data[NSETTINGS][NSIZES][NIN];
 // per setting and size: the reference, and the epilogue of the accumulated
 // value -/+ the float bound
 static R wants[NSETTINGS][NSIZES][3];
@@ -151,19 +159,22 @@ template <typename F> static void isolated(const char *id, F f) {
     std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
 }
 
+static T random_value(std::mt19937_64 &rng) {
+  if (std::is_floating_point<T>::value)
+    return (T)std::uniform_real_distribution<double>(-1, 1)(rng);
+  if (std::is_signed<T>::value)
+    return (T)((long long)(rng() % 2001) - 1000);
+  return (T)(rng() % 2001);
+}
+
 int main() {
   std::mt19937_64 rng(20261123);
   size_t len = sizes[NSIZES - 1] + 16;
+  std::vector<T> dense[NIN];
   for (int k = 0; k < NIN; k++) {
-    data[k].resize(len);
-    for (auto &x : data[k]) {
-      if (std::is_floating_point<T>::value)
-        x = (T)std::uniform_real_distribution<double>(-1, 1)(rng);
-      else if (std::is_signed<T>::value)
-        x = (T)((long long)(rng() % 2001) - 1000);
-      else
-        x = (T)(rng() % 2001);
-    }
+    dense[k].resize(len);
+    for (auto &x : dense[k])
+      x = random_value(rng);
   }
 {{?pair}}
   // argmax, argmin: ties in floating point too (multiples of 1/8), a NaN now
@@ -173,13 +184,31 @@ int main() {
     bool fp = std::is_floating_point<T>::value;
     if (fp)
       for (size_t j = 0; j < len; j++)
-        data[k][j] = j % 1009 == 500 ? (T)NAN : (T)((double)((long long)(rng() % 2001) - 1000) / 8);
+        dense[k][j] = j % 1009 == 500 ? (T)NAN : (T)((double)((long long)(rng() % 2001) - 1000) / 8);
     T lowest = fp ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
     T highest = fp ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
     (void)lowest, (void)highest;
-    data[k][0] = data[k][1] = {{pair_extreme}};
+    dense[k][0] = dense[k][1] = {{pair_extreme}};
   }
 {{/pair}}
+  for (int s = 0; s < NSETTINGS; s++)
+    for (int i = 0; i < NSIZES; i++)
+      for (int k = 0; k < NIN; k++) {
+        data[s][i][k] = dense[k];
+{{?sparse}}
+        if (settings[s].sparse) { // a plain fold: A is T, and the identity an element
+          const unsigned long long off = settings[s].offset, n = sizes[i];
+          std::fill(data[s][i][k].begin(), data[s][i][k].end(), (T)ns::tgm_identity());
+          if (n > 0) {
+            T x;
+            do
+              x = random_value(rng);
+            while (x == (T)ns::tgm_identity());
+            data[s][i][k][off + rng() % n] = x;
+          }
+        }
+{{/sparse}}
+      }
   for (int s = 0; s < NSETTINGS; s++)
     for (int i = 0; i < NSIZES; i++) {
       const unsigned long long off = settings[s].offset, n = sizes[i];

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tgm-gen's check (label sim): a user's cooperative codelet with a slip
-# (buggy_coop.tgm) makes every variant built on it wrong; the check must
+# (buggy_coop.tgm, and buggy_or.tgm where only sparse data shows it) makes
+# every variant built on it wrong; the check must
 # leave exactly those out, say so, and write the rest (that it writes is the
 # point: the variants on shared atomics never run that codelet). --strict
 # writes nothing. Without a C++ compiler nothing is written either.
@@ -33,6 +34,15 @@ print(len(ids), "variants kept, block levels", sorted(blocks))
 EOF
 ! grep -q "BSUM_DT_V_ST\|bsum_DT_V_ST\b" "$work/out/bsum_i32.cu" || fail "DT.V.ST is in the .cu"
 grep -q "bsum_DT_VA1_SS" "$work/out/bsum_i32.cu" || fail "DT.VA1.SS is not in the .cu"
+
+# an operator that saturates on random data (|): only the sparse data (the
+# identity but for one element) shows the variants on the broken tree
+"$gen" --strict --type=i32 -o "$work/or" "$root/tests/check/buggy_or.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$work/err"; fail "buggy_or: exit $rc, want 1 (wrong variants found)"; }
+grep -q "note: .* sparse data: the identity but for one element" "$work/err" ||
+  { cat "$work/err"; fail "buggy_or: not caught by the sparse data"; }
+! grep -q "note: [^ ]*\.VA1\." "$work/err" || fail "buggy_or: a shared-atomic (VA1) variant called wrong"
 
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
