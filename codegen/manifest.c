@@ -193,6 +193,11 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "transform", json_string(sp->transform_text));
   json_object_set_new(meaning, "op", json_string(op_name(sp->op)));
   json_object_set_new(meaning, "identity", json_string(gen_identity_text(c)));
+  /* the identity's kind, for a runtime check's sparse data (tune_fill_sparse) */
+  static const char *const id_kinds[] = {[ID_ZERO] = "zero", [ID_ONE] = "one", [ID_ONES] = "ones",
+                                         [ID_LOWEST] = "lowest", [ID_HIGHEST] = "highest"};
+  json_object_set_new(meaning, "identity_kind",
+                      json_string(id_kinds[combiner_of(c->op)->identity]));
   json_object_set_new(meaning, "accumulator", json_string(sp->acc_ctype));
   json_object_set_new(meaning, "result", json_string(sp->result_ctype));
   if (sp->pair)

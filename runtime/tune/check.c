@@ -56,6 +56,63 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
   }
 }
 
+// The identity of kind id as an element of type t, into out; its size.
+static size_t identity_of(tune_type t, int id, void *out) {
+  int lo = id == TUNE_ID_LOWEST, hi = id == TUNE_ID_HIGHEST, one = id == TUNE_ID_ONE,
+      ones = id == TUNE_ID_ONES;
+  switch (t) {
+  case TUNE_I32: {
+    int32_t v = lo ? INT32_MIN : hi ? INT32_MAX : one ? 1 : ones ? -1 : 0;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_U32: {
+    uint32_t v = lo ? 0 : hi || ones ? UINT32_MAX : one ? 1 : 0;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_I64: {
+    int64_t v = lo ? INT64_MIN : hi ? INT64_MAX : one ? 1 : ones ? -1 : 0;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_U64: {
+    uint64_t v = lo ? 0 : hi || ones ? UINT64_MAX : one ? 1 : 0;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_F32: {
+    float v = lo ? -INFINITY : hi ? INFINITY : one ? 1.0f : 0.0f;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_F64: {
+    double v = lo ? -INFINITY : hi ? INFINITY : one ? 1.0 : 0.0;
+    memcpy(out, &v, sizeof v);
+    return sizeof v;
+  }
+  case TUNE_PAIR: break;
+  }
+  return 0;
+}
+
+int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng) {
+  unsigned char id[8], x[8];
+  size_t size = m->plain && m->identity != TUNE_ID_NONE ? identity_of(m->elem, m->identity, id) : 0;
+  if (!size || n == 0 || (m->identity == TUNE_ID_ONES && is_float(m->elem)))
+    return 0;
+  for (unsigned long long i = 0; i < n; i++)
+    memcpy((unsigned char *)host + i * size, id, size);
+  int tries = 0;
+  do // a value of the operator's own test data, not the identity
+    tune_fill(m, x, 1, rng);
+  while (!memcmp(x, id, size) && ++tries < 64);
+  if (!memcmp(x, id, size)) // (every draw gave the identity): its lowest bit flipped
+    memcpy(x, id, size), x[0] ^= 1;
+  memcpy((unsigned char *)host + (rnd(rng) % n) * size, x, size);
+  return 1;
+}
+
 static double as_double(tune_type t, const void *p) {
   switch (t) {
   case TUNE_I32: return *(const int32_t *)p;

@@ -73,6 +73,9 @@ typedef struct {
   // what the spectrum computes ("meaning"; a manifest without it is a plain
   // fold of one input): out[0] = epilogue(fold(op, map(transform, inputs)))
   int plain;  // no transform, parameters or epilogue; A = R = T
+  // the operator's identity, for sparse test data: TUNE_ID_NONE (an older
+  // manifest), zero, one, ones (~0), lowest, highest
+  enum { TUNE_ID_NONE, TUNE_ID_ZERO, TUNE_ID_ONE, TUNE_ID_ONES, TUNE_ID_LOWEST, TUNE_ID_HIGHEST } identity;
   char *text; // the meaning in a line
   int n_inputs;
   char *inputs[TUNE_MAX_INPUTS];
@@ -174,6 +177,12 @@ tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, un
 // in another order may give): integers and pairs exactly, floating point
 // within the range.
 void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
+// Sparse data for a plain fold whose identity the manifest names: host[0..n)
+// the identity but for one element at a random place, a random value other
+// than the identity (on random data |, &, || and float products saturate,
+// and a kernel that drops elements would agree). 0 when it does not apply
+// (not plain, no identity kind, n = 0): host is untouched.
+int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
 int tune_same(const tune_manifest *m, const void *got, const void *want);
 // A result (R) as text for a message: "518", "0.25", a pair "(7, 2.5)".
 void tune_value_text(const tune_manifest *m, const void *p, char *buf, size_t len);

@@ -1,4 +1,5 @@
-// test_check.c — what a check accepts (tune_same) and runs on (tune_fill):
+// test_check.c — what a check accepts (tune_same) and runs on (tune_fill,
+// tune_fill_sparse):
 // the rule tgm-tune's verification and tgm_reduce's first-use check share.
 #include "../check.h"
 #include "tune.h"
@@ -66,5 +67,47 @@ int main(void) {
   for (int i = 0; i < N; i++)
     odd &= (a[i] & 1) != 0;
   CHECK(odd); // integer products: odd, never 0 modulo 2^32
+  // sparse data: a plain fold whose identity the manifest names gets the
+  // identity everywhere but one element, which is not the identity
+  tune_manifest mor = spectrum("|", TUNE_I32, TUNE_I32);
+  mor.plain = 1, mor.identity = TUNE_ID_ZERO;
+  for (int round = 0; round < 50; round++) {
+    CHECK(tune_fill_sparse(&mor, a, 33, &s1));
+    int others = 0;
+    for (int i = 0; i < 33; i++)
+      others += a[i] != 0;
+    CHECK_EQ_INT(others, 1);
+  }
+  tune_manifest mmax = spectrum("max", TUNE_F32, TUNE_F32);
+  mmax.plain = 1, mmax.identity = TUNE_ID_LOWEST;
+  CHECK(tune_fill_sparse(&mmax, f, N, &s1));
+  int lowest = 0, where = -1;
+  for (int i = 0; i < N; i++)
+    f[i] == -INFINITY ? lowest++ : (where = i);
+  CHECK(lowest == N - 1 && where >= 0 && isfinite(f[where]));
+  tune_manifest mand = spectrum("&", TUNE_U32, TUNE_U32);
+  mand.plain = 1, mand.identity = TUNE_ID_ONES;
+  uint32_t u[64];
+  CHECK(tune_fill_sparse(&mand, u, 64, &s1));
+  int ones = 0;
+  for (int i = 0; i < 64; i++)
+    ones += u[i] == UINT32_MAX;
+  CHECK_EQ_INT(ones, 63);
+  tune_manifest mprod1 = spectrum("*", TUNE_F64, TUNE_F64);
+  mprod1.plain = 1, mprod1.identity = TUNE_ID_ONE;
+  double d[8];
+  CHECK(tune_fill_sparse(&mprod1, d, 8, &s1));
+  int unit = 0;
+  for (int i = 0; i < 8; i++)
+    unit += d[i] == 1.0;
+  CHECK_EQ_INT(unit, 7);
+  // not applicable: not plain, no identity kind, or nothing to fill
+  a[0] = 12345;
+  mor.plain = 0;
+  CHECK(!tune_fill_sparse(&mor, a, 33, &s1) && a[0] == 12345);
+  mor.plain = 1, mor.identity = TUNE_ID_NONE;
+  CHECK(!tune_fill_sparse(&mor, a, 33, &s1) && a[0] == 12345);
+  mor.identity = TUNE_ID_ZERO;
+  CHECK(!tune_fill_sparse(&mor, a, 0, &s1));
   CHECK_DONE();
 }

@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   CHECK(!strcmp(m.type, "i32") && !strcmp(m.op, "sum") && !strcmp(m.ns, "tgm_sum_i32"));
+  CHECK_EQ_INT(m.identity, TUNE_ID_NONE); // tiny.json names none (an older manifest)
   CHECK(!strcmp(m.cuda_source, "sum_i32.cu") && !strcmp(m.hip_source, "sum_i32.hip"));
   CHECK(strlen(m.source_hash) > 0);
   CHECK_EQ_INT(m.n_v, 3);
@@ -117,6 +118,10 @@ int main(int argc, char **argv) {
       {HEAD MEANING("\"x\", \"y\"", "", "struct foo", "T") VARIANT("\"n\"") REF("1024"),
        "accumulator 'struct foo'"},
       {HEAD MEANING("", "", "T", "T") VARIANT("\"n\"") REF("1024"), "meaning.inputs"},
+      {HEAD "\"meaning\": {\"inputs\": [\"x\", \"y\"], \"params\": [{\"name\": \"t\", "
+            "\"ctype\": \"T\"}], \"accumulator\": \"T\", \"result\": \"T\", \"plain\": false, "
+            "\"identity_kind\": \"nothing\"}, " VARIANT("\"n\"") REF("1024"),
+       "meaning.identity_kind"},
       {HEAD MEANING("\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\"", "", "T", "T")
            VARIANT("\"n\"") REF("1024"),
        "meaning.inputs"},
