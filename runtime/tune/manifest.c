@@ -221,7 +221,8 @@ static int read_meaning(const char *path, json_t *root, tune_manifest *m) {
     if (!strcmp(ik, kinds[k]))
       m->identity = TUNE_ID_ZERO + k;
   if (ik && !m->identity)
-    return BAD("%s: meaning.identity_kind: zero, one, ones, lowest or highest (got '%s')", path, ik);
+    return BAD("%s: meaning.identity_kind: zero, one, ones, lowest or highest (got '%s')", path,
+               ik);
   m->text = str_of(meaning, "text");
   json_t *ins = json_object_get(meaning, "inputs"), *prm = json_object_get(meaning, "params"), *x;
   if (!json_is_array(ins) || json_array_size(ins) == 0 || json_array_size(ins) > TUNE_MAX_INPUTS)

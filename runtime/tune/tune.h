@@ -72,10 +72,17 @@ typedef struct {
   int n_v;
   // what the spectrum computes ("meaning"; a manifest without it is a plain
   // fold of one input): out[0] = epilogue(fold(op, map(transform, inputs)))
-  int plain;  // no transform, parameters or epilogue; A = R = T
+  int plain; // no transform, parameters or epilogue; A = R = T
   // the operator's identity, for sparse test data: TUNE_ID_NONE (an older
   // manifest), zero, one, ones (~0), lowest, highest
-  enum { TUNE_ID_NONE, TUNE_ID_ZERO, TUNE_ID_ONE, TUNE_ID_ONES, TUNE_ID_LOWEST, TUNE_ID_HIGHEST } identity;
+  enum {
+    TUNE_ID_NONE,
+    TUNE_ID_ZERO,
+    TUNE_ID_ONE,
+    TUNE_ID_ONES,
+    TUNE_ID_LOWEST,
+    TUNE_ID_HIGHEST
+  } identity;
   char *text; // the meaning in a line
   int n_inputs;
   char *inputs[TUNE_MAX_INPUTS];
