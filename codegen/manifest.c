@@ -11,19 +11,31 @@
 static const unsigned block_sizes[] = {128, 256, 512, 1024};
 
 /* Candidate items per thread: a tiled grid sizes itself by them; a strided
- * one only uses them to stay below grid_cap blocks. */
+ * one stays below grid_cap blocks by them, and its SV threads load that many
+ * vectors at once (tgm_vectors in file.tpl), one block's too. */
 static json_t *items_for(const Plan *p) {
   static const unsigned tiled[] = {1, 2, 4, 8, 16}, strided[] = {1, 4, 16}, one[] = {1};
   const unsigned *v = one;
   size_t n = 1;
   if (p->g == G_DT || p->g == G_DTA || p->g == G_DTL)
     v = tiled, n = COUNT_OF(tiled);
-  else if (p->g != G_B1)
+  else if (p->g != G_B1 || p->t == T_SV) /* B1.SV: vectors in flight per thread */
     v = strided, n = COUNT_OF(strided);
   json_t *a = json_array();
   for (size_t i = 0; i < n; i++)
     json_array_append_new(a, json_integer(v[i]));
   return a;
+}
+
+/* "1,4,16": the items of items_for, as --list prints them */
+static const char *items_text(Arena *a, const Plan *p) {
+  json_t *items = items_for(p), *x;
+  const char *s = "";
+  size_t i;
+  json_array_foreach(items, i, x)
+      s = arena_printf(a, "%s%s%lld", s, i ? "," : "", json_integer_value(x));
+  json_decref(items);
+  return s;
 }
 
 static json_t *uint_array(const unsigned *v, size_t n) {
@@ -194,8 +206,11 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "op", json_string(op_name(sp->op)));
   json_object_set_new(meaning, "identity", json_string(gen_identity_text(c)));
   /* the identity's kind, for a runtime check's sparse data (tune_fill_sparse) */
-  static const char *const id_kinds[] = {[ID_ZERO] = "zero", [ID_ONE] = "one", [ID_ONES] = "ones",
-                                         [ID_LOWEST] = "lowest", [ID_HIGHEST] = "highest"};
+  static const char *const id_kinds[] = {[ID_ZERO] = "zero",
+                                         [ID_ONE] = "one",
+                                         [ID_ONES] = "ones",
+                                         [ID_LOWEST] = "lowest",
+                                         [ID_HIGHEST] = "highest"};
   json_object_set_new(meaning, "identity_kind",
                       json_string(id_kinds[combiner_of(c->op)->identity]));
   json_object_set_new(meaning, "accumulator", json_string(sp->acc_ctype));
@@ -282,10 +297,7 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                  p->counter    ? "partials+counter"
                  : p->partials ? "partials"
                                : "none",
-                 p->min_arch, p->grid_rule, names,
-                 p->g == G_DT || p->g == G_DTA || p->g == G_DTL ? "1,2,4,8,16"
-                 : p->g == G_B1                                 ? "1"
-                                                                : "1,4,16",
+                 p->min_arch, p->grid_rule, names, items_text(a, p),
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
                                                                 : "");
     }

@@ -217,13 +217,35 @@ __device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
 }
 
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
+// the ITEMS loads of a chunk are all issued before any is combined, so
+// ITEMS loads are in flight (a loop over the codelet keeps one).
+template <unsigned BLOCK, unsigned ITEMS>
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+  (void)head;
+  A value = tgm_identity();
+  const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
+  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        v[j] = vin[lo + j * BLOCK];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        value = tgm_combine(value, max_scalar_vec(&v[j], 1, 1));
+  }
+  return value;
+}
+
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
-  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  tgm_size first = b * BLOCK + threadIdx.x;
-  A value = max_scalar_vec(vin + first, first < nv ? nv - first : 0, g * BLOCK);
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
 }
 

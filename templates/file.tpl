@@ -268,13 +268,35 @@ __device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
 }
 
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
+// the ITEMS loads of a chunk are all issued before any is combined, so
+// ITEMS loads are in flight (a loop over the codelet keeps one).
+template <unsigned BLOCK, unsigned ITEMS>
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head{{param_decls}}) {
+  (void)head;
+  A value = tgm_identity();
+  const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
+  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        v[j] = vin[lo + j * BLOCK];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        value = tgm_combine(value, {{thread_vec_name}}(&v[j], 1, 1{{?indexed}}, head + (lo + j * BLOCK) * TGM_VW{{/indexed}}{{param_args}}));
+  }
+  return value;
+}
+
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
-  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  tgm_size first = b * BLOCK + threadIdx.x;
-  A value = {{thread_vec_name}}(vin + first, first < nv ? nv - first : 0, g * BLOCK{{?indexed}}, head + first * TGM_VW{{/indexed}}{{param_args}});
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head{{param_args}})
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head{{param_args}})
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head{{param_args}});
   return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
 }
 {{/thread_vec_fn}}
