@@ -7,8 +7,8 @@
 #include <string.h>
 
 static const Combiner combiners[] = {
-#define C(op, name, suffix, form, identity, native, native_on, redux_on, cub, bound) \
-  {op, name, suffix, form, identity, native, native_on, redux_on, cub, bound},
+#define C(op, name, suffix, form, identity, native, native_on, fpos, fneg, redux_on, cub, bound) \
+  {op, name, suffix, form, identity, native, native_on, fpos, fneg, redux_on, cub, bound},
 #include "combiners.def"
 #undef C
 };

@@ -59,6 +59,18 @@ static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
     *how = "a native atomic";
     return arena_printf(a, "  %s;", native);
   }
+  if (cb && cb->fpos && (e == ET_F32 || e == ET_F64)) {
+    bool f = e == ET_F32;
+    const char *bits = f ? "__float_as_int" : "__double_as_longlong";
+    const char *s = f ? "int" : "long long", *u = f ? "unsigned int" : "unsigned long long";
+    *how = "native atomics on its bits, by its sign";
+    return arena_printf(a,
+                        "  if (%s(v) >= 0)\n"
+                        "    %s(reinterpret_cast<%s *>(p), %s(v));\n"
+                        "  else\n"
+                        "    %s(reinterpret_cast<%s *>(p), (%s)%s(v));",
+                        bits, cb->fpos, s, bits, cb->fneg, u, u, bits);
+  }
   *how = "a compare-and-swap loop: no native atomic for this type";
   const char *u = elem_text[e].utype;
   return arena_printf(a,

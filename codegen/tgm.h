@@ -255,10 +255,12 @@ typedef struct {
   const char *suffix; /* tgm_atomic_SUFFIX, __reduce_SUFFIX_sync */
   CombineForm form;
   IdentityKind identity;
-  const char *native;           /* the device's atomic, or NULL */
-  unsigned native_on, redux_on; /* TS_ bits */
-  const char *cub;              /* the CUB operator */
-  const char *bound;            /* sum, product, exact */
+  const char *native;      /* the device's atomic, or NULL */
+  unsigned native_on;      /* TS_ bits */
+  const char *fpos, *fneg; /* a float's atomics through its bits, or NULL */
+  unsigned redux_on;       /* TS_ bits */
+  const char *cub;         /* the CUB operator */
+  const char *bound;       /* sum, product, exact */
 } Combiner;
 
 int combiner_count(void);

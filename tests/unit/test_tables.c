@@ -76,6 +76,8 @@ static void test_columns(Arena *a, const Combiner *cb) {
   CHECK(strncmp(combiner_atomic(cb), "tgm_atomic_", 11) == 0);
   CHECK_STR(combiner_atomic(cb) + 11, cb->suffix);
   CHECK(!cb->native == !cb->native_on); /* a native atomic takes some type, and only then */
+  CHECK(!cb->fpos == !cb->fneg);        /* a float's bits take both, by their sign */
+  CHECK(!cb->fpos || cb->identity == ID_LOWEST || cb->identity == ID_HIGHEST); /* an order */
   CHECK((cb->native_on & ~TS_ALL) == 0);
   CHECK((cb->redux_on & ~(TS_I32 | TS_U32)) == 0); /* __reduce_*_sync: 32-bit integers */
   CHECK(cb->cub && strstr(cb->cub, "<>{}"));

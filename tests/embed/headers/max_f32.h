@@ -34,18 +34,12 @@ __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_lowest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_max(a, b); }
 
-// Combines v into *p atomically (a compare-and-swap loop: no native atomic for this type).
+// Combines v into *p atomically (native atomics on its bits, by its sign).
 __device__ __forceinline__ void tgm_atomic_max(A *p, A v) {
-  union { T t; unsigned int u; } old, want;
-  unsigned int *q = reinterpret_cast<unsigned int *>(p);
-  old.t = *p;
-  for (;;) {
-    want.t = tgm_combine(old.t, v);
-    unsigned int seen = atomicCAS(q, old.u, want.u);
-    if (seen == old.u)
-      break;
-    old.u = seen;
-  }
+  if (__float_as_int(v) >= 0)
+    atomicMax(reinterpret_cast<int *>(p), __float_as_int(v));
+  else
+    atomicMin(reinterpret_cast<unsigned int *>(p), (unsigned int)__float_as_int(v));
 }
 
 // ---------------------------------------------------------------- thread level
