@@ -59,18 +59,18 @@ static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
     *how = "a native atomic";
     return arena_printf(a, "  %s;", native);
   }
-  if (cb && cb->fpos && (e == ET_F32 || e == ET_F64)) {
-    bool f = e == ET_F32;
-    const char *bits = f ? "__float_as_int" : "__double_as_longlong";
-    const char *s = f ? "int" : "long long", *u = f ? "unsigned int" : "unsigned long long";
+  /* f32 only: HIP has no atomicMax on long long for f64's bits */
+  if (cb && cb->fpos && e == ET_F32) {
     *how = "native atomics on its bits, by its sign";
     return arena_printf(a,
-                        "  if (%s(v) >= 0)\n"
-                        "    %s(reinterpret_cast<%s *>(p), %s(v));\n"
+                        "  if (__float_as_int(v) >= 0)\n"
+                        "    %s(reinterpret_cast<int *>(p), __float_as_int(v));\n"
                         "  else\n"
-                        "    %s(reinterpret_cast<%s *>(p), (%s)%s(v));",
-                        bits, cb->fpos, s, bits, cb->fneg, u, u, bits);
+                        "    %s(reinterpret_cast<unsigned int *>(p), (unsigned "
+                        "int)__float_as_int(v));",
+                        cb->fpos, cb->fneg);
   }
+
   *how = "a compare-and-swap loop: no native atomic for this type";
   const char *u = elem_text[e].utype;
   return arena_printf(a,
