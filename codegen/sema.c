@@ -97,8 +97,6 @@ static Op combining_call(const char *f) {
   return cb && cb->form == CF_CALL ? cb->op : OP_NONE;
 }
 
-static const char *combine_spelling(Op op) { return op_name(op); }
-
 /* Records op as this codelet's operator, or reports a conflict. */
 static void set_op(Check *ck, Op op, Loc loc) {
   Codelet *cd = ck->cd;
@@ -106,8 +104,8 @@ static void set_op(Check *ck, Op op, Loc loc) {
     cd->op = op;
     cd->op_loc = loc;
   } else if (cd->op != op) {
-    error(ck, loc, "codelet combines with '%s' here but with '%s' at line %d", combine_spelling(op),
-          combine_spelling(cd->op), cd->op_loc.line);
+    error(ck, loc, "codelet combines with '%s' here but with '%s' at line %d", op_name(op),
+          op_name(cd->op), cd->op_loc.line);
   }
 }
 
@@ -388,7 +386,7 @@ static void check_accumulator(Check *ck) {
     if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
-            combine_spelling(cd->op));
+            op_name(cd->op));
     return;
   }
 }
@@ -533,8 +531,8 @@ static void check_spectra(Ctx *ctx, Program *prog) {
     } else if (c->op != first->op) {
       diag_error(ctx->diag, c->op_loc,
                  "spectrum '%s' combines with '%s', but this codelet with '%s'", c->name,
-                 combine_spelling(first->op), combine_spelling(c->op));
-      diag_note(ctx->diag, first->op_loc, "'%s' chosen here", combine_spelling(first->op));
+                 op_name(first->op), op_name(c->op));
+      diag_note(ctx->diag, first->op_loc, "'%s' chosen here", op_name(first->op));
     }
   }
 }

@@ -9,6 +9,7 @@ gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-}
 case $nvcc in *NOTFOUND) nvcc= ;; esac
 case $hipcc in *NOTFOUND) hipcc= ;; esac
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/compile/instantiate.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$gen" --strict --type=i32,f32 -o "$work" "$file" || { echo "FAIL: tgm-gen --strict"; exit 1; }
@@ -17,17 +18,10 @@ for t in i32 f32; do
   base=${name}_$t
   [ -f "$work/$base.cu" ] && [ -f "$work/$base.hip" ] && [ -f "$work/$base.json" ] ||
     { echo "FAIL: $base: missing outputs"; exit 1; }
-  defs=(-DTGM_FILE="\"$base.cu\"" -DTGM_NS=tgm_kernels_$base -DTGM_VARIANTS=TGM_VARIANTS_$base)
+  instantiate "$work" "$base" sm_80 "$nvcc" "$hipcc" || exit 1
   if [ -n "$nvcc" ]; then
-    "$nvcc" -std=c++17 -arch=sm_80 -Werror all-warnings -c -x cu "$here/compile/instantiate.cu" \
-      -I"$work" "${defs[@]}" -o "$work/$base.o" || { echo "FAIL: nvcc $base.cu"; exit 1; }
     "$nvcc" -std=c++17 -arch=sm_80 -c "$work/$base.cub.cu" -o "$work/$base.cub.o" ||
       { echo "FAIL: nvcc $base.cub.cu"; exit 1; }
-  fi
-  if [ -n "$hipcc" ]; then
-    hdefs=(-DTGM_FILE="\"$base.hip\"" -DTGM_NS=tgm_kernels_$base -DTGM_VARIANTS=TGM_VARIANTS_$base)
-    "$hipcc" --offload-arch=gfx90a -std=c++17 -Werror -c -x hip "$here/compile/instantiate.cu" \
-      -I"$work" "${hdefs[@]}" -o "$work/$base.hip.o" || { echo "FAIL: hipcc $base.hip"; exit 1; }
   fi
   echo "ok: $base ($("$gen" --type=$t --list "$file" | wc -l) variants, checked and compiled)"
 done
