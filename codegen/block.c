@@ -4,6 +4,7 @@
  *   VS, VR, VA2S    tree loops as warp shuffles (xf_shuffle.c)
  *   VR              the shuffle tree as the warp-reduce instruction (xf_redux.c)
  *   every kind      barriers where the threads share memory (xf_barrier.c)
+ *   --rows          the result for a group of GROUP threads (xf_group.c)
  * A kind whose pattern does not match is unavailable, with why. */
 #include "tgm.h"
 
@@ -29,6 +30,8 @@ void pass_block(Ctx *ctx, Composition *c) {
     if (why) {
       im->fn = NULL;
       im->why = why;
+    } else if (c->rows) {
+      im->group_fn = xf_group(a, fn, &im->group_why);
     }
   }
 }

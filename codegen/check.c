@@ -167,7 +167,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "sparse", spectrum_is_plain(s) ? "1" : "");
   Buf ins = {0}, pargs = {0};
   for (int i = 0; i < s->inputs.len; i++)
-    buf_printf(&ins, "%sdata[s][i][%d].data() + off", i ? ", " : "", i);
+    buf_printf(&ins, c->rows ? "%sx[%d]" : "%sdata[s][i][%d].data() + off", i ? ", " : "", i);
   tpl_list(d, "params");
   for (int i = 0; i < s->params.len; i++) {
     const SpecParam *p = s->params.items[i];
@@ -187,8 +187,11 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     TplDict *it = tpl_item(d, "variants");
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
+    tpl_set(it, "groups", p->g == G_RW ? "row_groups" : "block_groups");
   }
-  return tpl_expand(out, "check.tpl", tpl_text("check.tpl"), d, err, errlen);
+  /* rows (--rows): each row against the reference over it */
+  const char *tpl = c->rows ? "check_rows.tpl" : "check.tpl";
+  return tpl_expand(out, tpl, tpl_text(tpl), d, err, errlen);
 }
 
 /* The compiler's first lines of complaint, for a message. */

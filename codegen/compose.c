@@ -7,6 +7,14 @@
  *           DTL, DSL  the same, the last block to finish combines the
  *                     partials (one launch, deterministic)
  *           B1  a single block (small inputs)
+ *   rows (--rows: out[r] = the spectrum over row r of an m x n matrix, rows
+ *   ld elements apart; rows.c)
+ *           RW  GROUP threads a row (GROUP = 1, 2, ..., the warp: a launch
+ *               knob), BLOCK / GROUP rows a block; the block level's
+ *               function for a group (xf_group.c)
+ *           RB  a block a row
+ *           their thread level: the row split over the group's (block's)
+ *           threads as the strided grid splits a block's part (ST, SS, SV)
  *   block   V    cooperative codelet (figure 1(c)), barriers inserted
  *           VS   V with warp shuffles
  *           VR   V with the warp-reduce instruction (CUDA sm_80+, 32-bit ints)
@@ -26,7 +34,8 @@
 #include <assert.h>
 #include <string.h>
 
-static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL", "B1"};
+static const char *const grid_codes[G_COUNT] = {"DT",  "DS", "DTA", "DSA", "DTL",
+                                                "DSL", "B1", "RW",  "RB"};
 static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 
@@ -117,6 +126,8 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
   bool vec = t == T_SV;
   p->grid_rule = g == G_B1       ? "one"
+                 : g == G_RW     ? "rows_group"
+                 : g == G_RB     ? "rows"
                  : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
                                  : (vec ? "strided_vec" : "strided");
   return p;
@@ -137,7 +148,7 @@ static ElemType acc_elem(const Spectrum *s, ElemType elem) {
 }
 // clang-format on
 
-void composition_new(Ctx *ctx, Program *prog, PtrVec *out) {
+void composition_new(Ctx *ctx, Program *prog, bool rows, PtrVec *out) {
   for (int i = 0; i < prog->spectra.len; i++) {
     const Spectrum *spec = prog->spectra.items[i];
     Composition *c = arena_alloc(ctx->arena, sizeof *c);
@@ -147,6 +158,7 @@ void composition_new(Ctx *ctx, Program *prog, PtrVec *out) {
     c->op = spec->op;
     c->elem = prog->elem;
     c->acc_elem = acc_elem(spec, prog->elem);
+    c->rows = rows;
     c->dialect = (DialectKind)0;
     c->target = dialect_get(c->dialect); /* until a dialect takes it */
     c->scalar = (Codelet *)spec->scalar;
@@ -159,7 +171,8 @@ void pass_plan(Ctx *ctx, Composition *c) {
   c->strided = first_of(c->prog, c->name, CK_COMPOUND, PART_STRIDED, -1);
   for (int b = 0; b < B_COUNT; b++)
     plan_block(ctx, c, (BlockKind)b);
-  for (int g = 0; g < G_COUNT; g++)
+  int first = c->rows ? G_RW : G_DT, last = c->rows ? G_RB : G_B1;
+  for (int g = first; g <= last; g++)
     for (int b = 0; b < B_COUNT; b++)
       for (int t = 0; t < T_COUNT; t++)
         vec_push(ctx->arena, &c->candidates,

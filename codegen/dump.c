@@ -152,8 +152,12 @@ static void dump_fn_or(Buf *out, Arena *a, const Dialect *dl, const char *what, 
 }
 
 static void dump_blocks(Buf *out, Arena *a, const Composition *c) {
-  for (int b = 0; b < B_COUNT; b++)
+  for (int b = 0; b < B_COUNT; b++) {
     dump_fn_or(out, a, c->target, block_code((BlockKind)b), c->block[b].fn, c->block[b].why);
+    if (c->rows && c->block[b].fn) /* --rows: its form for a row's group */
+      dump_fn_or(out, a, c->target, arena_printf(a, "%s for a group", block_code((BlockKind)b)),
+                 c->block[b].group_fn, c->block[b].group_why);
+  }
 }
 
 /* --dump=plan|lower|block|grid: a spectrum after that pass, before any

@@ -47,7 +47,10 @@ static int prec(const Node *n) {
   case ND_CAST:
   case ND_ADDR: return P_UNARY;
   case ND_GPU:
-    return strcmp(n->name, "lane") == 0 || strcmp(n->name, "warp") == 0 ? P_MUL : P_PRIMARY;
+    return strcmp(n->name, "lane") == 0 || strcmp(n->name, "warp") == 0 ||
+                   strncmp(n->name, "group_", 6) == 0
+               ? P_MUL
+               : P_PRIMARY;
   default: return P_PRIMARY;
   }
 }
@@ -194,7 +197,10 @@ static void expr(Printer *p, const Node *n, int need) {
     return;
   case ND_SHFL:
     if (n->ty && n->ty->kind == TY_ARG) /* two shuffles: file.tpl */
-      buf_printf(o, "tgm_shfl_down(%s, %s)", expr_str(p, n->lhs), expr_str(p, n->rhs));
+      buf_printf(o, n->ival ? "tgm_shfl_down(%s, %s, GROUP)" : "tgm_shfl_down(%s, %s)",
+                 expr_str(p, n->lhs), expr_str(p, n->rhs));
+    else if (n->ival) /* within GROUP lanes */
+      buf_printf(o, p->d->shfl_down_width, expr_str(p, n->lhs), expr_str(p, n->rhs), "GROUP");
     else
       buf_printf(o, p->d->shfl_down, expr_str(p, n->lhs), expr_str(p, n->rhs));
     return;

@@ -119,7 +119,7 @@ const char *gen_grid_enum(const char *rule) {
 }
 
 const char *gen_base_name(Arena *a, const Composition *c) {
-  return arena_printf(a, "%s_%s", c->name, elem_info(c->elem)->name);
+  return arena_printf(a, "%s_%s%s", c->name, elem_info(c->elem)->name, c->rows ? "_rows" : "");
 }
 
 const char *plan_summary(Arena *a, const Plan *p) {
@@ -136,9 +136,12 @@ const char *gen_meaning(Arena *a, const Composition *c) {
   const char *fold = arena_printf(a, "the %s of %s over 0 <= i < n (%s.Size()), from %s",
                                   op_name(s->op), s->transform_text, first,
                                   identity_text(s->op, c->acc_elem));
+  /* rows: each row r (elements r * ld ... r * ld + n - 1) is the input */
+  const char *out = c->rows ? "for each row r < m, out[r]" : "out[0]";
+  const char *of = c->rows ? arena_printf(a, " of row r, %s[r * ld + i]", first) : "";
   if (!s->epilogue)
-    return arena_printf(a, "out[0] = %s", fold);
-  return arena_printf(a, "out[0] = %s, where %s = %s", s->epilogue_text, s->acc->name, fold);
+    return arena_printf(a, "%s = %s%s", out, fold, of);
+  return arena_printf(a, "%s = %s, where %s = %s%s", out, s->epilogue_text, s->acc->name, fold, of);
 }
 
 const char *gen_identity_text(const Composition *c) { return identity_text(c->op, c->acc_elem); }
@@ -158,8 +161,12 @@ const char *gen_kernel_args(Arena *a, const Composition *c) {
   Buf b = {0};
   for (int i = 0; i < c->spec->inputs.len; i++)
     buf_printf(&b, "const T *%s, ", ((const SpecInput *)c->spec->inputs.items[i])->name);
-  buf_printf(&b, "tgm_size n, R *out, A *partials, unsigned *counter, unsigned items%s",
-             gen_param_decls(a, c));
+  if (c->rows)
+    buf_printf(&b, "tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items%s",
+               gen_param_decls(a, c));
+  else
+    buf_printf(&b, "tgm_size n, R *out, A *partials, unsigned *counter, unsigned items%s",
+               gen_param_decls(a, c));
   const char *s = arena_strdup(a, b.data);
   buf_free(&b);
   return s;
@@ -270,8 +277,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "pair", sp->pair ? "1" : "");
   tpl_set(d, "indexed", sp->indexed ? "1" : "");
   tpl_set(d, "value_t", sp->pair ? "T" : "A"); /* what Lowest(), max, ... take and give */
-  tpl_set(d, "shfl_key", arena_printf(a, dl->shfl_down, "v.key", "offset"));
-  tpl_set(d, "shfl_value", arena_printf(a, dl->shfl_down, "v.value", "offset"));
+  tpl_set(d, "shfl_key", arena_printf(a, dl->shfl_down_width, "v.key", "offset", "width"));
+  tpl_set(d, "shfl_value", arena_printf(a, dl->shfl_down_width, "v.value", "offset", "width"));
   tpl_set(d, "volatile_load", sp->pair ? "tgm_load(p + i)" : "p[i]");
   tpl_set(d, "lowest", at->lowest);
   tpl_set(d, "highest", at->highest);
@@ -307,15 +314,23 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_list(d, "blocks");
   tpl_list(d, "plans");
   for (int b = 0; b < B_COUNT; b++) {
-    bool used = false;
-    for (int i = 0; i < c->plans.len; i++)
-      used |= wanted(only, c->plans.items[i]) &&
-              ((const Plan *)c->plans.items[i])->b == (BlockKind)b;
-    if (!c->block[b].fn || !used)
-      continue;
-    TplDict *it = tpl_item(d, "blocks");
-    tpl_set(it, "block_title", block_titles[b]);
-    tpl_set(it, "block_fn", printed(a, dl, c->block[b].fn));
+    bool used = false, used_group = false; /* by a block; by a row's group (RW) */
+    for (int i = 0; i < c->plans.len; i++) {
+      const Plan *p = c->plans.items[i];
+      if (wanted(only, p) && p->b == (BlockKind)b)
+        *(p->g == G_RW ? &used_group : &used) = true;
+    }
+    if (c->block[b].fn && used) {
+      TplDict *it = tpl_item(d, "blocks");
+      tpl_set(it, "block_title", block_titles[b]);
+      tpl_set(it, "block_fn", printed(a, dl, c->block[b].fn));
+    }
+    if (c->block[b].group_fn && used_group) {
+      TplDict *it = tpl_item(d, "blocks");
+      tpl_set(it, "block_title",
+              arena_printf(a, "%s; for each group of GROUP threads (a row's)", block_titles[b]));
+      tpl_set(it, "block_fn", printed(a, dl, c->block[b].group_fn));
+    }
   }
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
@@ -338,6 +353,22 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   for (int i = 0; i < c->plans.len; i++)
     if (wanted(only, c->plans.items[i]))
       last = i;
+  tpl_set(h, "launch_rule", tpl_text("launch_rule.tpl"));
+  if (c->rows) {
+    for (int i = 0; i < c->plans.len; i++) {
+      const Plan *p = c->plans.items[i];
+      if (!wanted(only, p))
+        continue;
+      TplDict *it = tpl_item(h, "launchers");
+      tpl_set(it, "id", p->id);
+      tpl_set(it, "cname", p->cname);
+      tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
+      tpl_set(it, "single", p->g == G_RW ? "" : "1");
+      tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
+      tpl_set(it, "more", i < last ? " \\" : "");
+    }
+    return tpl_expand(out, "launch_rows.tpl", tpl_text("launch_rows.tpl"), h, err, errlen);
+  }
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
     if (!wanted(only, p))

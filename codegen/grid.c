@@ -5,7 +5,8 @@
  *   value = tgm_values_<grid part>_<thread shape>(...);  (thread level)
  *   value = <block function>(value);                     (block level)
  * finished by the grid's transformation: two passes (DT, DS), global
- * atomics (DTA, DSA), the last block (DTL, DSL) or one block (B1). */
+ * atomics (DTA, DSA), the last block (DTL, DSL) or one block (B1). Row
+ * plans (--rows) are rows.c's. */
 #include "tgm.h"
 
 #include <string.h>
@@ -61,8 +62,9 @@ static void build(Arena *a, Composition *c, Plan *p) {
   Loc loc = im->cd->loc;
   bool vec = p->t == T_SV;
   Node *value = mk_decl(a, loc, "value", type_new(a, TY_ACC),
-                        kernel_values(a, p->kernel, p->g, p->t, mk_gpu(a, loc, "bid"),
-                                      mk_gpu(a, loc, "gdim")));
+                        kernel_values(a, p->kernel, p->g, p->t, "BLOCK", NULL,
+                                      mk_gpu(a, loc, "bid"), mk_gpu(a, loc, "gdim"),
+                                      mk_gpu(a, loc, "tid")));
   block_add(a, body,
             mk_comment(a, loc,
                        arena_printf(a, "thread: codelet '%s' on its part (grid: %s; block: %s)",
@@ -86,6 +88,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
   case G_DTL:
   case G_DSL: xf_lastblock(a, c, p, value); break;
   case G_B1: xf_oneblock(a, c, p, value); break;
+  case G_RW:
+  case G_RB: /* rows.c */
   case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);
@@ -116,9 +120,11 @@ void pass_grid(Ctx *ctx, Composition *c) {
   for (int i = 0; i < c->candidates.len; i++) {
     Plan *p = c->candidates.items[i];
     LeftOutStage stage;
-    const char *why = wanting(a, c, p, &stage);
+    const char *why = c->rows ? rows_wanting(a, c, p, &stage) : wanting(a, c, p, &stage);
     if (why)
       leave_out(a, c, p, why, stage);
+    else if (c->rows)
+      rows_build(a, c, p);
     else
       build(a, c, p);
   }

@@ -7,6 +7,9 @@
  *        unsigned items, [params...])
  * and a two-pass plan's second kernel
  *   NAME_pass2(const A *partials, tgm_size count, R *out, tgm_size n, [params...])
+ * A row kernel (--rows; RW's also a template on GROUP) takes
+ *   NAME(const T *x, [const T *y, ...] tgm_size m, tgm_size n, tgm_size ld, R *out,
+ *        unsigned items, [params...])
  * The roles are named here once; transformations ask for a role, never for
  * a position, and the manifest's launch arguments are the role names
  * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
@@ -67,6 +70,28 @@ Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind 
   return k;
 }
 
+Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped) {
+  Kernel *k = kernel_begin(a, c, name, b);
+  Loc loc = k->fn->loc;
+  if (grouped)
+    k->fn->spelling = "template <unsigned BLOCK, unsigned GROUP>\n__global__";
+  const PtrVec *ins = &c->spec->inputs;
+  for (int i = 0; i < ins->len; i++) {
+    const SpecInput *in = ins->items[i];
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    vec_push(a, &k->inputs,
+             add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
+  }
+  k->m = add(a, k, "m", mk_param(a, loc, "m", type_new(a, TY_SIZE), 0));
+  k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  k->ld = add(a, k, "ld", mk_param(a, loc, "ld", type_new(a, TY_SIZE), 0));
+  k->out = add(a, k, "out",
+               mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->items = add(a, k, "items", mk_param(a, loc, "items", type_new(a, TY_UINT), 0));
+  add_params(a, c, k);
+  return k;
+}
+
 Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind b) {
   Kernel *k = kernel_begin(a, c, name, b);
   Loc loc = k->fn->loc;
@@ -111,21 +136,25 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value) {
 }
 
 /* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
- * [params]): this thread's value, reduced by the thread-level codelet over
- * its part (file.tpl's partition functions, by grid and thread shape). */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, Node *bidx, Node *gdim) {
+ * thread index, [params]): this thread's value, reduced by the thread-level
+ * codelet over its part (file.tpl's partition functions, by grid and thread
+ * shape). A row kernel passes its group size as `threads`, each input moved
+ * to the row (`ins`, NULL: the inputs) and the thread's place in its group. */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const char *threads,
+                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx) {
   Loc loc = k->fn->loc;
   Node *call = mk_call(a, loc,
-                       arena_printf(a, "tgm_values_%s_%s<BLOCK>", grid_tiled(g) ? "DT" : "DS",
-                                    thread_code(t)),
+                       arena_printf(a, "tgm_values_%s_%s<%s>", grid_tiled(g) ? "DT" : "DS",
+                                    thread_code(t), threads),
                        0);
   call->ty = type_new(a, TY_ACC);
   for (int i = 0; i < k->inputs.len; i++)
-    vec_push(a, &call->kids, kernel_use(a, k->inputs.items[i]));
+    vec_push(a, &call->kids, ins ? ins[i] : kernel_use(a, k->inputs.items[i]));
   vec_push(a, &call->kids, kernel_use(a, k->n));
   vec_push(a, &call->kids, kernel_use(a, k->items));
   vec_push(a, &call->kids, bidx);
   vec_push(a, &call->kids, gdim);
+  vec_push(a, &call->kids, tidx);
   for (int i = 0; i < k->params.len; i++)
     vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
   return call;

@@ -59,6 +59,7 @@ typedef struct {
   bool no_check;       /* --no-check: write variants unchecked */
   bool strict;         /* --strict: a variant wrong on the check is an error */
   bool reduce_api;     /* --reduce-api: the typed tgm_reduce calls, -o FILE */
+  bool rows;           /* --rows: the spectrum over each row of a matrix */
   CheckOptions check;
 } Options;
 
@@ -70,6 +71,8 @@ static void usage(FILE *fp) {
         "\n"
         "options:\n"
         "  --type=T[,T...] element types: i32 (default), u32, i64, f32, f64\n"
+        "  --rows          the rows of an m x n matrix (rows ld elements apart), each\n"
+        "                  reduced by the spectrum: out[r] for row r; NAME_TYPE_rows.*\n"
         "  --list          print every variant, one per line: id, then properties\n"
         "  --dump=PASS     print a pass's result and stop: ast, sema, plan (the\n"
         "                  candidate variants), lower (the device functions), block\n"
@@ -125,7 +128,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
     OPT_MODE,
     OPT_NO_CHECK,
     OPT_STRICT,
-    OPT_REDUCE_API
+    OPT_REDUCE_API,
+    OPT_ROWS
   };
   // clang-format off
   static const struct option longopts[] = {
@@ -140,6 +144,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
       {"no-check", no_argument, NULL, OPT_NO_CHECK},
       {"strict", no_argument, NULL, OPT_STRICT},
       {"reduce-api", no_argument, NULL, OPT_REDUCE_API},
+      {"rows", no_argument, NULL, OPT_ROWS},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -194,6 +199,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
       break;
     case 'o': opt->outdir = optarg; break;
     case OPT_REDUCE_API: opt->reduce_api = true; break;
+    case OPT_ROWS: opt->rows = true; break;
     case 'h': usage(stdout); return 0;
     case OPT_VERSION: printf("tgm-gen %s\n", TGM_VERSION); return 0;
     case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
@@ -210,6 +216,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
                           opt->no_check || opt->strict))
     return bad_usage("--reduce-api writes one header: -o FILE, without --embed, --list, --dump, "
                      "--no-check or --strict%s",
+                     "");
+  if (opt->rows && (opt->embed || opt->reduce_api))
+    return bad_usage("--rows writes the row variants with -o DIR (or --list, --dump); the "
+                     "embedded call and tgm_reduce for rows do not exist yet%s",
                      "");
   if (opt->embed) {
     if (!opt->outdir)
@@ -316,10 +326,10 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
 
 /* Each spectrum of prog through the passes, once for every dialect. With
  * --dump of a pass, its result goes to out and the passes stop there. */
-static void run_passes(Ctx *ctx, Program *prog, DumpKind dump,
+static void run_passes(Ctx *ctx, Program *prog, bool rows, DumpKind dump,
                        Buf *(*dump_out)(void *, const Composition *), void *dump_ctx,
                        PtrVec *comps) {
-  composition_new(ctx, prog, comps);
+  composition_new(ctx, prog, rows, comps);
   for (int i = 0; i < comps->len; i++) {
     Composition *c = comps->items[i];
     for (size_t k = 0; k < COUNT_OF(passes); k++) {
@@ -373,7 +383,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
 
   PtrVec comps = {0};
   DumpTo to = {arena, opt, outs, stdout_buf};
-  run_passes(ctx, prog, opt->dump, dump_out, &to, &comps);
+  run_passes(ctx, prog, opt->rows, opt->dump, dump_out, &to, &comps);
   if (opt->dump != DUMP_NONE && opt->dump != DUMP_CODE)
     return;
   if (opt->embed) {
@@ -413,7 +423,8 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     }
     char err[512];
-    if (gen_cub(outputs_add(outs, arena_printf(arena, "%s.cub.cu", base)), arena, by[DIALECT_CUDA],
+    if (!by[DIALECT_CUDA]->rows &&
+        gen_cub(outputs_add(outs, arena_printf(arena, "%s.cub.cu", base)), arena, by[DIALECT_CUDA],
                 path, err, sizeof err) != 0)
       diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     gen_manifest(outputs_add(outs, arena_printf(arena, "%s.json", base)), arena, by, path,
@@ -473,7 +484,7 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
       if (ctx->diag->nerrors)
         break;
       PtrVec comps = {0};
-      run_passes(ctx, prog, DUMP_NONE, NULL, NULL, &comps);
+      run_passes(ctx, prog, false, DUMP_NONE, NULL, NULL, &comps);
       for (int k = 0; k < comps.len; k++)
         reduce_api_add(&api, composition_for(arena, comps.items[k], DIALECT_CUDA,
                                              dialect_get(DIALECT_CUDA)));

@@ -53,6 +53,10 @@ json_t *manifest_tunables(const Plan *p) {
     static const unsigned per_sm[] = {1, 2, 4, 8, 16, 32};
     json_object_set_new(tun, "grid_cap_per_sm", uint_array(per_sm, COUNT_OF(per_sm)));
   }
+  if (p->g == G_RW) { /* threads a row (launch_rows.tpl's tgm_group_ok) */
+    static const unsigned group[] = {1, 2, 4, 8, 16, 32};
+    json_object_set_new(tun, "group", uint_array(group, COUNT_OF(group)));
+  }
   return tun;
 }
 
@@ -137,6 +141,12 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     if (strncmp(kr->items[i], "param:", 6) == 0)
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
+  if (p->g == G_RW || p->g == G_RB) { /* rows: one launch, none for m = 0 */
+    json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
+                                     (const char **)p->kernel->roles.items, (size_t)kr->len));
+    json_object_set_new(v, "launches_m_positive", ls);
+    return v;
+  }
   if (p->needs_init)
     json_array_append_new(ls, launch(ns, "tgm_init", false, "one", "1", iargs, ni));
   json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
@@ -180,12 +190,16 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "ctype", json_string(ei->ctype));
   json_object_set_new(m, "op", json_string(combiner_of(c->op)->name));
   json_object_set_new(m, "namespace", json_string(ns));
+  /* a row manifest (--rows) says so; without "shape", the 1-D problem */
+  if (c->rows)
+    json_object_set_new(m, "shape", json_string("rows"));
   json_t *files = json_object();
   for (int d = 0; d < DIALECT_COUNT; d++)
     json_object_set_new(files, by[d]->target->name,
                         json_string(arena_printf(a, "%s.%s", base, by[d]->target->ext)));
   /* the CUB baseline (templates/cub.tpl): int tgm_cub_run(...), built with nvcc */
-  json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
+  if (!c->rows)
+    json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
   json_object_set_new(m, "sources", files);
   /* what the spectrum means: epilogue(fold(op, identity, map(transform, inputs))) */
   const Spectrum *sp = c->spec;
@@ -228,8 +242,10 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "text", json_string(gen_meaning(a, c)));
   json_object_set_new(m, "meaning", meaning);
   json_object_set_new(m, "kernel_args",
-                      json_string(arena_printf(a, "(%s); tgm_init(R *out%s)", gen_kernel_args(a, c),
-                                               gen_param_decls(a, c))));
+                      json_string(c->rows ? arena_printf(a, "(%s)", gen_kernel_args(a, c))
+                                          : arena_printf(a, "(%s); tgm_init(R *out%s)",
+                                                         gen_kernel_args(a, c),
+                                                         gen_param_decls(a, c))));
   /* the reference, for tgm-tune: R[3] = {sequential result, low, high}; it
    * takes the main kernels' inputs, n, out and parameters (kernel.c's roles,
    * every plan's main kernel has them all) */
@@ -238,7 +254,8 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   size_t nr = 0;
   for (int i = 0; i < roles->len; i++)
     if (strcmp(roles->items[i], "partials") && strcmp(roles->items[i], "counter") &&
-        strcmp(roles->items[i], "items"))
+        strcmp(roles->items[i], "items") && strcmp(roles->items[i], "m") &&
+        strcmp(roles->items[i], "ld"))
       rargs[nr++] = roles->items[i];
   json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
   json_object_set_new(ref, "out",
@@ -246,11 +263,17 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                                   "2^22 elements, 1024 parts combined in order); the "
                                   "lowest and highest a fold in another order may give"));
   json_object_set_new(ref, "bound", json_string(gen_reference_bound(c)));
+  if (c->rows)
+    json_object_set_new(ref, "rows", json_string("once per row r: in + r * ld, n, out + 3 * r"));
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
-                      json_string("one: 1 block; tiles: ceil(n / (block * items)); tiles_vec: the "
-                                  "same over the 16-byte aligned body, in vectors, at least 1; "
-                                  "strided, strided_vec: as tiles, at most grid_cap"));
+                      json_string(c->rows
+                                      ? "rows: m blocks; rows_group: ceil(m / (block / group)) "
+                                        "blocks (launch_rule.tpl's tgm_rows_grid_of)"
+                                      : "one: 1 block; tiles: ceil(n / (block * items)); "
+                                        "tiles_vec: the same over the 16-byte aligned body, in "
+                                        "vectors, at least 1; strided, strided_vec: as tiles, at "
+                                        "most grid_cap"));
   json_t *vs = json_array();
   /* every plan of any dialect, in the first one's order, then the others' own */
   for (int d = 0; d < DIALECT_COUNT; d++) {
@@ -299,6 +322,7 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                                : "none",
                  p->min_arch, p->grid_rule, names, items_text(a, p),
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
+                 : p->g == G_RW                                 ? ",group{1,2,4,8,16,32}"
                                                                 : "");
     }
   }

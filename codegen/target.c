@@ -18,6 +18,9 @@ static const char *const cuda_builtins[] = {
     "warp_size", "TGM_WARP",
     "block", "BLOCK",
     "items", "ITEMS",
+    "group", "GROUP",                    /* a row's threads (xf_group.c) */
+    "group_tid", "threadIdx.x % GROUP",
+    "group_id", "threadIdx.x / GROUP",
     NULL,
 };
 
@@ -73,6 +76,7 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .sync_block = "__syncthreads()",
         .sync_warp = "__syncwarp()",
         .shfl_down = "__shfl_down_sync(0xffffffffu, %s, %s)",
+        .shfl_down_width = "__shfl_down_sync(0xffffffffu, %s, %s, %s)",
         .redux = "tgm_warp_reduce(%s)",
         .fence = "__threadfence()",
         .ticket = "atomicInc(%s, %s)",
@@ -95,6 +99,7 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .sync_block = "__syncthreads()",
         .sync_warp = "tgm_sync_warp()",
         .shfl_down = "__shfl_down(%s, %s)",
+        .shfl_down_width = "__shfl_down(%s, %s, %s)",
         .redux = NULL,
         .fence = "__threadfence()",
         .ticket = "atomicInc(%s, %s)",

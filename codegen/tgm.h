@@ -457,7 +457,8 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
-typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_COUNT } GridKind;
+/* G_RW, G_RB: the grid levels of row reductions (--rows, rows.c) */
+typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_RW, G_RB, G_COUNT } GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
 typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 
@@ -468,8 +469,10 @@ bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {
-  Node *fn;        /* NULL when unavailable */
-  const char *why; /* then: why */
+  Node *fn;              /* NULL when unavailable */
+  const char *why;       /* then: why */
+  Node *group_fn;        /* --rows: fn for a group of GROUP threads (xf_group.c), or NULL */
+  const char *group_why; /* then: why */
   Codelet *cd;
   const char *fname; /* the device function's name: sum_coop_shfl */
 } BlockImpl;
@@ -479,6 +482,7 @@ typedef struct {
   Node *fn;      /* ND_FUNC */
   PtrVec inputs; /* Node * (ND_PARAM): const T *x, ... (main kernel) */
   Node *n, *out, *partials, *counter, *items, *count; /* NULL where absent */
+  Node *m, *ld;  /* a row kernel's rows and leading dimension */
   PtrVec params; /* Node * (ND_PARAM): the spectrum's scalar parameters */
   PtrVec roles;  /* const char *: each parameter's role, in order (manifest) */
 } Kernel;
@@ -516,6 +520,7 @@ typedef struct {
   const char *name;     /* the spectrum */
   Op op;
   ElemType elem;
+  bool rows;                    /* --rows: each row of an m x n matrix reduced */
   DialectKind dialect;          /* its slot among the dialects */
   const struct Dialect *target; /* what it is printed for (target.c) */
   Codelet *scalar, *tiled, *strided;
@@ -529,8 +534,9 @@ typedef struct {
   PtrVec left_out;   /* LeftOut * */
 } Composition;
 
-/* One composition per spectrum of prog, before any pass. */
-void composition_new(Ctx *ctx, Program *prog, PtrVec *out);
+/* One composition per spectrum of prog, before any pass; rows: of the
+ * spectrum over each row of a matrix (--rows). */
+void composition_new(Ctx *ctx, Program *prog, bool rows, PtrVec *out);
 
 /* Every pass has this signature; errors go to ctx->diag. */
 typedef void (*Pass)(Ctx *ctx, Composition *c);
@@ -556,8 +562,11 @@ Node *kernel_write_result(Arena *a, const Kernel *k, Node *value); /* thread 0: 
 /* `value = sum_coop<BLOCK>(value);`: the block level's function on value */
 Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
 /* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
- * [params]): a thread's value, reduced by the thread level over its part */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, Node *bidx, Node *gdim);
+ * thread index, [params]): a thread's value, reduced by the thread level
+ * over its part; `threads` share it (BLOCK, or a row's GROUP), `ins` are the
+ * inputs as the call passes them (NULL: the kernel's parameters) */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const char *threads,
+                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx);
 
 /* Grid-level transformations: each finishes plan p's kernel, whose body
  * ends with `value` (a declaration) holding the block's result in thread
@@ -566,6 +575,15 @@ void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_t
 void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_gatomic.c */
 void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_lastblock.c */
 void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value);  /* grid.c: B1 */
+/* rows.c: a row plan's kernel (RW: GROUP threads a row; RB: a block a row) */
+void rows_build(Arena *a, Composition *c, Plan *p);
+/* why a row plan cannot be built, and at which level; NULL: it can */
+const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage);
+/* xf_group.c: a transformed block function for groups of GROUP threads, or
+ * NULL with why */
+Node *xf_group(Arena *a, const Node *block_fn, const char **why);
+/* kernel.c: a row kernel (const T *x, ..., m, n, ld, R *out, items, params) */
+Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped);
 
 /* dump.c: what --dump=plan, lower, block and grid print */
 void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c);
@@ -581,12 +599,13 @@ typedef struct Dialect {
   const char *chosen_by; /* how tgm-gen --embed is asked for it: "--hip" */
   const char *gpus;      /* whose GPUs run it: "AMD GPUs" */
   /* device code, printf formats of the abstract nodes */
-  const char *sync_block; /* ND_SYNC SYNC_BLOCK */
-  const char *sync_warp;  /* ND_SYNC SYNC_WARP: a warp-wide barrier */
-  const char *shfl_down;  /* ND_SHFL: value, offset */
-  const char *redux;      /* ND_REDUX: value; NULL: no warp-reduce instruction */
-  const char *fence;      /* ND_FENCE: a device-wide memory fence */
-  const char *ticket;     /* ND_TICKET: counter, limit; wraps to 0 after limit */
+  const char *sync_block;      /* ND_SYNC SYNC_BLOCK */
+  const char *sync_warp;       /* ND_SYNC SYNC_WARP: a warp-wide barrier */
+  const char *shfl_down;       /* ND_SHFL: value, offset */
+  const char *shfl_down_width; /* ND_SHFL within GROUP lanes (ival 1): value, offset, width */
+  const char *redux;           /* ND_REDUX: value; NULL: no warp-reduce instruction */
+  const char *fence;           /* ND_FENCE: a device-wide memory fence */
+  const char *ticket;          /* ND_TICKET: counter, limit; wraps to 0 after limit */
   /* file.tpl's text: includes, TGM_WARP's definition, device helpers */
   const char *includes, *warp_def, *device_prelude;
   /* the warp widths of its GPUs: the CPU check runs each (the last one

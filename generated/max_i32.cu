@@ -151,6 +151,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -159,39 +162,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = max_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, max_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return max_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return max_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, max_scalar(in + lo, hi - lo, 1));
   }
@@ -199,33 +204,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return max_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = max_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -240,13 +245,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -448,7 +453,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -471,7 +476,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -494,7 +499,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -517,7 +522,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -540,7 +545,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -563,7 +568,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -586,7 +591,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -609,7 +614,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -632,7 +637,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -655,7 +660,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -678,7 +683,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -701,7 +706,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -724,7 +729,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -747,7 +752,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -770,7 +775,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -793,7 +798,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -816,7 +821,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -839,7 +844,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -862,7 +867,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -885,7 +890,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -908,7 +913,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -931,7 +936,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -954,7 +959,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -977,7 +982,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1000,7 +1005,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1023,7 +1028,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1046,7 +1051,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1069,7 +1074,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1092,7 +1097,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1115,7 +1120,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1138,7 +1143,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1161,7 +1166,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1184,7 +1189,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1207,7 +1212,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1230,7 +1235,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1253,7 +1258,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1276,7 +1281,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1289,7 +1294,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1302,7 +1307,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1315,7 +1320,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1328,7 +1333,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1341,7 +1346,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1354,7 +1359,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1367,7 +1372,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1380,7 +1385,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1393,7 +1398,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1406,7 +1411,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1419,7 +1424,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1432,7 +1437,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1445,7 +1450,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1458,7 +1463,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1471,7 +1476,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1484,7 +1489,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1497,7 +1502,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1510,7 +1515,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1523,7 +1528,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1536,7 +1541,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1549,7 +1554,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1562,7 +1567,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1575,7 +1580,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1588,7 +1593,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1601,7 +1606,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1614,7 +1619,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1627,7 +1632,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1640,7 +1645,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1653,7 +1658,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1666,7 +1671,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1679,7 +1684,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1692,7 +1697,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1705,7 +1710,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1718,7 +1723,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1731,7 +1736,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1744,7 +1749,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1769,7 +1774,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1794,7 +1799,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1819,7 +1824,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1844,7 +1849,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1869,7 +1874,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1894,7 +1899,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1919,7 +1924,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1944,7 +1949,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1969,7 +1974,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1994,7 +1999,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2019,7 +2024,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2044,7 +2049,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2069,7 +2074,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2094,7 +2099,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2119,7 +2124,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2144,7 +2149,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2169,7 +2174,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2194,7 +2199,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2219,7 +2224,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2244,7 +2249,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2269,7 +2274,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2294,7 +2299,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2319,7 +2324,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2344,7 +2349,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2369,7 +2374,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2394,7 +2399,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2419,7 +2424,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2444,7 +2449,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2469,7 +2474,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2494,7 +2499,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2519,7 +2524,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2544,7 +2549,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2569,7 +2574,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2594,7 +2599,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2619,7 +2624,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2644,7 +2649,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2657,7 +2662,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2670,7 +2675,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2683,7 +2688,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2696,7 +2701,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2709,7 +2714,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2722,7 +2727,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2735,7 +2740,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2748,7 +2753,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2761,7 +2766,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2774,7 +2779,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2787,7 +2792,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2800,7 +2805,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2813,7 +2818,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2826,7 +2831,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2839,7 +2844,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2852,7 +2857,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2865,7 +2870,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2915,6 +2920,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

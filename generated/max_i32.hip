@@ -157,6 +157,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -165,39 +168,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = max_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, max_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return max_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return max_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, max_scalar(in + lo, hi - lo, 1));
   }
@@ -205,33 +210,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return max_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = max_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -246,13 +251,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -431,7 +436,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -454,7 +459,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -477,7 +482,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -500,7 +505,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -523,7 +528,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -546,7 +551,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -569,7 +574,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -592,7 +597,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -615,7 +620,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -638,7 +643,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -661,7 +666,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -684,7 +689,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -707,7 +712,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -730,7 +735,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -753,7 +758,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -776,7 +781,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -799,7 +804,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -822,7 +827,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -845,7 +850,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -868,7 +873,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -891,7 +896,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -914,7 +919,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -937,7 +942,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -960,7 +965,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -983,7 +988,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1006,7 +1011,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1029,7 +1034,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1052,7 +1057,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1075,7 +1080,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1098,7 +1103,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1121,7 +1126,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1134,7 +1139,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1147,7 +1152,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1160,7 +1165,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1173,7 +1178,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1186,7 +1191,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1199,7 +1204,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1212,7 +1217,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1225,7 +1230,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1238,7 +1243,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1251,7 +1256,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1264,7 +1269,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1277,7 +1282,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1290,7 +1295,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1303,7 +1308,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1316,7 +1321,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1329,7 +1334,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1342,7 +1347,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1355,7 +1360,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1368,7 +1373,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1381,7 +1386,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1394,7 +1399,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1407,7 +1412,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1420,7 +1425,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1433,7 +1438,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1446,7 +1451,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1459,7 +1464,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1472,7 +1477,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1485,7 +1490,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1498,7 +1503,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1511,7 +1516,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1536,7 +1541,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1561,7 +1566,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1586,7 +1591,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1611,7 +1616,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1636,7 +1641,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1661,7 +1666,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1686,7 +1691,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1711,7 +1716,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1736,7 +1741,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1761,7 +1766,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1786,7 +1791,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1811,7 +1816,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1836,7 +1841,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1861,7 +1866,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1886,7 +1891,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1911,7 +1916,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1936,7 +1941,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1961,7 +1966,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1986,7 +1991,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2011,7 +2016,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2036,7 +2041,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2061,7 +2066,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2086,7 +2091,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2111,7 +2116,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2136,7 +2141,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2161,7 +2166,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2186,7 +2191,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2211,7 +2216,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2236,7 +2241,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2261,7 +2266,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2274,7 +2279,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2287,7 +2292,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2300,7 +2305,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2313,7 +2318,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2326,7 +2331,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2339,7 +2344,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2352,7 +2357,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2365,7 +2370,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2378,7 +2383,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2391,7 +2396,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2404,7 +2409,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2417,7 +2422,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2430,7 +2435,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2443,7 +2448,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2493,6 +2498,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

@@ -142,6 +142,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -150,39 +153,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = min_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, min_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return min_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return min_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, min_scalar(in + lo, hi - lo, 1));
   }
@@ -190,33 +195,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return min_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = min_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -231,13 +236,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -416,7 +421,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -439,7 +444,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -462,7 +467,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -485,7 +490,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -508,7 +513,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -531,7 +536,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -554,7 +559,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -577,7 +582,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -600,7 +605,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -623,7 +628,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -646,7 +651,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -669,7 +674,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -692,7 +697,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -715,7 +720,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -738,7 +743,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -761,7 +766,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -784,7 +789,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -807,7 +812,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -830,7 +835,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -853,7 +858,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -876,7 +881,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -899,7 +904,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -922,7 +927,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -945,7 +950,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -968,7 +973,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -991,7 +996,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1014,7 +1019,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1037,7 +1042,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1060,7 +1065,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1083,7 +1088,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1106,7 +1111,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1119,7 +1124,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1132,7 +1137,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1145,7 +1150,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1158,7 +1163,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1171,7 +1176,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1184,7 +1189,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1197,7 +1202,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1210,7 +1215,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1223,7 +1228,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1236,7 +1241,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1249,7 +1254,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1262,7 +1267,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1275,7 +1280,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1288,7 +1293,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1301,7 +1306,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1314,7 +1319,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1327,7 +1332,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1340,7 +1345,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1353,7 +1358,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1366,7 +1371,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1379,7 +1384,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1392,7 +1397,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1405,7 +1410,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1418,7 +1423,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1431,7 +1436,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1444,7 +1449,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1457,7 +1462,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1470,7 +1475,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1483,7 +1488,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1496,7 +1501,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1521,7 +1526,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1546,7 +1551,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1571,7 +1576,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1596,7 +1601,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1621,7 +1626,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1646,7 +1651,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1671,7 +1676,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1696,7 +1701,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1721,7 +1726,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1746,7 +1751,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1771,7 +1776,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1796,7 +1801,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1821,7 +1826,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1846,7 +1851,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1871,7 +1876,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1896,7 +1901,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1921,7 +1926,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1946,7 +1951,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1971,7 +1976,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1996,7 +2001,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2021,7 +2026,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2046,7 +2051,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2071,7 +2076,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2096,7 +2101,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2121,7 +2126,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2146,7 +2151,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2171,7 +2176,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2196,7 +2201,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2221,7 +2226,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2246,7 +2251,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2259,7 +2264,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2272,7 +2277,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2285,7 +2290,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2298,7 +2303,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2311,7 +2316,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2324,7 +2329,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2337,7 +2342,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2350,7 +2355,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2363,7 +2368,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2376,7 +2381,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2389,7 +2394,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2402,7 +2407,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2415,7 +2420,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2428,7 +2433,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2478,6 +2483,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

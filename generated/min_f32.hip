@@ -160,6 +160,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -168,39 +171,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = min_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, min_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return min_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return min_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, min_scalar(in + lo, hi - lo, 1));
   }
@@ -208,33 +213,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return min_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = min_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -249,13 +254,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -434,7 +439,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -457,7 +462,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -480,7 +485,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -503,7 +508,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -526,7 +531,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -549,7 +554,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -572,7 +577,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -595,7 +600,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -618,7 +623,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -641,7 +646,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -664,7 +669,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -687,7 +692,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -710,7 +715,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -733,7 +738,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -756,7 +761,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DT_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -779,7 +784,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -802,7 +807,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -825,7 +830,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -848,7 +853,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -871,7 +876,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -894,7 +899,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -917,7 +922,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -940,7 +945,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -963,7 +968,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -986,7 +991,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1009,7 +1014,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1032,7 +1037,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1055,7 +1060,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1078,7 +1083,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1101,7 +1106,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1124,7 +1129,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1137,7 +1142,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1150,7 +1155,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1163,7 +1168,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1176,7 +1181,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1189,7 +1194,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1202,7 +1207,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1215,7 +1220,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1228,7 +1233,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1241,7 +1246,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1254,7 +1259,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1267,7 +1272,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1280,7 +1285,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1293,7 +1298,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1306,7 +1311,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1319,7 +1324,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1332,7 +1337,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1345,7 +1350,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1358,7 +1363,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1371,7 +1376,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1384,7 +1389,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1397,7 +1402,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1410,7 +1415,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1423,7 +1428,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1436,7 +1441,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1449,7 +1454,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1462,7 +1467,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1475,7 +1480,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1488,7 +1493,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1501,7 +1506,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1514,7 +1519,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1539,7 +1544,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1564,7 +1569,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1589,7 +1594,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1614,7 +1619,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1639,7 +1644,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1664,7 +1669,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1689,7 +1694,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1714,7 +1719,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1739,7 +1744,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1764,7 +1769,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1789,7 +1794,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1814,7 +1819,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1839,7 +1844,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1864,7 +1869,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DTL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1889,7 +1894,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1914,7 +1919,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1939,7 +1944,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1964,7 +1969,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1989,7 +1994,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2014,7 +2019,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2039,7 +2044,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2064,7 +2069,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2089,7 +2094,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2114,7 +2119,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2139,7 +2144,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2164,7 +2169,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2189,7 +2194,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2214,7 +2219,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2239,7 +2244,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2264,7 +2269,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2277,7 +2282,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2290,7 +2295,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2303,7 +2308,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2316,7 +2321,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2329,7 +2334,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2342,7 +2347,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2355,7 +2360,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2368,7 +2373,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2381,7 +2386,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2394,7 +2399,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2407,7 +2412,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2420,7 +2425,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2433,7 +2438,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2446,7 +2451,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2496,6 +2501,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

@@ -176,6 +176,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -184,39 +187,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = sum_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, sum_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, sum_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, sum_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return sum_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return sum_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, sum_scalar(in + lo, hi - lo, 1));
   }
@@ -224,33 +229,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return sum_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = sum_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -265,13 +270,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -450,7 +455,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -473,7 +478,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -496,7 +501,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -519,7 +524,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -542,7 +547,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -565,7 +570,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -588,7 +593,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -611,7 +616,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -634,7 +639,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -657,7 +662,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -680,7 +685,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -703,7 +708,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -726,7 +731,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -749,7 +754,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -772,7 +777,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DT_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -795,7 +800,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -818,7 +823,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -841,7 +846,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -864,7 +869,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -887,7 +892,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -910,7 +915,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -933,7 +938,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -956,7 +961,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -979,7 +984,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1002,7 +1007,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1025,7 +1030,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1048,7 +1053,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1071,7 +1076,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1094,7 +1099,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1117,7 +1122,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1140,7 +1145,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1153,7 +1158,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1166,7 +1171,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1179,7 +1184,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1192,7 +1197,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1205,7 +1210,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1218,7 +1223,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1231,7 +1236,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1244,7 +1249,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1257,7 +1262,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1270,7 +1275,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1283,7 +1288,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1296,7 +1301,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1309,7 +1314,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1322,7 +1327,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1335,7 +1340,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1348,7 +1353,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1361,7 +1366,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1374,7 +1379,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1387,7 +1392,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1400,7 +1405,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1413,7 +1418,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1426,7 +1431,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1439,7 +1444,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1452,7 +1457,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1465,7 +1470,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1478,7 +1483,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1491,7 +1496,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1504,7 +1509,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1517,7 +1522,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1530,7 +1535,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1555,7 +1560,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1580,7 +1585,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1605,7 +1610,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1630,7 +1635,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1655,7 +1660,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1680,7 +1685,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1705,7 +1710,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1730,7 +1735,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1755,7 +1760,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1780,7 +1785,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1805,7 +1810,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1830,7 +1835,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1855,7 +1860,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1880,7 +1885,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DTL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1905,7 +1910,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1930,7 +1935,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1955,7 +1960,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1980,7 +1985,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2005,7 +2010,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2030,7 +2035,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2055,7 +2060,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2080,7 +2085,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2105,7 +2110,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2130,7 +2135,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2155,7 +2160,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2180,7 +2185,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2205,7 +2210,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2230,7 +2235,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2255,7 +2260,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2280,7 +2285,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2293,7 +2298,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2306,7 +2311,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2319,7 +2324,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2332,7 +2337,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2345,7 +2350,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2358,7 +2363,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2371,7 +2376,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2384,7 +2389,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2397,7 +2402,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2410,7 +2415,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2423,7 +2428,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2436,7 +2441,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2449,7 +2454,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2462,7 +2467,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2512,6 +2517,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Regenerates generated/: sum, max and min over i32 and f32, CUDA and HIP,
-# with their manifests, and tgm_reduce's typed calls
+# with their manifests, their row reductions in generated/rows/ (--rows),
+# and tgm_reduce's typed calls
 # (runtime/reduce/include/tgm/reduce_spectra.h). Review the diff before
 # committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/tgm-gen ] || bash scripts/build.sh
 rm -rf generated.new
+mkdir -p generated.new/rows
 for f in sum max min; do
   ./build/tgm-gen --type=i32,f32 -o generated.new "codelets/$f.tgm"
+  ./build/tgm-gen --rows --type=i32,f32 -o generated.new/rows "codelets/$f.tgm"
 done
 rm -rf generated
 mv generated.new generated

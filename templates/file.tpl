@@ -52,7 +52,7 @@ __device__ __forceinline__ tgm_arg tgm_min(tgm_arg a, tgm_arg b) {
 }
 
 // An Arg is two words: two shuffles.
-__device__ __forceinline__ tgm_arg tgm_shfl_down(tgm_arg v, int offset) {
+__device__ __forceinline__ tgm_arg tgm_shfl_down(tgm_arg v, int offset, int width = TGM_WARP) {
   v.key = {{shfl_key}};
   v.value = {{shfl_value}};
   return v;
@@ -199,6 +199,9 @@ __global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_dec
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -208,40 +211,42 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 
 {{?thread_vec_fn}}
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv{{param_decls}}) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t{{param_decls}}) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = {{thread_name}}(in + threadIdx.x, 1, 1{{?indexed}}, threadIdx.x{{/indexed}}{{param_args}});
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, {{thread_name}}(in + tail + threadIdx.x, 1, 1{{?indexed}}, tail + threadIdx.x{{/indexed}}{{param_args}}));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, {{thread_name}}(in + i, 1, 1{{?indexed}}, i{{/indexed}}{{param_args}}));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, {{thread_name}}(in + i, 1, 1{{?indexed}}, i{{/indexed}}{{param_args}}));
   return value;
 }
 {{/thread_vec_fn}}
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DT_ST({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}lo < hi ? hi - lo : 0, 1{{?indexed}}, lo{{/indexed}}{{param_args}});
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DT_SS({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < hi ? hi - first : 0, BLOCK{{?indexed}}, first{{/indexed}}{{param_args}});
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DS_ST({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, {{thread_name}}({{#inputs}}{{name}} + lo, {{/inputs}}hi - lo, 1{{?indexed}}, lo{{/indexed}}{{param_args}}));
   }
@@ -249,34 +254,34 @@ __device__ __forceinline__ A tgm_values_DS_ST({{in_decls}}, tgm_size n, unsigned
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DS_SS({{in_decls}}, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}first < n ? n - first : 0, g * BLOCK{{?indexed}}, first{{/indexed}}{{param_args}});
 }
 {{?thread_vec_fn}}
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = {{thread_vec_name}}(vin + first, first < hi ? hi - first : 0, BLOCK{{?indexed}}, head + first * TGM_VW{{/indexed}}{{param_args}});
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t{{param_args}})) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head{{param_decls}}) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head{{param_decls}}) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -291,13 +296,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g{{param_decls}}) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head{{param_args}})
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head{{param_args}})
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head{{param_args}});
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv{{param_args}})) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head{{param_args}})
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head{{param_args}})
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head{{param_args}});
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t{{param_args}})) : value;
 }
 {{/thread_vec_fn}}
 

@@ -32,4 +32,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
 }
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
+}
 #endif

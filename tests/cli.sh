@@ -29,6 +29,18 @@ expect 2 "bad --dump" -- "$gen" --dump=plans9 codelets/sum.tgm
 expect 2 "-o without a value" -- "$gen" codelets/sum.tgm -o
 expect 1 "missing file" -- "$gen" no/such/file.tgm
 grep -q "^no/such/file.tgm: error: cannot open" "$work/err" || { echo "FAIL missing file message"; fails=$((fails + 1)); }
+# --rows: the row variants, NAME_TYPE_rows.{cu,hip,json}, no CUB baseline;
+# not (yet) embedded or in tgm_reduce
+expect 0 "--rows" -- "$gen" --rows --no-check --type=f32 -o "$work/rows" codelets/sum.tgm
+[ -f "$work/rows/sum_f32_rows.cu" ] && [ -f "$work/rows/sum_f32_rows.hip" ] && [ -f "$work/rows/sum_f32_rows.json" ] &&
+  [ ! -e "$work/rows/sum_f32_rows.cub.cu" ] && grep -q '"shape": "rows"' "$work/rows/sum_f32_rows.json" ||
+  { echo "FAIL --rows files"; fails=$((fails + 1)); }
+expect 0 "--rows --list" -- "$gen" --rows --list codelets/max.tgm
+grep -q '^RW.VS.SV .*group{1,2,4,8,16,32}' "$work/out" && grep -q '^RB.VR.SS ' "$work/out" ||
+  { echo "FAIL --rows --list"; fails=$((fails + 1)); }
+expect 2 "--rows --embed" -- "$gen" --rows --embed --variant=RB.V.SS -o "$work/x.cuh" codelets/sum.tgm
+grep -q -- "--rows writes the row variants" "$work/err" || { echo "FAIL --rows --embed says why"; fails=$((fails + 1)); }
+
 # --reduce-api: tgm_reduce's typed calls, one header
 expect 0 "--reduce-api" -- "$gen" --reduce-api -o "$work/api.h" --type=f32 codelets/dot.tgm i32,i32,u32:codelets/bit_xor.tgm
 grep -q 'tgm_reduce_dot_f32(tgm_ctx \*ctx, const float \*d_x, const float \*d_y, size_t n' "$work/api.h" &&

@@ -278,6 +278,14 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: not a tgm manifest (no \"tgm_manifest\": 1)", path);
     goto out;
   }
+  if (json_object_get(root, "shape")) { /* tgm-gen --rows */
+    const char *shape = json_string_value(json_object_get(root, "shape"));
+    s = tgm__fail(TGM_ERR_MANIFEST,
+                  "%s: a manifest of %s (tgm-gen --rows): tgm-tune tunes the 1-D reduction "
+                  "only (tgm-gen without --rows); time row variants with bench/rows",
+                  path, shape ? shape : "another shape");
+    goto out;
+  }
   m->path = strdup(path);
   const char *slash = strrchr(path, '/');
   m->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");

@@ -109,6 +109,9 @@ __device__ __forceinline__ R tgm_reference(const T *__restrict__ in, tgm_size n)
 //   SS: thread t takes elements t, t + BLOCK, ... of its block's part
 //   SV: SS over 16-byte vectors; the unaligned head and the tail (fewer than
 //       TGM_VW elements each) go to the first threads of block 0.
+// Thread t of the BLOCK that share the part: a kernel passes threadIdx.x; a
+// row kernel (--rows), whose group of threads takes a row, its place in the
+// group.
 
 // Elements before the first 16-byte boundary (in is T-aligned).
 __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
@@ -117,39 +120,41 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
 }
 
 // Block 0's share of the head and the tail around the vector body, each
-// element through the thread-level codelet (its transform included).
-__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv) {
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
   A value = tgm_identity();
   tgm_size tail = head + nv * TGM_VW;
-  if (threadIdx.x < head)
-    value = max_scalar(in + threadIdx.x, 1, 1);
-  if (tail + threadIdx.x < n)
-    value = tgm_combine(value, max_scalar(in + tail + threadIdx.x, 1, 1));
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, max_scalar(in + i, 1, 1));
   return value;
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
-  tgm_size lo = b * BLOCK * items + (tgm_size)threadIdx.x * items;
+  tgm_size lo = b * BLOCK * items + (tgm_size)t * items;
   tgm_size hi = lo + items < n ? lo + items : n;
   return max_scalar(in + lo, lo < hi ? hi - lo : 0, 1);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < n ? lo + (tgm_size)BLOCK * items : n;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   return max_scalar(in + first, first < hi ? hi - first : 0, BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   A value = tgm_identity();
   tgm_size chunk = (tgm_size)BLOCK * items;
-  for (tgm_size lo = b * chunk + (tgm_size)threadIdx.x * items; lo < n; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + (tgm_size)t * items; lo < n; lo += g * chunk) {
     tgm_size hi = lo + items < n ? lo + items : n;
     value = tgm_combine(value, max_scalar(in + lo, hi - lo, 1));
   }
@@ -157,33 +162,33 @@ __device__ __forceinline__ A tgm_values_DS_ST(const T *__restrict__ in, tgm_size
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)items;
-  tgm_size first = b * BLOCK + threadIdx.x;
+  tgm_size first = b * BLOCK + t;
   return max_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   (void)g;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
   tgm_size lo = b * BLOCK * items;
   tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
-  tgm_size first = lo + threadIdx.x;
+  tgm_size first = lo + t;
   A value = max_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
 // the ITEMS loads of a chunk are all issued before any is combined, so
 // ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
-__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, tgm_size head) {
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
   A value = tgm_identity();
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
-  for (tgm_size lo = b * chunk + threadIdx.x; lo < nv; lo += g * chunk) {
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
     V v[ITEMS];
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; j++)
@@ -198,13 +203,13 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g) {
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, head);
-  return b == 0 ? tgm_combine(value, tgm_edges(in, n, head, nv)) : value;
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -325,7 +330,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DT_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -348,7 +353,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -371,7 +376,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -384,7 +389,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -409,7 +414,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
-  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -434,7 +439,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -459,7 +464,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -484,7 +489,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
-  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -509,7 +514,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DTL_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
-  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -534,7 +539,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -559,7 +564,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -572,7 +577,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -622,6 +627,15 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {
   return (partials ? ((size_t)grid * acc_bytes + 15) / 16 * 16 : 0) + (counter ? 16 : 0);
+}
+
+// Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
+// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
+// 2^31 - 1 blocks, a launch that cannot be made.
+static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
+  unsigned long long per = group && group < block ? block / group : 1;
+  unsigned long long g = (m + per - 1) / per;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 #endif
 

@@ -1,0 +1,141 @@
+/* rows.c -- the grid level of row reductions (--rows): out[r] is the
+ * spectrum over row r of an m x n matrix whose rows are ld elements apart.
+ * Every row is one instance of the 1-D problem, so the codelets serve as
+ * they are: the thread level splits a row as the strided grid splits a
+ * block's part (file.tpl's tgm_values_DS_*, one part), and the block level
+ * reduces it.
+ *
+ *   RW  template <BLOCK, GROUP>: GROUP threads a row, BLOCK / GROUP rows a
+ *       block; the block level's function for a group (xf_group.c)
+ *         tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
+ *         A value = tgm_identity();
+ *         if (row < m)
+ *           value = tgm_values_DS_SS<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+ *         value = sum_coop_shfl_group<BLOCK, GROUP>(value);
+ *         if (row < m && threadIdx.x % GROUP == 0)
+ *           out[row] = tgm_epilogue(value, n);
+ *   RB  template <BLOCK>: a block a row (blockIdx.x), the block function
+ * A group past the last row still takes part with the identity: the group
+ * function's barriers are warp-wide. */
+#include "tgm.h"
+
+#include <string.h>
+
+const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage) {
+  (void)a;
+  *stage = LO_PARTS;
+  if (p->t == T_ST && !c->tiled)
+    return "the spectrum has no tiled compound codelet for a row's threads";
+  if (p->t != T_ST && !c->strided)
+    return "the spectrum has no strided compound codelet for a row's threads";
+  if (!c->thread_fn)
+    return "the spectrum has no scalar codelet for the thread";
+  if (p->t == T_SV && !c->thread_vec_fn)
+    return c->thread_vec_why;
+  *stage = LO_BLOCK;
+  const BlockImpl *im = &c->block[p->b];
+  if (!im->fn)
+    return im->why;
+  if (p->g == G_RW && !im->group_fn)
+    return im->group_why;
+  return NULL;
+}
+
+/* in + row * ld, for each input */
+static Node *const *row_inputs(Arena *a, const Kernel *k, Node *row) {
+  Node **ins = arena_alloc(a, sizeof *ins * (size_t)(k->inputs.len ? k->inputs.len : 1));
+  for (int i = 0; i < k->inputs.len; i++) {
+    Loc loc = row->loc;
+    ins[i] = mk_binary(a, loc, OP_ADD, kernel_use(a, k->inputs.items[i]),
+                       mk_binary(a, loc, OP_MUL, mk_var(a, loc, row), kernel_use(a, k->ld)));
+  }
+  return ins;
+}
+
+static bool find_atomic(Node *n, void *ctx) {
+  if (n->kind == ND_ATOMIC || (n->kind == ND_CALL && n->name && strncmp(n->name, "tgm_atomic_", 11) == 0))
+    *(bool *)ctx = true;
+  return true;
+}
+
+void rows_build(Arena *a, Composition *c, Plan *p) {
+  const BlockImpl *im = &c->block[p->b];
+  bool grouped = p->g == G_RW;
+  Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped);
+  p->kernel = k;
+  p->launches = 1;
+  /* one group makes each row; the order of its shared atomics, if any is
+   * left after xf_group's folding, varies */
+  bool atomics = false;
+  node_walk(grouped ? im->group_fn : im->fn, find_atomic, &atomics);
+  p->deterministic = !(atomics && combiner_order_matters(combiner_of(c->op), c->acc_elem));
+  Node *body = k->fn->body;
+  Loc loc = im->cd->loc;
+  Type *size = type_new(a, TY_SIZE);
+
+  /* the row: blockIdx.x, or blockIdx.x * (BLOCK / GROUP) + the group */
+  Node *bid = node_new(a, ND_CAST, loc);
+  bid->ty = size;
+  bid->lhs = mk_gpu(a, loc, "bid");
+  Node *row_at = grouped ? mk_binary(a, loc, OP_ADD,
+                                     mk_binary(a, loc, OP_MUL, bid,
+                                               mk_binary(a, loc, OP_DIV, mk_gpu(a, loc, "block"),
+                                                         mk_gpu(a, loc, "group"))),
+                                     mk_gpu(a, loc, "group_id"))
+                         : bid;
+  block_add(a, body,
+            mk_comment(a, loc,
+                       grouped ? "rows: GROUP threads a row, BLOCK / GROUP rows a block"
+                               : "rows: a block a row"));
+  Node *row = mk_decl(a, loc, "row", size, row_at);
+  block_add(a, body, row);
+
+  const char *part = p->t == T_ST ? "tiles" : p->t == T_SV ? "16-byte vector strides" : "strides";
+  block_add(a, body,
+            mk_comment(a, loc,
+                       arena_printf(a, "thread: codelet '%s' on its part of the row (%s)",
+                                    c->scalar->id, part)));
+  Node *values = kernel_values(a, k, G_DS, p->t, grouped ? "GROUP" : "BLOCK",
+                               row_inputs(a, k, row), mk_int(a, loc, 0), mk_int(a, loc, 1),
+                               mk_gpu(a, loc, grouped ? "group_tid" : "tid"));
+  Node *value;
+  if (grouped) {
+    value = mk_decl(a, loc, "value", type_new(a, TY_ACC), mk_call(a, loc, "tgm_identity", 0));
+    block_add(a, body, value);
+    block_add(a, body,
+              mk_if(a, loc,
+                    mk_binary(a, loc, OP_LT, mk_var(a, loc, row), kernel_use(a, k->m)),
+                    mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value), values)),
+                    NULL));
+  } else {
+    value = mk_decl(a, loc, "value", type_new(a, TY_ACC), values);
+    block_add(a, body, value);
+  }
+
+  block_add(a, body,
+            mk_comment(a, loc,
+                       arena_printf(a, "%s: codelet '%s' (%s)", grouped ? "group" : "block",
+                                    im->cd->id, block_code(p->b))));
+  const char *fname = grouped ? arena_printf(a, "%s<BLOCK, GROUP>", im->group_fn->name)
+                              : arena_printf(a, "%s<BLOCK>", im->fn->name);
+  block_add(a, body,
+            mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
+                                 mk_call(a, loc, fname, 1, mk_var(a, loc, value)))));
+
+  /* out[row] = tgm_epilogue(value, n, ...) by the group's first thread */
+  Node *first = mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, grouped ? "group_tid" : "tid"),
+                          mk_int(a, loc, 0));
+  Node *who = grouped ? mk_binary(a, loc, OP_LAND,
+                                  mk_binary(a, loc, OP_LT, mk_var(a, loc, row),
+                                            kernel_use(a, k->m)),
+                                  first)
+                      : first;
+  block_add(a, body,
+            mk_if(a, loc, who,
+                  mk_expr(a, mk_assign(a, loc, OP_NONE,
+                                       mk_index(a, loc, kernel_use(a, k->out),
+                                                mk_var(a, loc, row)),
+                                       kernel_result(a, k, value))),
+                  NULL));
+  vec_push(a, &c->plans, p);
+}

@@ -1,0 +1,259 @@
+// {{harness}} -- tgm-gen {{version}} --check --rows: row variants of {{file}}
+// run on the CPU simulator ({{dialect}}, warp {{warp}}) against the
+// spectrum's scalar codelet run sequentially over each row
+// (tgm_reference_kernel). Generated; tgm-gen compiles it with the simulator,
+// runs it and deletes it.
+//
+// Every variant runs in a child process of its own (a crash or a hang is that
+// variant's failure), under each setting below, for each shape below and,
+// for RW variants, each group size: random data, the elements between a
+// row's end and the next row (ld > n) poisoned with values that change any
+// result they enter, the output poisoned with a canary after out[m - 1],
+// blocks and threads in several orders; for a plain fold also sparse data:
+// each row the identity but for one element.
+// Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sys/wait.h>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+#include "{{file}}"
+
+namespace ns = {{namespace}};
+using T = ns::T;
+using A = ns::A;
+using R = ns::R;
+
+// The scalar parameters' values
+{{#params}}
+static const {{ctype}} {{name}} = {{value}};
+{{/params}}
+
+enum { NIN = {{nin}}, BLOCK = 128, SECONDS = 300 };
+
+// m rows of n elements, ld apart, the first at element `offset` of the buffer
+// (1: rows off 16-byte alignment, and with ld odd every row differently).
+struct Shape {
+  unsigned long long m, n, ld, offset;
+};
+static const Shape shapes[] = {
+    {0, 5, 5, 0},    {1, 0, 0, 0},   {3, 0, 4, 0},    {1, 1, 1, 0},      {1, 33, 33, 0},
+    {5, 3, 3, 1},    {7, 31, 31, 0}, {9, 33, 40, 1},  {64, 2, 2, 0},     {33, 4, 4, 0},
+    {130, 17, 19, 1}, {40, 64, 67, 0}, {3, 4097, 4099, 1}, {2, 9000, 9000, 0},
+};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
+
+struct Setting {
+  unsigned items;
+  tgm_sim::order blocks, threads;
+  bool sparse;
+  const char *name;
+};
+static const Setting settings[] = {
+    {1, tgm_sim::order::forward, tgm_sim::order::forward, false, "block=128 items=1"},
+    {4, tgm_sim::order::random, tgm_sim::order::reverse, false,
+     "block=128 items=4, blocks in random order, threads in reverse"},
+{{?sparse}}
+    {4, tgm_sim::order::random, tgm_sim::order::forward, true,
+     "block=128 items=4, sparse data: each row the identity but for one element"},
+{{/sparse}}
+};
+enum { NSETTINGS = sizeof settings / sizeof settings[0] };
+
+// per setting and shape: the inputs, and each row's reference and the
+// epilogue of its accumulated value -/+ the float bound
+static std::vector<T> data[NSETTINGS][NSHAPES][NIN];
+static std::vector<R> wants[NSETTINGS][NSHAPES];
+{{?pair}}
+
+// (value, index) results (argmax, argmin): both exactly, a NaN value equal
+// to a NaN.
+static bool close_enough(R got, const R want[3]) {
+  bool same = got.value == want[0].value || (got.value != got.value && want[0].value != want[0].value);
+  return same && got.key == want[0].key;
+}
+
+static void print_got(R got, const R want[3]) {
+  std::printf("got index %llu, value %.9g; want index %llu, value %.9g\n", (unsigned long long)got.key,
+              (double)got.value, (unsigned long long)want[0].key, (double)want[0].value);
+}
+{{/pair}}
+{{?scalar_result}}
+
+// The reference exactly, or (floating-point sums and products) between the
+// epilogue of the accumulated value -/+ the bound.
+static bool close_enough(R got, const R want[3]) {
+  if (std::is_integral<R>::value)
+    return got == want[0];
+  double g = (double)got, w = (double)want[0], a = (double)want[1], b = (double)want[2];
+  if (std::isnan(g) || std::isnan(w))
+    return std::isnan(g) && std::isnan(w);
+  if (std::isnan(a) || std::isnan(b)) { // the bound left the epilogue's domain (sqrt(< 0))
+    double end = std::isnan(a) ? b : a;
+    return std::isnan(end) || std::fabs(g - w) <= std::fabs(end - w);
+  }
+  return g == w || (g >= std::fmin(a, b) && g <= std::fmax(a, b));
+}
+
+static void print_got(R got, const R want[3]) {
+  if (std::is_integral<R>::value)
+    std::printf("got %lld, want %lld\n", (long long)got, (long long)want[0]);
+  else
+    std::printf("got %.9g, want %.9g (within [%.9g, %.9g])\n", (double)got, (double)want[0],
+                (double)want[1], (double)want[2]);
+}
+{{/scalar_result}}
+
+template <typename Launch>
+static int run_variant(const char *id, Launch launch, const unsigned *groups, int ngroups) {
+  for (int s = 0; s < NSETTINGS; s++) {
+    const Setting &st = settings[s];
+    tgm_sim::set_block_order(st.blocks, 7);
+    tgm_sim::set_thread_order(st.threads, 11);
+    for (int i = 0; i < NSHAPES; i++)
+      for (int gi = 0; gi < ngroups; gi++) {
+        const Shape &sh = shapes[i];
+        const unsigned long long m = sh.m, n = sh.n, ld = sh.ld, off = sh.offset;
+        const T *x[NIN + 1];
+        for (int k = 0; k < NIN; k++)
+          x[k] = data[s][i][k].data() + off;
+        std::vector<R> out(m + 1);
+        R canary;
+        std::memset(out.data(), 0x7f, sizeof(R) * (m + 1));
+        std::memset(&canary, 0x7f, sizeof canary);
+        auto rc = launch({{ins}}, m, n, ld, out.data(), st.items, groups[gi]{{param_args}}, nullptr);
+        for (unsigned long long r = 0; r <= m; r++) {
+          const R *want = &wants[s][i][3 * r];
+          bool bad = rc != 0 || (r < m ? !close_enough(out[r], want) : std::memcmp(&out[m], &canary, sizeof(R)) != 0);
+          if (!bad)
+            continue;
+          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu group=%u (%s): ", id, m, n, ld, groups[gi], st.name);
+          if (rc != 0)
+            std::printf("the launch failed: %s\n", rc == 1 ? "invalid value" : tgm_sim::last_error_text());
+          else if (r == m)
+            std::printf("wrote past out[m - 1]\n");
+          else {
+            std::printf("row %llu: ", r);
+            print_got(out[r], want);
+          }
+          return 1;
+        }
+      }
+  }
+  std::printf("RESULT\t%s\tok\n", id);
+  return 0;
+}
+
+// Runs one variant in a child process: a crash or a hang is its failure.
+template <typename F> static void isolated(const char *id, F f) {
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(SECONDS);
+    int bad = f();
+    std::fflush(stdout);
+    _exit(bad);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    std::printf("RESULT\t%s\tFAIL\tcould not run it (fork)\n", id);
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    std::printf("RESULT\t%s\tFAIL\tran for more than %d s (a loop that never ends?)\n", id, SECONDS);
+  else if (WIFSIGNALED(status))
+    std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
+}
+
+static T random_value(std::mt19937_64 &rng) {
+  if (std::is_floating_point<T>::value)
+    return (T)std::uniform_real_distribution<double>(-1, 1)(rng);
+  if (std::is_signed<T>::value)
+    return (T)((long long)(rng() % 2001) - 1000);
+  return (T)(rng() % 2001);
+}
+
+// Between rows: far outside the data's range, alternately high and low, so
+// that a variant that reads past a row's end changes its result.
+static T poison(unsigned long long j) {
+  if (std::is_signed<T>::value || std::is_floating_point<T>::value)
+    return (T)(j % 2 ? 7777 : -7777);
+  return (T)(j % 2 ? 7777 : 0);
+}
+
+int main() {
+  std::mt19937_64 rng(20261125);
+  for (int s = 0; s < NSETTINGS; s++)
+    for (int i = 0; i < NSHAPES; i++) {
+      const Shape &sh = shapes[i];
+      const unsigned long long m = sh.m, n = sh.n, ld = sh.ld, off = sh.offset;
+      const unsigned long long len = off + (m ? (m - 1) * ld + n : 0) + 16;
+      for (int k = 0; k < NIN; k++) {
+        std::vector<T> &d = data[s][i][k];
+        d.resize(len);
+        for (unsigned long long j = 0; j < len; j++)
+          d[j] = poison(j);
+        for (unsigned long long r = 0; r < m; r++)
+          for (unsigned long long c = 0; c < n; c++)
+            d[off + r * ld + c] = random_value(rng);
+{{?pair}}
+        // argmax, argmin: ties in floating point too (multiples of 1/8), a
+        // NaN now and then (it never wins); each row's first element the
+        // identity's value, which ties with the identity when n = 1.
+        bool fp = std::is_floating_point<T>::value;
+        T lowest = fp ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+        T highest = fp ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+        (void)lowest, (void)highest;
+        for (unsigned long long r = 0; r < m; r++)
+          for (unsigned long long c = 0; c < n; c++) {
+            T &e = d[off + r * ld + c];
+            if (fp)
+              e = (r + c) % 23 == 11 ? (T)NAN : (T)((double)((long long)(rng() % 2001) - 1000) / 8);
+            if (c == 0)
+              e = {{pair_extreme}};
+          }
+{{/pair}}
+{{?sparse}}
+        if (settings[s].sparse) // a plain fold: A is T, and the identity an element
+          for (unsigned long long r = 0; r < m; r++) {
+            for (unsigned long long c = 0; c < n; c++)
+              d[off + r * ld + c] = (T)ns::tgm_identity();
+            if (n > 0) {
+              T x;
+              do
+                x = random_value(rng);
+              while (x == (T)ns::tgm_identity());
+              d[off + r * ld + rng() % n] = x;
+            }
+          }
+{{/sparse}}
+      }
+      // one simulated thread runs the scalar codelet over each row
+      wants[s][i].resize(3 * (m + 1));
+      for (unsigned long long r = 0; r < m; r++) {
+        R *w = &wants[s][i][3 * r];
+        const T *x[NIN + 1];
+        for (int k = 0; k < NIN; k++)
+          x[k] = data[s][i][k].data() + off + r * ld;
+        if (tgm_sim::launch(dim3(1), dim3(1), [&] { ns::tgm_reference_kernel({{ins}}, n, w{{param_args}}); }) !=
+            tgm_sim::status::success) {
+          std::printf("the reference failed: %s\n", tgm_sim::last_error_text());
+          return 1;
+        }
+      }
+    }
+  static const unsigned row_groups[] = {1, 2, 4, 8, 16, 32}, block_groups[] = {0};
+  (void)row_groups, (void)block_groups;
+{{#variants}}
+  isolated("{{id}}", [] {
+    return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, {{groups}}, sizeof {{groups}} / sizeof *{{groups}});
+  });
+{{/variants}}
+  return 0;
+}
