@@ -187,7 +187,10 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     TplDict *it = tpl_item(d, "variants");
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
-    tpl_set(it, "groups", p->g == G_RW ? "row_groups" : "block_groups");
+    tpl_set(it, "groups",
+            p->g == G_RW   ? "row_groups"
+            : p->g == G_RL ? "row_parts"
+                           : "block_groups");
   }
   /* rows (--rows): each row against the reference over it */
   const char *tpl = c->rows ? "check_rows.tpl" : "check.tpl";

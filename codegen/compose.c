@@ -13,6 +13,8 @@
  *               knob), BLOCK / GROUP rows a block; the block level's
  *               function for a group (xf_group.c)
  *           RB  a block a row
+ *           RL  `parts` blocks a row (blockIdx.y the row), the last of them
+ *               to finish combines the row's partials (xf_lastblock.c)
  *           their thread level: the row split over the group's (block's)
  *           threads as the strided grid splits a block's part (ST, SS, SV)
  *   block   V    cooperative codelet (figure 1(c)), barriers inserted
@@ -35,7 +37,7 @@
 #include <string.h>
 
 static const char *const grid_codes[G_COUNT] = {"DT",  "DS", "DTA", "DSA", "DTL",
-                                                "DSL", "B1", "RW",  "RB"};
+                                                "DSL", "B1", "RW",  "RB",  "RL"};
 static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 
@@ -128,6 +130,7 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   p->grid_rule = g == G_B1       ? "one"
                  : g == G_RW     ? "rows_group"
                  : g == G_RB     ? "rows"
+                 : g == G_RL     ? "rows_parts"
                  : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
                                  : (vec ? "strided_vec" : "strided");
   return p;
@@ -171,7 +174,7 @@ void pass_plan(Ctx *ctx, Composition *c) {
   c->strided = first_of(c->prog, c->name, CK_COMPOUND, PART_STRIDED, -1);
   for (int b = 0; b < B_COUNT; b++)
     plan_block(ctx, c, (BlockKind)b);
-  int first = c->rows ? G_RW : G_DT, last = c->rows ? G_RB : G_B1;
+  int first = c->rows ? G_RW : G_DT, last = c->rows ? G_RL : G_B1;
   for (int g = first; g <= last; g++)
     for (int b = 0; b < B_COUNT; b++)
       for (int t = 0; t < T_COUNT; t++)

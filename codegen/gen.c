@@ -363,7 +363,9 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "id", p->id);
       tpl_set(it, "cname", p->cname);
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
-      tpl_set(it, "single", p->g == G_RW ? "" : "1");
+      tpl_set(it, "single", p->g == G_RB ? "1" : "");
+      tpl_set(it, "parts", p->g == G_RL ? "1" : "");
+      tpl_set(it, "temp_expr", p->g == G_RL ? "tgm_rows_temp_need(m, per_row, sizeof(A))" : "0");
       tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
       tpl_set(it, "more", i < last ? " \\" : "");
     }

@@ -89,7 +89,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
   case G_DSL: xf_lastblock(a, c, p, value); break;
   case G_B1: xf_oneblock(a, c, p, value); break;
   case G_RW:
-  case G_RB: /* rows.c */
+  case G_RB:
+  case G_RL: /* rows.c */
   case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);

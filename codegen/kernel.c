@@ -9,7 +9,8 @@
  *   NAME_pass2(const A *partials, tgm_size count, R *out, tgm_size n, [params...])
  * A row kernel (--rows; RW's also a template on GROUP) takes
  *   NAME(const T *x, [const T *y, ...] tgm_size m, tgm_size n, tgm_size ld, R *out,
- *        unsigned items, [params...])
+ *        [A *partials, unsigned *counter,] unsigned items, [params...])
+ * (RL, several blocks a row, has the partials and counters)
  * The roles are named here once; transformations ask for a role, never for
  * a position, and the manifest's launch arguments are the role names
  * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
@@ -70,7 +71,8 @@ Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind 
   return k;
 }
 
-Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped) {
+Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped,
+                    bool temp) {
   Kernel *k = kernel_begin(a, c, name, b);
   Loc loc = k->fn->loc;
   if (grouped)
@@ -87,6 +89,14 @@ Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind 
   k->ld = add(a, k, "ld", mk_param(a, loc, "ld", type_new(a, TY_SIZE), 0));
   k->out = add(a, k, "out",
                mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  if (temp) { /* RL: each row's partials, then each row's counter */
+    k->partials = add(a, k, "partials",
+                      mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), false),
+                               Q_RESTRICT));
+    k->counter = add(a, k, "counter",
+                     mk_param(a, loc, "counter", ty_ptr(a, type_new(a, TY_UINT), false),
+                              Q_RESTRICT));
+  }
   k->items = add(a, k, "items", mk_param(a, loc, "items", type_new(a, TY_UINT), 0));
   add_params(a, c, k);
   return k;
@@ -118,10 +128,14 @@ Node *kernel_result(Arena *a, const Kernel *k, Node *value) {
 
 /* if (threadIdx.x == 0) out[0] = tgm_epilogue(value, n, ...); */
 Node *kernel_write_result(Arena *a, const Kernel *k, Node *value) {
+  return kernel_write_result_at(a, k, value, mk_int(a, value->loc, 0));
+}
+
+/* the same into out[at] */
+Node *kernel_write_result_at(Arena *a, const Kernel *k, Node *value, Node *at) {
   Loc loc = value->loc;
   return mk_if(a, loc, mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "tid"), mk_int(a, loc, 0)),
-               mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                    mk_index(a, loc, kernel_use(a, k->out), mk_int(a, loc, 0)),
+               mk_expr(a, mk_assign(a, loc, OP_NONE, mk_index(a, loc, kernel_use(a, k->out), at),
                                     kernel_result(a, k, value))),
                NULL);
 }

@@ -55,7 +55,11 @@ json_t *manifest_tunables(const Plan *p) {
   }
   if (p->g == G_RW) { /* threads a row (launch_rows.tpl's tgm_group_ok) */
     static const unsigned group[] = {1, 2, 4, 8, 16, 32};
-    json_object_set_new(tun, "group", uint_array(group, COUNT_OF(group)));
+    json_object_set_new(tun, "per_row", uint_array(group, COUNT_OF(group)));
+  }
+  if (p->g == G_RL) { /* blocks a row */
+    static const unsigned parts[] = {2, 4, 8, 16, 32, 64};
+    json_object_set_new(tun, "per_row", uint_array(parts, COUNT_OF(parts)));
   }
   return tun;
 }
@@ -126,9 +130,11 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
   json_object_set_new(temp, "partials", json_boolean(p->partials));
   json_object_set_new(temp, "counter", json_boolean(p->counter));
   json_object_set_new(temp, "bytes",
-                      json_string(!p->partials ? "0"
-                                  : p->counter ? "align16(grid * sizeof(A)) + 16"
-                                               : "align16(grid * sizeof(A))"));
+                      json_string(p->g == G_RL   ? "4096 * 4 + m * per_row * sizeof(A): counters, "
+                                                   "then partials"
+                                  : !p->partials ? "0"
+                                  : p->counter   ? "align16(grid * sizeof(A)) + 16"
+                                                 : "align16(grid * sizeof(A))"));
   json_object_set_new(temp, "counter_starts_zero", json_boolean(p->counter));
   json_object_set_new(v, "temp", temp);
 
@@ -141,7 +147,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     if (strncmp(kr->items[i], "param:", 6) == 0)
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
-  if (p->g == G_RW || p->g == G_RB) { /* rows: one launch, none for m = 0 */
+  if (p->g == G_RW || p->g == G_RB || p->g == G_RL) { /* rows: one launch, none for m = 0 */
     json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
                                      (const char **)p->kernel->roles.items, (size_t)kr->len));
     json_object_set_new(v, "launches_m_positive", ls);
@@ -268,8 +274,9 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
                       json_string(c->rows
-                                      ? "rows: m blocks; rows_group: ceil(m / (block / group)) "
-                                        "blocks (launch_rule.tpl's tgm_rows_grid_of)"
+                                      ? "rows: m blocks; rows_group: ceil(m / (block / per_row)) "
+                                        "blocks (launch_rule.tpl's tgm_rows_grid_of); "
+                                        "rows_parts: per_row x m blocks (blockIdx.y the row)"
                                       : "one: 1 block; tiles: ceil(n / (block * items)); "
                                         "tiles_vec: the same over the 16-byte aligned body, in "
                                         "vectors, at least 1; strided, strided_vec: as tiles, at "
@@ -322,7 +329,8 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                                : "none",
                  p->min_arch, p->grid_rule, names, items_text(a, p),
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
-                 : p->g == G_RW                                 ? ",group{1,2,4,8,16,32}"
+                 : p->g == G_RW                                 ? ",per_row{1,2,4,8,16,32}"
+                 : p->g == G_RL                                 ? ",per_row{2,4,8,16,32,64}"
                                                                 : "");
     }
   }

@@ -15,6 +15,10 @@
  *         if (row < m && threadIdx.x % GROUP == 0)
  *           out[row] = tgm_epilogue(value, n);
  *   RB  template <BLOCK>: a block a row (blockIdx.x), the block function
+ *   RL  template <BLOCK>: gridDim.x blocks a row (blockIdx.y), each over its
+ *       strided share of the row; the last of them to finish combines the
+ *       row's partials (xf_lastblock_at: partials + row * gridDim.x,
+ *       counter + row, out[row])
  * A group past the last row still takes part with the identity: the group
  * function's barriers are warp-wide. */
 #include "tgm.h"
@@ -53,15 +57,16 @@ static Node *const *row_inputs(Arena *a, const Kernel *k, Node *row) {
 }
 
 static bool find_atomic(Node *n, void *ctx) {
-  if (n->kind == ND_ATOMIC || (n->kind == ND_CALL && n->name && strncmp(n->name, "tgm_atomic_", 11) == 0))
+  if (n->kind == ND_ATOMIC ||
+      (n->kind == ND_CALL && n->name && strncmp(n->name, "tgm_atomic_", 11) == 0))
     *(bool *)ctx = true;
   return true;
 }
 
 void rows_build(Arena *a, Composition *c, Plan *p) {
   const BlockImpl *im = &c->block[p->b];
-  bool grouped = p->g == G_RW;
-  Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped);
+  bool grouped = p->g == G_RW, parts = p->g == G_RL;
+  Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped, parts);
   p->kernel = k;
   p->launches = 1;
   /* one group makes each row; the order of its shared atomics, if any is
@@ -76,7 +81,7 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
   /* the row: blockIdx.x, or blockIdx.x * (BLOCK / GROUP) + the group */
   Node *bid = node_new(a, ND_CAST, loc);
   bid->ty = size;
-  bid->lhs = mk_gpu(a, loc, "bid");
+  bid->lhs = mk_gpu(a, loc, parts ? "bid_y" : "bid");
   Node *row_at = grouped ? mk_binary(a, loc, OP_ADD,
                                      mk_binary(a, loc, OP_MUL, bid,
                                                mk_binary(a, loc, OP_DIV, mk_gpu(a, loc, "block"),
@@ -86,6 +91,7 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
   block_add(a, body,
             mk_comment(a, loc,
                        grouped ? "rows: GROUP threads a row, BLOCK / GROUP rows a block"
+                       : parts ? "rows: gridDim.x blocks a row, blockIdx.y the row"
                                : "rows: a block a row"));
   Node *row = mk_decl(a, loc, "row", size, row_at);
   block_add(a, body, row);
@@ -95,18 +101,17 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
             mk_comment(a, loc,
                        arena_printf(a, "thread: codelet '%s' on its part of the row (%s)",
                                     c->scalar->id, part)));
-  Node *values = kernel_values(a, k, G_DS, p->t, grouped ? "GROUP" : "BLOCK",
-                               row_inputs(a, k, row), mk_int(a, loc, 0), mk_int(a, loc, 1),
+  Node *values = kernel_values(a, k, G_DS, p->t, grouped ? "GROUP" : "BLOCK", row_inputs(a, k, row),
+                               parts ? mk_gpu(a, loc, "bid") : mk_int(a, loc, 0),
+                               parts ? mk_gpu(a, loc, "gdim") : mk_int(a, loc, 1),
                                mk_gpu(a, loc, grouped ? "group_tid" : "tid"));
   Node *value;
   if (grouped) {
     value = mk_decl(a, loc, "value", type_new(a, TY_ACC), mk_call(a, loc, "tgm_identity", 0));
     block_add(a, body, value);
     block_add(a, body,
-              mk_if(a, loc,
-                    mk_binary(a, loc, OP_LT, mk_var(a, loc, row), kernel_use(a, k->m)),
-                    mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value), values)),
-                    NULL));
+              mk_if(a, loc, mk_binary(a, loc, OP_LT, mk_var(a, loc, row), kernel_use(a, k->m)),
+                    mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value), values)), NULL));
   } else {
     value = mk_decl(a, loc, "value", type_new(a, TY_ACC), values);
     block_add(a, body, value);
@@ -122,19 +127,26 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
             mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
                                  mk_call(a, loc, fname, 1, mk_var(a, loc, value)))));
 
+  if (parts) { /* the row's last block combines its partials into out[row] */
+    Node *off = mk_binary(a, loc, OP_MUL, mk_var(a, loc, row), mk_gpu(a, loc, "gdim"));
+    xf_lastblock_at(a, c, p, value, mk_binary(a, loc, OP_ADD, kernel_use(a, k->partials), off),
+                    mk_binary(a, loc, OP_ADD, kernel_use(a, k->counter), mk_var(a, loc, row)),
+                    mk_var(a, loc, row));
+    vec_push(a, &c->plans, p);
+    return;
+  }
   /* out[row] = tgm_epilogue(value, n, ...) by the group's first thread */
   Node *first = mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, grouped ? "group_tid" : "tid"),
                           mk_int(a, loc, 0));
-  Node *who = grouped ? mk_binary(a, loc, OP_LAND,
-                                  mk_binary(a, loc, OP_LT, mk_var(a, loc, row),
-                                            kernel_use(a, k->m)),
-                                  first)
-                      : first;
+  Node *who = grouped
+                  ? mk_binary(a, loc, OP_LAND,
+                              mk_binary(a, loc, OP_LT, mk_var(a, loc, row), kernel_use(a, k->m)),
+                              first)
+                  : first;
   block_add(a, body,
             mk_if(a, loc, who,
                   mk_expr(a, mk_assign(a, loc, OP_NONE,
-                                       mk_index(a, loc, kernel_use(a, k->out),
-                                                mk_var(a, loc, row)),
+                                       mk_index(a, loc, kernel_use(a, k->out), mk_var(a, loc, row)),
                                        kernel_result(a, k, value))),
                   NULL));
   vec_push(a, &c->plans, p);

@@ -11,6 +11,7 @@
 static const char *const cuda_builtins[] = {
     "tid", "threadIdx.x",
     "bid", "blockIdx.x",
+    "bid_y", "blockIdx.y",
     "bdim", "blockDim.x",
     "gdim", "gridDim.x",
     "lane", "threadIdx.x % TGM_WARP",

@@ -457,8 +457,8 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
-/* G_RW, G_RB: the grid levels of row reductions (--rows, rows.c) */
-typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_RW, G_RB, G_COUNT } GridKind;
+/* G_RW, G_RB, G_RL: the grid levels of row reductions (--rows, rows.c) */
+typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_RW, G_RB, G_RL, G_COUNT } GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
 typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 
@@ -559,6 +559,7 @@ Kernel *kernel_pass2(Arena *a, const Composition *c, const char *name, BlockKind
 Node *kernel_use(Arena *a, const Node *param);
 Node *kernel_result(Arena *a, const Kernel *k, Node *value);       /* tgm_epilogue(value, n, ...) */
 Node *kernel_write_result(Arena *a, const Kernel *k, Node *value); /* thread 0: out[0] = ... */
+Node *kernel_write_result_at(Arena *a, const Kernel *k, Node *value, Node *at); /* out[at] */
 /* `value = sum_coop<BLOCK>(value);`: the block level's function on value */
 Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
 /* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
@@ -574,7 +575,10 @@ Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const c
 void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_twopass.c */
 void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_gatomic.c */
 void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_lastblock.c */
-void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value);  /* grid.c: B1 */
+/* the same with the partials, the counter and out's index given (a row's) */
+void xf_lastblock_at(Arena *a, const Composition *c, Plan *p, Node *value, Node *partials,
+                     Node *counter, Node *out_at);
+void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value); /* grid.c: B1 */
 /* rows.c: a row plan's kernel (RW: GROUP threads a row; RB: a block a row) */
 void rows_build(Arena *a, Composition *c, Plan *p);
 /* why a row plan cannot be built, and at which level; NULL: it can */
@@ -583,7 +587,8 @@ const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutS
  * NULL with why */
 Node *xf_group(Arena *a, const Node *block_fn, const char **why);
 /* kernel.c: a row kernel (const T *x, ..., m, n, ld, R *out, items, params) */
-Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped);
+Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind b, bool grouped,
+                    bool temp);
 
 /* dump.c: what --dump=plan, lower, block and grid print */
 void dump_pass(Buf *out, Arena *a, const char *pass, const Composition *c);

@@ -50,7 +50,9 @@ static Node *retarget(Node *n, void *ctx) {
       return mk_int(a, n->loc, 0);
     return n;
   case ND_SYNC: n->ival = SYNC_WARP; return n;
-  case ND_SHFL: n->ival = 1; /* within GROUP lanes (emit.c) */ return n;
+  case ND_SHFL:
+    n->ival = 1; /* within GROUP lanes (emit.c) */
+    return n;
   case ND_REDUX:
     if (!g->why)
       g->why = "the warp-reduce instruction combines a whole warp, and a group of a row may be "
@@ -68,8 +70,7 @@ static Node *retarget(Node *n, void *ctx) {
       Type *arr = type_new(a, TY_CARRAY);
       arr->base = n->ty;
       n->ty = arr;
-      n->dim = mk_binary(a, n->loc, OP_DIV, mk_gpu(a, n->loc, "block"),
-                         mk_gpu(a, n->loc, "group"));
+      n->dim = mk_binary(a, n->loc, OP_DIV, mk_gpu(a, n->loc, "block"), mk_gpu(a, n->loc, "group"));
       n->ival = PER_GROUP_SCALAR;
     }
     return n;

@@ -2923,12 +2923,21 @@ static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, in
 }
 
 // Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
-// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
-// 2^31 - 1 blocks, a launch that cannot be made.
+// block / group rows a block (RW), or a block a row (RB, RL: group 0; RL's
+// grid is this many rows of `parts` blocks); 0 past 2^31 - 1 blocks, a
+// launch that cannot be made.
 static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
   unsigned long long per = group && group < block ? block / group : 1;
   unsigned long long g = (m + per - 1) / per;
   return g > 0x7fffffffull ? 0u : (unsigned)g;
+}
+
+// RL's temp storage: a counter for each of up to TGM_ROWS_PARTS_MAX rows
+// (row r's at word r, whatever m is: zero when temp is first used, and every
+// call leaves them zero), then `parts` accumulators a row.
+enum { TGM_ROWS_PARTS_MAX = 4096 };
+static inline size_t tgm_rows_temp_need(unsigned long long m, unsigned parts, size_t acc_bytes) {
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)m * parts * acc_bytes;
 }
 #endif
 

@@ -5,8 +5,10 @@
 // runs it and deletes it.
 //
 // Every variant runs in a child process of its own (a crash or a hang is that
-// variant's failure), under each setting below, for each shape below and,
-// for RW variants, each group size: random data, the elements between a
+// variant's failure), under each setting below, for each shape below and
+// each per_row (RW: threads a row; RL: blocks a row): random data, the
+// temp storage zeroed once and reused (RL's counters must reset
+// themselves), the elements between a
 // row's end and the next row (ld > n) poisoned with values that change any
 // result they enter, the output poisoned with a canary after out[m - 1],
 // blocks and threads in several orders; for a plain fold also sparse data:
@@ -112,8 +114,13 @@ static void print_got(R got, const R want[3]) {
 }
 {{/scalar_result}}
 
-template <typename Launch>
-static int run_variant(const char *id, Launch launch, const unsigned *groups, int ngroups) {
+template <typename Launch, typename TempBytes>
+static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, const unsigned *groups, int ngroups) {
+  size_t tb = 0;
+  for (int i = 0; i < NSHAPES; i++)
+    for (int gi = 0; gi < ngroups; gi++)
+      tb = std::max(tb, temp_bytes(shapes[i].m, shapes[i].n, 4, groups[gi]));
+  std::vector<unsigned long long> temp(tb / 8 + 2, 0); // zeroed once, 16-byte aligned
   for (int s = 0; s < NSETTINGS; s++) {
     const Setting &st = settings[s];
     tgm_sim::set_block_order(st.blocks, 7);
@@ -129,13 +136,14 @@ static int run_variant(const char *id, Launch launch, const unsigned *groups, in
         R canary;
         std::memset(out.data(), 0x7f, sizeof(R) * (m + 1));
         std::memset(&canary, 0x7f, sizeof canary);
-        auto rc = launch({{ins}}, m, n, ld, out.data(), st.items, groups[gi]{{param_args}}, nullptr);
+        auto rc = launch({{ins}}, m, n, ld, out.data(), tb ? (void *)temp.data() : nullptr, tb, st.items,
+                         groups[gi]{{param_args}}, nullptr);
         for (unsigned long long r = 0; r <= m; r++) {
           const R *want = &wants[s][i][3 * r];
           bool bad = rc != 0 || (r < m ? !close_enough(out[r], want) : std::memcmp(&out[m], &canary, sizeof(R)) != 0);
           if (!bad)
             continue;
-          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu group=%u (%s): ", id, m, n, ld, groups[gi], st.name);
+          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu per_row=%u (%s): ", id, m, n, ld, groups[gi], st.name);
           if (rc != 0)
             std::printf("the launch failed: %s\n", rc == 1 ? "invalid value" : tgm_sim::last_error_text());
           else if (r == m)
@@ -248,11 +256,14 @@ int main() {
         }
       }
     }
-  static const unsigned row_groups[] = {1, 2, 4, 8, 16, 32}, block_groups[] = {0};
-  (void)row_groups, (void)block_groups;
+  // per_row: RW's threads a row, RL's blocks a row (1: one block; 3: parts
+  // of unequal size, and a counter that wraps at 2), RB's 0
+  static const unsigned row_groups[] = {1, 2, 4, 8, 16, 32}, row_parts[] = {1, 3}, block_groups[] = {0};
+  (void)row_groups, (void)row_parts, (void)block_groups;
 {{#variants}}
   isolated("{{id}}", [] {
-    return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, {{groups}}, sizeof {{groups}} / sizeof *{{groups}});
+    return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, ns::temp_bytes_{{cname}}<BLOCK>, {{groups}},
+                       sizeof {{groups}} / sizeof *{{groups}});
   });
 {{/variants}}
   return 0;

@@ -1,10 +1,14 @@
 
 // -------------------------------------------------------------- host launchers
-// launch_<kernel><BLOCK>({{in_args}}, m, n, ld, out, items, group{{param_args}}, stream)
+// launch_<kernel><BLOCK>({{in_args}}, m, n, ld, out, temp, temp_bytes, items, per_row{{param_args}}, stream)
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
-// no host synchronisation, errors returned, not printed, no temp storage.
-// RW variants take a row with `group` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RB variants with a block (group must be 0). m = 0 launches
+// no host synchronisation, errors returned, not printed. per_row is what
+// takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// variants a block (per_row must be 0). Only RL uses temp:
+// temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
+// whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
+// when temp is first used; every call leaves them zero. m = 0 launches
 // nothing; n = 0 gives every row the spectrum of no elements.
 #if !defined({{rtc}})
 {{launch_rule}}
@@ -20,6 +24,12 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
 }
 
 {{#launchers}}
+template <unsigned BLOCK>
+size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return {{temp_expr}};
+}
+
 {{?grouped}}
 template <unsigned BLOCK, unsigned GROUP>
 {{err_t}} launch_{{cname}}_group(unsigned grid, {{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
@@ -32,25 +42,31 @@ template <unsigned BLOCK, unsigned GROUP>
 {{/grouped}}
 // {{id}}
 template <unsigned BLOCK>
-{{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group{{param_decls}}, {{stream_t}} stream) {
+{{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row{{param_decls}}, {{stream_t}} stream) {
   if (!out || {{in_checks}} || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return {{err_invalid}};
 {{?grouped}}
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return {{err_invalid}};
 {{/grouped}}
 {{?single}}
-  if (group != 0)
+  if (per_row != 0)
     return {{err_invalid}};
 {{/single}}
+{{?parts}}
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return {{err_invalid}};
+{{/parts}}
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return {{success}};
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+{{?grouped}}
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return {{err_invalid}};
-{{?grouped}}
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_{{cname}}_group<BLOCK, 1>(grid, {{in_args}}, m, n, ld, out, items{{param_args}}, stream);
   case 2: return launch_{{cname}}_group<BLOCK, 2>(grid, {{in_args}}, m, n, ld, out, items{{param_args}}, stream);
   case 4: return launch_{{cname}}_group<BLOCK, 4>(grid, {{in_args}}, m, n, ld, out, items{{param_args}}, stream);
@@ -60,9 +76,19 @@ template <unsigned BLOCK>
   }
 {{/grouped}}
 {{?single}}
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return {{err_invalid}};
   TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
   return {{get_last_error}}();
 {{/single}}
+{{?parts}}
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, partials, counter,
+             items{{param_args}});
+  return {{get_last_error}}();
+{{/parts}}
 }
 
 {{/launchers}}

@@ -36,7 +36,7 @@ expect 0 "--rows" -- "$gen" --rows --no-check --type=f32 -o "$work/rows" codelet
   [ ! -e "$work/rows/sum_f32_rows.cub.cu" ] && grep -q '"shape": "rows"' "$work/rows/sum_f32_rows.json" ||
   { echo "FAIL --rows files"; fails=$((fails + 1)); }
 expect 0 "--rows --list" -- "$gen" --rows --list codelets/max.tgm
-grep -q '^RW.VS.SV .*group{1,2,4,8,16,32}' "$work/out" && grep -q '^RB.VR.SS ' "$work/out" ||
+grep -q '^RW.VS.SV .*per_row{1,2,4,8,16,32}' "$work/out" && grep -q '^RB.VR.SS ' "$work/out" && grep -q '^RL.VS.SV .*per_row{2,4,8,16,32,64}' "$work/out" ||
   { echo "FAIL --rows --list"; fails=$((fails + 1)); }
 expect 2 "--rows --embed" -- "$gen" --rows --embed --variant=RB.V.SS -o "$work/x.cuh" codelets/sum.tgm
 grep -q -- "--rows writes the row variants" "$work/err" || { echo "FAIL --rows --embed says why"; fails=$((fails + 1)); }

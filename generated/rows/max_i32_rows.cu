@@ -1024,14 +1024,504 @@ void __launch_bounds__(BLOCK) max_RB_VA2S_SV(const T *__restrict__ in, tgm_size 
     out[row] = tgm_epilogue(value, n);
 }
 
+// RL.V.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (V)
+  value = max_coop<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.V.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (V)
+  value = max_coop<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.V.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (V)
+  value = max_coop<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VS.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VS)
+  value = max_coop_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VS.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VS)
+  value = max_coop_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VS.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VS)
+  value = max_coop_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VR.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VR_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VR)
+  value = max_coop_redux<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_redux<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VR.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VR_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VR)
+  value = max_coop_redux<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_redux<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VR.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VR)
+  value = max_coop_redux<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_coop_redux<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA1.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V1' (VA1)
+  value = max_shared_V1<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V1<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA1.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V1' (VA1)
+  value = max_shared_V1<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V1<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA1.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V1' (VA1)
+  value = max_shared_V1<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V1<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2)
+  value = max_shared_V2<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2)
+  value = max_shared_V2<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2)
+  value = max_shared_V2<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2S.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2S)
+  value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2S.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2S)
+  value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2S)
+  value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = max_shared_V2_shfl<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
 } // namespace tgm_kernels_max_i32_rows
 
 // -------------------------------------------------------------- host launchers
-// launch_<kernel><BLOCK>(in, m, n, ld, out, items, group, stream)
+// launch_<kernel><BLOCK>(in, m, n, ld, out, temp, temp_bytes, items, per_row, stream)
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
-// no host synchronisation, errors returned, not printed, no temp storage.
-// RW variants take a row with `group` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RB variants with a block (group must be 0). m = 0 launches
+// no host synchronisation, errors returned, not printed. per_row is what
+// takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// variants a block (per_row must be 0). Only RL uses temp:
+// temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
+// whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
+// when temp is first used; every call leaves them zero. m = 0 launches
 // nothing; n = 0 gives every row the spectrum of no elements.
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
@@ -1070,12 +1560,21 @@ static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, in
 }
 
 // Rows (tgm-gen --rows): blocks for m rows, `group` threads a row and
-// block / group rows a block (RW), or a block a row (RB: group 0); 0 past
-// 2^31 - 1 blocks, a launch that cannot be made.
+// block / group rows a block (RW), or a block a row (RB, RL: group 0; RL's
+// grid is this many rows of `parts` blocks); 0 past 2^31 - 1 blocks, a
+// launch that cannot be made.
 static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, unsigned group) {
   unsigned long long per = group && group < block ? block / group : 1;
   unsigned long long g = (m + per - 1) / per;
   return g > 0x7fffffffull ? 0u : (unsigned)g;
+}
+
+// RL's temp storage: a counter for each of up to TGM_ROWS_PARTS_MAX rows
+// (row r's at word r, whatever m is: zero when temp is first used, and every
+// call leaves them zero), then `parts` accumulators a row.
+enum { TGM_ROWS_PARTS_MAX = 4096 };
+static inline size_t tgm_rows_temp_need(unsigned long long m, unsigned parts, size_t acc_bytes) {
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)m * parts * acc_bytes;
 }
 #endif
 
@@ -1090,6 +1589,12 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
@@ -1100,18 +1605,19 @@ cudaError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 
 // RW.V.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_V_ST_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_V_ST_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_V_ST_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1119,6 +1625,12 @@ cudaError_t launch_max_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   case 16: return launch_max_RW_V_ST_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_V_ST_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1131,18 +1643,19 @@ cudaError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 
 // RW.V.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_V_SS_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_V_SS_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_V_SS_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1150,6 +1663,12 @@ cudaError_t launch_max_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   case 16: return launch_max_RW_V_SS_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_V_SS_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1162,18 +1681,19 @@ cudaError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 
 // RW.V.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_V_SV_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_V_SV_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_V_SV_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1181,6 +1701,12 @@ cudaError_t launch_max_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   case 16: return launch_max_RW_V_SV_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_V_SV_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1193,18 +1719,19 @@ cudaError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
 
 // RW.VS.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VS_ST_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VS_ST_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VS_ST_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1212,6 +1739,12 @@ cudaError_t launch_max_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   case 16: return launch_max_RW_VS_ST_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VS_ST_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1224,18 +1757,19 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
 
 // RW.VS.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VS_SS_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VS_SS_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VS_SS_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1243,6 +1777,12 @@ cudaError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   case 16: return launch_max_RW_VS_SS_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VS_SS_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1255,18 +1795,19 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
 
 // RW.VS.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VS_SV_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VS_SV_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VS_SV_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1274,6 +1815,12 @@ cudaError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   case 16: return launch_max_RW_VS_SV_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VS_SV_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1286,18 +1833,19 @@ cudaError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA1.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA1_ST_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA1_ST_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA1_ST_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1305,6 +1853,12 @@ cudaError_t launch_max_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA1_ST_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA1_ST_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1317,18 +1871,19 @@ cudaError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA1.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA1_SS_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA1_SS_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA1_SS_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1336,6 +1891,12 @@ cudaError_t launch_max_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA1_SS_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA1_SS_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1348,18 +1909,19 @@ cudaError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA1.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA1_SV_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA1_SV_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA1_SV_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1367,6 +1929,12 @@ cudaError_t launch_max_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA1_SV_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA1_SV_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1379,18 +1947,19 @@ cudaError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA2.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2_ST_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2_ST_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2_ST_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1398,6 +1967,12 @@ cudaError_t launch_max_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA2_ST_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA2_ST_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1410,18 +1985,19 @@ cudaError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA2.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2_SS_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2_SS_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2_SS_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1429,6 +2005,12 @@ cudaError_t launch_max_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA2_SS_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA2_SS_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1441,18 +2023,19 @@ cudaError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
 
 // RW.VA2.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2_SV_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2_SV_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2_SV_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1460,6 +2043,12 @@ cudaError_t launch_max_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   case 16: return launch_max_RW_VA2_SV_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA2_SV_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1472,18 +2061,19 @@ cudaError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
 
 // RW.VA2S.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2S_ST_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2S_ST_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2S_ST_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1491,6 +2081,12 @@ cudaError_t launch_max_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   case 16: return launch_max_RW_VA2S_ST_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA2S_ST_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1503,18 +2099,19 @@ cudaError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
 
 // RW.VA2S.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2S_SS_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2S_SS_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2S_SS_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1522,6 +2119,12 @@ cudaError_t launch_max_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   case 16: return launch_max_RW_VA2S_SS_group<BLOCK, 16>(grid, in, m, n, ld, out, items, stream);
   default: return launch_max_RW_VA2S_SS_group<BLOCK, 32>(grid, in, m, n, ld, out, items, stream);
   }
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RW_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
 }
 
 template <unsigned BLOCK, unsigned GROUP>
@@ -1534,18 +2137,19 @@ cudaError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
 
 // RW.VA2S.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (!tgm_group_ok(group, BLOCK))
+  if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  switch (group) {
+  switch (per_row) {
   case 1: return launch_max_RW_VA2S_SV_group<BLOCK, 1>(grid, in, m, n, ld, out, items, stream);
   case 2: return launch_max_RW_VA2S_SV_group<BLOCK, 2>(grid, in, m, n, ld, out, items, stream);
   case 4: return launch_max_RW_VA2S_SV_group<BLOCK, 4>(grid, in, m, n, ld, out, items, stream);
@@ -1555,309 +2159,885 @@ cudaError_t launch_max_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   }
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.V.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.V.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.V.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VS.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VS.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VS.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VR_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VR.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VR_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VR.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VR_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VR.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA1.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA1.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA1.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2S.ST
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2S.SS
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
 // RB.VA2S.SV
 template <unsigned BLOCK>
-cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items,
-                           unsigned group, cudaStream_t stream) {
+cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
-  if (group != 0)
+  if (per_row != 0)
     return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
-  unsigned grid = tgm_rows_grid_of(m, BLOCK, group);
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.V.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.V.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.V.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VS.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VS.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VS.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VR_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VR.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VR_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VR_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VR.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VR_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VR_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VR.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA1.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA1.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA1.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2S.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2S.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VA2S.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(max_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
   return cudaGetLastError();
 }
 
@@ -1897,6 +3077,24 @@ cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   X("RB.VA2.SV", max_RB_VA2_SV, 1) \
   X("RB.VA2S.ST", max_RB_VA2S_ST, 1) \
   X("RB.VA2S.SS", max_RB_VA2S_SS, 1) \
-  X("RB.VA2S.SV", max_RB_VA2S_SV, 1)
+  X("RB.VA2S.SV", max_RB_VA2S_SV, 1) \
+  X("RL.V.ST", max_RL_V_ST, 1) \
+  X("RL.V.SS", max_RL_V_SS, 1) \
+  X("RL.V.SV", max_RL_V_SV, 1) \
+  X("RL.VS.ST", max_RL_VS_ST, 1) \
+  X("RL.VS.SS", max_RL_VS_SS, 1) \
+  X("RL.VS.SV", max_RL_VS_SV, 1) \
+  X("RL.VR.ST", max_RL_VR_ST, 1) \
+  X("RL.VR.SS", max_RL_VR_SS, 1) \
+  X("RL.VR.SV", max_RL_VR_SV, 1) \
+  X("RL.VA1.ST", max_RL_VA1_ST, 1) \
+  X("RL.VA1.SS", max_RL_VA1_SS, 1) \
+  X("RL.VA1.SV", max_RL_VA1_SV, 1) \
+  X("RL.VA2.ST", max_RL_VA2_ST, 1) \
+  X("RL.VA2.SS", max_RL_VA2_SS, 1) \
+  X("RL.VA2.SV", max_RL_VA2_SV, 1) \
+  X("RL.VA2S.ST", max_RL_VA2S_ST, 1) \
+  X("RL.VA2S.SS", max_RL_VA2S_SS, 1) \
+  X("RL.VA2S.SV", max_RL_VA2S_SV, 1)
 
 #endif // !__CUDACC_RTC__
