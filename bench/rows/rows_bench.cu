@@ -294,12 +294,36 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
       std::sort(results.begin(), results.end(), [](const Result &a, const Result &b) { return a.cold < b.cold; });
       struct tgm_rows_plan plan = tgm_rows_plan_of(m, n, (unsigned)sms, (unsigned)max_threads);
       const char *kinds[] = {"RW", "RB", "RL"};
+      // the plan exactly as planned (its per_row may be in no list above)
+      Result plan_r{"", 0, 4, plan.per_row, 0, 0, 0};
       const Result *planned = nullptr;
-      std::string want_prefix = std::string(op_names[op]) + "_" + kinds[plan.kind] + "_VS_";
-      for (const Result &r : results) // the plan's shape with VS and vector loads, items 4
-        if (r.id == want_prefix + "SV" && r.block == plan.block && r.per_row == plan.per_row &&
-            r.items == 4 && (!planned || r.cold < planned->cold))
-          planned = &r;
+      std::string want_id = std::string(op_names[op]) + "_" + kinds[plan.kind] + "_VS_SV";
+      for (const RowVariant &v : all[op]) {
+        if (want_id != v.id || v.block != plan.block || (plan.kind == 2 && m > 4096))
+          continue;
+        CK(cudaMemset(d_out, 0x7f, (m + 1) * sizeof(T)));
+        size_t need = v.temp(m, n, 4, plan.per_row);
+        void *d_ptemp = nullptr;
+        if (need) {
+          CK(cudaMalloc(&d_ptemp, need));
+          CK(cudaMemset(d_ptemp, 0, need));
+        }
+        auto call = [&] { v.launch(d_in, m, n, ld, d_out, d_ptemp, need, 4, plan.per_row, 0); };
+        cudaError_t e = v.launch(d_in, m, n, ld, d_out, d_ptemp, need, 4, plan.per_row, 0);
+        CK(cudaDeviceSynchronize());
+        if (e == cudaSuccess && check() == 0) {
+          plan_r.id = v.id;
+          plan_r.block = v.block;
+          plan_r.cold = check_only ? 1 : tm.cold(call, &plan_r.spread);
+          planned = &plan_r;
+        } else {
+          wrong++;
+          *wrong_total += 1;
+          std::printf("WRONG the plan %s block=%u per_row=%u\n", v.id, v.block, plan.per_row);
+        }
+        if (d_ptemp)
+          CK(cudaFree(d_ptemp));
+      }
       double bytes = (double)total * sizeof(T);
       if (!results.empty()) {
         const Result &b = results[0];
@@ -312,7 +336,11 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
                      type, op_names[op], m, n, b.id.c_str() + std::strlen(op_names[op]) + 1, b.block, b.items,
                      b.per_row, b.cold, bytes / b.cold / 1e6, cub_cold, cub_cold / b.cold, cub_warm / warm_best,
                      b.spread * 100, bytes / cub_cold / 1e6,
-                     planned ? (std::to_string(planned->cold / b.cold).substr(0, 4) + "x").c_str() : "n/a",
+                     planned ? (std::string(kinds[plan.kind]) + " b" + std::to_string(plan.block) + " p" +
+                                std::to_string(plan.per_row) + ": " +
+                                std::to_string(planned->cold / b.cold).substr(0, 4) + "x")
+                                   .c_str()
+                             : "n/a",
                      cub_bad ? "CUB WRONG" : "ok", wrong, settings);
         std::fflush(md);
         std::printf("%s %s %llux%llu: best %s %.1f us (%.2f TB/s), CUB %.1f us, plan %s b%u p%u: %s, %d/%d wrong\n",
@@ -364,7 +392,7 @@ int main(int argc, char **argv) {
                "# Row reductions on %s (%d SMs), tgm --rows against CUB DeviceSegmentedReduce\n\n"
                "cold: one call after a 256 MiB write evicts L2, median of 7; warm: 20 calls back to back, "
                "median of 5. best: the fastest checked setting by cold time (b block, i items, p per_row). "
-               "plan/best: seed 003's plan (VS, SV, items 4) against the best, cold.\n\n"
+               "plan/best: seed 003's plan (tgm_rows_plan_of: kind, block, per_row; run as VS, SV, items 4) against the best, cold.\n\n"
                "| type | op | m x n | best | cold us | TB/s | CUB cold us | CUB/tgm cold | CUB/tgm warm | spread %% | "
                "CUB TB/s | plan/best | CUB check | tgm wrong/settings |\n"
                "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
