@@ -167,7 +167,8 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "sparse", spectrum_is_plain(s) ? "1" : "");
   Buf ins = {0}, pargs = {0};
   for (int i = 0; i < s->inputs.len; i++)
-    buf_printf(&ins, c->rows ? "%sx[%d]" : "%sdata[s][i][%d].data() + off", i ? ", " : "", i);
+    buf_printf(&ins, c->rows || c->cols ? "%sx[%d]" : "%sdata[s][i][%d].data() + off",
+               i ? ", " : "", i);
   tpl_list(d, "params");
   for (int i = 0; i < s->params.len; i++) {
     const SpecParam *p = s->params.items[i];
@@ -190,10 +191,12 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     tpl_set(it, "groups",
             p->g == G_RW   ? "row_groups"
             : p->g == G_RL ? "row_parts"
+            : p->g == G_CT ? "col_widths"
                            : "block_groups");
   }
   /* rows (--rows): each row against the reference over it */
-  const char *tpl = c->rows ? "check_rows.tpl" : "check.tpl";
+  tpl_set(d, "cols_bool", c->cols ? "true" : "false");
+  const char *tpl = c->rows || c->cols ? "check_rows.tpl" : "check.tpl";
   return tpl_expand(out, tpl, tpl_text(tpl), d, err, errlen);
 }
 

@@ -15,6 +15,11 @@
  *           RB  a block a row
  *           RL  `parts` blocks a row (blockIdx.y the row), the last of them
  *               to finish combines the row's partials (xf_lastblock.c)
+ *   columns (--cols: out[c] over column c; cols.c)
+ *           CT  `width` columns a block, each thread the scalar codelet down
+ *               its column (stride ld) over its row lane's rows, folded in
+ *               the block, `parts` blocks down the rows, the last combining
+ *               (one plan, CT.SS: no block codelet)
  *           their thread level: the row split over the group's (block's)
  *           threads as the strided grid splits a block's part (ST, SS, SV)
  *   block   V    cooperative codelet (figure 1(c)), barriers inserted
@@ -27,7 +32,7 @@
  *                each reduced by the scalar codelet (figure 1(a))
  *           SS   split in strides (`strided`): coalesced
  *           SS with 16-byte vector loads: SV
- * A plan is named grid.block.thread, e.g. DSA.VA2S.SS. A plan that cannot
+ * A plan is named grid.block.thread, e.g. DSA.VA2S.SS (columns: CT.SS). A plan that cannot
  * be built (a codelet missing from the spectrum, a pattern that does not
  * match, a type or dialect without an instruction) is left out with its
  * reason. */
@@ -36,8 +41,8 @@
 #include <assert.h>
 #include <string.h>
 
-static const char *const grid_codes[G_COUNT] = {"DT",  "DS", "DTA", "DSA", "DTL",
-                                                "DSL", "B1", "RW",  "RB",  "RL"};
+static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL",
+                                                "B1", "RW", "RB",  "RL",  "CT"};
 static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 
@@ -131,6 +136,7 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
                  : g == G_RW     ? "rows_group"
                  : g == G_RB     ? "rows"
                  : g == G_RL     ? "rows_parts"
+                 : g == G_CT     ? "cols"
                  : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
                                  : (vec ? "strided_vec" : "strided");
   return p;
@@ -151,7 +157,7 @@ static ElemType acc_elem(const Spectrum *s, ElemType elem) {
 }
 // clang-format on
 
-void composition_new(Ctx *ctx, Program *prog, bool rows, PtrVec *out) {
+void composition_new(Ctx *ctx, Program *prog, bool rows, bool cols, PtrVec *out) {
   for (int i = 0; i < prog->spectra.len; i++) {
     const Spectrum *spec = prog->spectra.items[i];
     Composition *c = arena_alloc(ctx->arena, sizeof *c);
@@ -162,6 +168,7 @@ void composition_new(Ctx *ctx, Program *prog, bool rows, PtrVec *out) {
     c->elem = prog->elem;
     c->acc_elem = acc_elem(spec, prog->elem);
     c->rows = rows;
+    c->cols = cols;
     c->dialect = (DialectKind)0;
     c->target = dialect_get(c->dialect); /* until a dialect takes it */
     c->scalar = (Codelet *)spec->scalar;
@@ -174,6 +181,13 @@ void pass_plan(Ctx *ctx, Composition *c) {
   c->strided = first_of(c->prog, c->name, CK_COMPOUND, PART_STRIDED, -1);
   for (int b = 0; b < B_COUNT; b++)
     plan_block(ctx, c, (BlockKind)b);
+  if (c->cols) { /* one plan: no block codelet, the scalar codelet down each column */
+    Plan *p = plan_candidate(ctx->arena, c, G_CT, B_V, T_SS);
+    p->id = "CT.SS";
+    p->cname = arena_printf(ctx->arena, "%s_CT_SS", c->name);
+    vec_push(ctx->arena, &c->candidates, p);
+    return;
+  }
   int first = c->rows ? G_RW : G_DT, last = c->rows ? G_RL : G_B1;
   for (int g = first; g <= last; g++)
     for (int b = 0; b < B_COUNT; b++)
@@ -234,6 +248,11 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
       continue;
     diag_error(ctx->diag, c->spec->scalar->loc, "spectrum '%s' has no %s variant for %s", c->name,
                c->target->title, elem_info(c->elem)->name);
+    if (c->cols && c->left_out.len) { /* one plan: its reason */
+      diag_note(ctx->diag, c->spec->scalar->loc, "columns (CT.SS): %s",
+                ((const LeftOut *)c->left_out.items[0])->why);
+      return;
+    }
     if (!c->tiled && !c->strided)
       diag_note(ctx->diag, c->spec->scalar->loc,
                 "grid level: no tiled or strided compound codelet (figure 1(b)) splits the input "

@@ -119,7 +119,10 @@ const char *gen_grid_enum(const char *rule) {
 }
 
 const char *gen_base_name(Arena *a, const Composition *c) {
-  return arena_printf(a, "%s_%s%s", c->name, elem_info(c->elem)->name, c->rows ? "_rows" : "");
+  return arena_printf(a, "%s_%s%s", c->name, elem_info(c->elem)->name,
+                      c->rows   ? "_rows"
+                      : c->cols ? "_cols"
+                                : "");
 }
 
 const char *plan_summary(Arena *a, const Plan *p) {
@@ -137,8 +140,13 @@ const char *gen_meaning(Arena *a, const Composition *c) {
                                   op_name(s->op), s->transform_text, first,
                                   identity_text(s->op, c->acc_elem));
   /* rows: each row r (elements r * ld ... r * ld + n - 1) is the input */
-  const char *out = c->rows ? "for each row r < m, out[r]" : "out[0]";
-  const char *of = c->rows ? arena_printf(a, " of row r, %s[r * ld + i]", first) : "";
+  const char *out = c->rows   ? "for each row r < m, out[r]"
+                    : c->cols ? "for each column j < n, out[j]"
+                              : "out[0]";
+  const char *of = c->rows ? arena_printf(a, " of row r, %s[r * ld + i]", first)
+                   : c->cols
+                       ? arena_printf(a, " of column j, %s[i * ld + j], n the rows (m)", first)
+                       : "";
   if (!s->epilogue)
     return arena_printf(a, "%s = %s%s", out, fold, of);
   return arena_printf(a, "%s = %s, where %s = %s%s", out, s->epilogue_text, s->acc->name, fold, of);
@@ -163,6 +171,11 @@ const char *gen_kernel_args(Arena *a, const Composition *c) {
     buf_printf(&b, "const T *%s, ", ((const SpecInput *)c->spec->inputs.items[i])->name);
   if (c->rows)
     buf_printf(&b, "tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items%s",
+               gen_param_decls(a, c));
+  else if (c->cols)
+    buf_printf(&b,
+               "tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, "
+               "unsigned width%s",
                gen_param_decls(a, c));
   else
     buf_printf(&b, "tgm_size n, R *out, A *partials, unsigned *counter, unsigned items%s",
@@ -199,7 +212,7 @@ static void fill_reference(TplDict *d, Arena *a, const Composition *c) {
 /* The holes that spell the inputs and parameters: `const T *__restrict__ x, ...` */
 static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   const Spectrum *s = c->spec;
-  Buf decls = {0}, host = {0}, args = {0}, checks = {0}, pdecls = {0}, pargs = {0};
+  Buf decls = {0}, host = {0}, args = {0}, checks = {0}, pdecls = {0}, pargs = {0}, cchecks = {0};
   tpl_list(d, "inputs");
   for (int i = 0; i < s->inputs.len; i++) {
     const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
@@ -207,6 +220,8 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
     buf_printf(&host, "%sconst T *%s", i ? ", " : "", nm);
     buf_printf(&args, "%s%s", i ? ", " : "", nm);
     buf_printf(&checks, "%s(n > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm,
+               nm);
+    buf_printf(&cchecks, "%s(m > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm,
                nm);
     tpl_set(tpl_item(d, "inputs"), "name", nm);
   }
@@ -219,6 +234,7 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   tpl_set(d, "host_in_decls", arena_strdup(a, host.data));
   tpl_set(d, "in_args", arena_strdup(a, args.data));
   tpl_set(d, "in_checks", arena_strdup(a, checks.data));
+  tpl_set(d, "col_in_checks", arena_strdup(a, cchecks.data)); /* --cols: m rows read */
   tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
   tpl_set(d, "param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
   tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
@@ -228,6 +244,7 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   buf_free(&host);
   buf_free(&args);
   buf_free(&checks);
+  buf_free(&cchecks);
   buf_free(&pdecls);
   buf_free(&pargs);
 }
@@ -304,6 +321,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(tpl_item(d, "helpers"), "helper", printed(a, dl, h));
   }
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
+  tpl_set(d, "columns", c->cols && c->plans.len ? "1" : ""); /* tgm_columns (--cols) */
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;
@@ -317,7 +335,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     bool used = false, used_group = false; /* by a block; by a row's group (RW) */
     for (int i = 0; i < c->plans.len; i++) {
       const Plan *p = c->plans.items[i];
-      if (wanted(only, p) && p->b == (BlockKind)b)
+      if (wanted(only, p) && p->b == (BlockKind)b && p->g != G_CT)
         *(p->g == G_RW ? &used_group : &used) = true;
     }
     if (c->block[b].fn && used) {
@@ -354,7 +372,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     if (wanted(only, c->plans.items[i]))
       last = i;
   tpl_set(h, "launch_rule", tpl_text("launch_rule.tpl"));
-  if (c->rows) {
+  if (c->rows || c->cols) {
     for (int i = 0; i < c->plans.len; i++) {
       const Plan *p = c->plans.items[i];
       if (!wanted(only, p))
@@ -365,6 +383,8 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
+      tpl_set(it, "columns", p->g == G_CT ? "1" : "");
+      tpl_set(it, "rowwise", p->g == G_CT ? "" : "1");
       tpl_set(it, "temp_expr", p->g == G_RL ? "tgm_rows_temp_need(m, per_row, sizeof(A))" : "0");
       tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
       tpl_set(it, "more", i < last ? " \\" : "");

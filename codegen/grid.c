@@ -90,7 +90,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
   case G_B1: xf_oneblock(a, c, p, value); break;
   case G_RW:
   case G_RB:
-  case G_RL: /* rows.c */
+  case G_RL:
+  case G_CT: /* rows.c, cols.c */
   case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);
@@ -121,9 +122,13 @@ void pass_grid(Ctx *ctx, Composition *c) {
   for (int i = 0; i < c->candidates.len; i++) {
     Plan *p = c->candidates.items[i];
     LeftOutStage stage;
-    const char *why = c->rows ? rows_wanting(a, c, p, &stage) : wanting(a, c, p, &stage);
+    const char *why = c->cols   ? cols_wanting(a, c, p, &stage)
+                      : c->rows ? rows_wanting(a, c, p, &stage)
+                                : wanting(a, c, p, &stage);
     if (why)
       leave_out(a, c, p, why, stage);
+    else if (c->cols)
+      cols_build(a, c, p);
     else if (c->rows)
       rows_build(a, c, p);
     else

@@ -10,7 +10,10 @@
  * A row kernel (--rows; RW's also a template on GROUP) takes
  *   NAME(const T *x, [const T *y, ...] tgm_size m, tgm_size n, tgm_size ld, R *out,
  *        [A *partials, unsigned *counter,] unsigned items, [params...])
- * (RL, several blocks a row, has the partials and counters)
+ * (RL, several blocks a row, has the partials and counters), and a column
+ * kernel (--cols)
+ *   NAME(const T *x, [...] tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials,
+ *        unsigned *counter, unsigned width, [params...])
  * The roles are named here once; transformations ask for a role, never for
  * a position, and the manifest's launch arguments are the role names
  * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
@@ -98,6 +101,30 @@ Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind 
                               Q_RESTRICT));
   }
   k->items = add(a, k, "items", mk_param(a, loc, "items", type_new(a, TY_UINT), 0));
+  add_params(a, c, k);
+  return k;
+}
+
+Kernel *kernel_cols(Arena *a, const Composition *c, const char *name) {
+  Kernel *k = kernel_begin(a, c, name, B_V);
+  Loc loc = k->fn->loc;
+  const PtrVec *ins = &c->spec->inputs;
+  for (int i = 0; i < ins->len; i++) {
+    const SpecInput *in = ins->items[i];
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    vec_push(a, &k->inputs,
+             add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
+  }
+  k->m = add(a, k, "m", mk_param(a, loc, "m", type_new(a, TY_SIZE), 0));
+  k->n = add(a, k, "n", mk_param(a, loc, "n", type_new(a, TY_SIZE), 0));
+  k->ld = add(a, k, "ld", mk_param(a, loc, "ld", type_new(a, TY_SIZE), 0));
+  k->out = add(a, k, "out",
+               mk_param(a, loc, "out", ty_ptr(a, type_new(a, TY_RES), false), Q_RESTRICT));
+  k->partials = add(a, k, "partials",
+                    mk_param(a, loc, "partials", ty_ptr(a, type_new(a, TY_ACC), false), 0));
+  k->counter = add(a, k, "counter",
+                   mk_param(a, loc, "counter", ty_ptr(a, type_new(a, TY_UINT), false), 0));
+  k->items = add(a, k, "width", mk_param(a, loc, "width", type_new(a, TY_UINT), 0));
   add_params(a, c, k);
   return k;
 }

@@ -60,6 +60,7 @@ typedef struct {
   bool strict;         /* --strict: a variant wrong on the check is an error */
   bool reduce_api;     /* --reduce-api: the typed tgm_reduce calls, -o FILE */
   bool rows;           /* --rows: the spectrum over each row of a matrix */
+  bool cols;           /* --cols: over each column */
   CheckOptions check;
 } Options;
 
@@ -73,6 +74,8 @@ static void usage(FILE *fp) {
         "  --type=T[,T...] element types: i32 (default), u32, i64, f32, f64\n"
         "  --rows          the rows of an m x n matrix (rows ld elements apart), each\n"
         "                  reduced by the spectrum: out[r] for row r; NAME_TYPE_rows.*\n"
+        "  --cols          the columns of such a matrix: out[j] for column j;\n"
+        "                  NAME_TYPE_cols.*\n"
         "  --list          print every variant, one per line: id, then properties\n"
         "  --dump=PASS     print a pass's result and stop: ast, sema, plan (the\n"
         "                  candidate variants), lower (the device functions), block\n"
@@ -129,7 +132,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
     OPT_NO_CHECK,
     OPT_STRICT,
     OPT_REDUCE_API,
-    OPT_ROWS
+    OPT_ROWS,
+    OPT_COLS
   };
   // clang-format off
   static const struct option longopts[] = {
@@ -145,6 +149,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
       {"strict", no_argument, NULL, OPT_STRICT},
       {"reduce-api", no_argument, NULL, OPT_REDUCE_API},
       {"rows", no_argument, NULL, OPT_ROWS},
+      {"cols", no_argument, NULL, OPT_COLS},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -200,6 +205,7 @@ static int parse_options(int argc, char **argv, Options *opt) {
     case 'o': opt->outdir = optarg; break;
     case OPT_REDUCE_API: opt->reduce_api = true; break;
     case OPT_ROWS: opt->rows = true; break;
+    case OPT_COLS: opt->cols = true; break;
     case 'h': usage(stdout); return 0;
     case OPT_VERSION: printf("tgm-gen %s\n", TGM_VERSION); return 0;
     case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
@@ -217,9 +223,12 @@ static int parse_options(int argc, char **argv, Options *opt) {
     return bad_usage("--reduce-api writes one header: -o FILE, without --embed, --list, --dump, "
                      "--no-check or --strict%s",
                      "");
-  if (opt->rows && (opt->embed || opt->reduce_api))
-    return bad_usage("--rows writes the row variants with -o DIR (or --list, --dump); the "
-                     "embedded call and tgm_reduce for rows do not exist yet%s",
+  if (opt->rows && opt->cols)
+    return bad_usage("--rows and --cols go one at a time: one run writes one shape%s", "");
+  if ((opt->rows || opt->cols) && (opt->embed || opt->reduce_api))
+    return bad_usage("--rows and --cols write the row and column variants with -o DIR (or "
+                     "--list, --dump); the embedded call and tgm_reduce for them do not exist "
+                     "yet%s",
                      "");
   if (opt->embed) {
     if (!opt->outdir)
@@ -326,10 +335,10 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
 
 /* Each spectrum of prog through the passes, once for every dialect. With
  * --dump of a pass, its result goes to out and the passes stop there. */
-static void run_passes(Ctx *ctx, Program *prog, bool rows, DumpKind dump,
+static void run_passes(Ctx *ctx, Program *prog, bool rows, bool cols, DumpKind dump,
                        Buf *(*dump_out)(void *, const Composition *), void *dump_ctx,
                        PtrVec *comps) {
-  composition_new(ctx, prog, rows, comps);
+  composition_new(ctx, prog, rows, cols, comps);
   for (int i = 0; i < comps->len; i++) {
     Composition *c = comps->items[i];
     for (size_t k = 0; k < COUNT_OF(passes); k++) {
@@ -383,7 +392,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
 
   PtrVec comps = {0};
   DumpTo to = {arena, opt, outs, stdout_buf};
-  run_passes(ctx, prog, opt->rows, opt->dump, dump_out, &to, &comps);
+  run_passes(ctx, prog, opt->rows, opt->cols, opt->dump, dump_out, &to, &comps);
   if (opt->dump != DUMP_NONE && opt->dump != DUMP_CODE)
     return;
   if (opt->embed) {
@@ -423,7 +432,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
     }
     char err[512];
-    if (!by[DIALECT_CUDA]->rows &&
+    if (!by[DIALECT_CUDA]->rows && !by[DIALECT_CUDA]->cols &&
         gen_cub(outputs_add(outs, arena_printf(arena, "%s.cub.cu", base)), arena, by[DIALECT_CUDA],
                 path, err, sizeof err) != 0)
       diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
@@ -484,7 +493,7 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
       if (ctx->diag->nerrors)
         break;
       PtrVec comps = {0};
-      run_passes(ctx, prog, false, DUMP_NONE, NULL, NULL, &comps);
+      run_passes(ctx, prog, false, false, DUMP_NONE, NULL, NULL, &comps);
       for (int k = 0; k < comps.len; k++)
         reduce_api_add(&api, composition_for(arena, comps.items[k], DIALECT_CUDA,
                                              dialect_get(DIALECT_CUDA)));

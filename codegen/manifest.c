@@ -57,6 +57,13 @@ json_t *manifest_tunables(const Plan *p) {
     static const unsigned group[] = {1, 2, 4, 8, 16, 32};
     json_object_set_new(tun, "per_row", uint_array(group, COUNT_OF(group)));
   }
+  if (p->g == G_CT) { /* columns a block; blocks down the rows */
+    static const unsigned width[] = {1, 4, 16, 32, 64, 128, 256},
+                          parts[] = {1, 2, 4, 8, 16, 32, 64};
+    json_object_set_new(tun, "width", uint_array(width, COUNT_OF(width)));
+    json_object_set_new(tun, "parts", uint_array(parts, COUNT_OF(parts)));
+    json_object_del(tun, "items");
+  }
   if (p->g == G_RL) { /* blocks a row */
     static const unsigned parts[] = {2, 4, 8, 16, 32, 64};
     json_object_set_new(tun, "per_row", uint_array(parts, COUNT_OF(parts)));
@@ -112,7 +119,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
   json_object_set_new(v, "id", json_string(p->id));
   json_object_set_new(v, "kernel", json_string(p->cname));
   json_object_set_new(v, "grid", json_string(grid_code(p->g)));
-  json_object_set_new(v, "block", json_string(block_code(p->b)));
+  json_object_set_new(v, "block", json_string(p->g == G_CT ? "none" : block_code(p->b)));
   json_object_set_new(v, "thread", json_string(thread_code(p->t)));
   json_t *dl = dialects_of(by, p->id);
   json_object_set_new(v, "dialects", dl);
@@ -132,6 +139,8 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
   json_object_set_new(temp, "bytes",
                       json_string(p->g == G_RL   ? "4096 * 4 + m * per_row * sizeof(A): counters, "
                                                    "then partials"
+                                  : p->g == G_CT ? "parts > 1: 4096 * 4 + parts * n * sizeof(A): "
+                                                   "counters, then partials"
                                   : !p->partials ? "0"
                                   : p->counter   ? "align16(grid * sizeof(A)) + 16"
                                                  : "align16(grid * sizeof(A))"));
@@ -147,7 +156,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     if (strncmp(kr->items[i], "param:", 6) == 0)
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
-  if (p->g == G_RW || p->g == G_RB || p->g == G_RL) { /* rows: one launch, none for m = 0 */
+  if (p->g == G_RW || p->g == G_RB || p->g == G_RL || p->g == G_CT) { /* one launch */
     json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
                                      (const char **)p->kernel->roles.items, (size_t)kr->len));
     json_object_set_new(v, "launches_m_positive", ls);
@@ -197,14 +206,14 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(m, "op", json_string(combiner_of(c->op)->name));
   json_object_set_new(m, "namespace", json_string(ns));
   /* a row manifest (--rows) says so; without "shape", the 1-D problem */
-  if (c->rows)
-    json_object_set_new(m, "shape", json_string("rows"));
+  if (c->rows || c->cols)
+    json_object_set_new(m, "shape", json_string(c->rows ? "rows" : "cols"));
   json_t *files = json_object();
   for (int d = 0; d < DIALECT_COUNT; d++)
     json_object_set_new(files, by[d]->target->name,
                         json_string(arena_printf(a, "%s.%s", base, by[d]->target->ext)));
   /* the CUB baseline (templates/cub.tpl): int tgm_cub_run(...), built with nvcc */
-  if (!c->rows)
+  if (!c->rows && !c->cols)
     json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
   json_object_set_new(m, "sources", files);
   /* what the spectrum means: epilogue(fold(op, identity, map(transform, inputs))) */
@@ -248,10 +257,11 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(meaning, "text", json_string(gen_meaning(a, c)));
   json_object_set_new(m, "meaning", meaning);
   json_object_set_new(m, "kernel_args",
-                      json_string(c->rows ? arena_printf(a, "(%s)", gen_kernel_args(a, c))
-                                          : arena_printf(a, "(%s); tgm_init(R *out%s)",
-                                                         gen_kernel_args(a, c),
-                                                         gen_param_decls(a, c))));
+                      json_string(c->rows || c->cols
+                                      ? arena_printf(a, "(%s)", gen_kernel_args(a, c))
+                                      : arena_printf(a, "(%s); tgm_init(R *out%s)",
+                                                     gen_kernel_args(a, c),
+                                                     gen_param_decls(a, c))));
   /* the reference, for tgm-tune: R[3] = {sequential result, low, high}; it
    * takes the main kernels' inputs, n, out and parameters (kernel.c's roles,
    * every plan's main kernel has them all) */
@@ -261,7 +271,7 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   for (int i = 0; i < roles->len; i++)
     if (strcmp(roles->items[i], "partials") && strcmp(roles->items[i], "counter") &&
         strcmp(roles->items[i], "items") && strcmp(roles->items[i], "m") &&
-        strcmp(roles->items[i], "ld"))
+        strcmp(roles->items[i], "ld") && strcmp(roles->items[i], "width"))
       rargs[nr++] = roles->items[i];
   json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
   json_object_set_new(ref, "out",
@@ -271,9 +281,14 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_object_set_new(ref, "bound", json_string(gen_reference_bound(c)));
   if (c->rows)
     json_object_set_new(ref, "rows", json_string("once per row r: in + r * ld, n, out + 3 * r"));
+  if (c->cols)
+    json_object_set_new(ref, "cols",
+                        json_string("once per column j, over the column gathered "
+                                    "contiguous (m elements)"));
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
-                      json_string(c->rows
+                      json_string(c->cols ? "cols: ceil(n / width) x parts blocks"
+                                  : c->rows
                                       ? "rows: m blocks; rows_group: ceil(m / (block / per_row)) "
                                         "blocks (launch_rule.tpl's tgm_rows_grid_of); "
                                         "rows_parts: per_row x m blocks (blockIdx.y the row)"
@@ -331,7 +346,8 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
                  : p->g == G_RW                                 ? ",per_row{1,2,4,8,16,32}"
                  : p->g == G_RL                                 ? ",per_row{2,4,8,16,32,64}"
-                                                                : "");
+                 : p->g == G_CT ? ",width{1,4,16,32,64,128,256},parts{1,2,4,8,16,32,64}"
+                                : "");
     }
   }
 }

@@ -457,8 +457,22 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
-/* G_RW, G_RB, G_RL: the grid levels of row reductions (--rows, rows.c) */
-typedef enum { G_DT, G_DS, G_DTA, G_DSA, G_DTL, G_DSL, G_B1, G_RW, G_RB, G_RL, G_COUNT } GridKind;
+/* G_RW, G_RB, G_RL: the grid levels of row reductions (--rows, rows.c);
+ * G_CT: of column reductions (--cols, cols.c) */
+typedef enum {
+  G_DT,
+  G_DS,
+  G_DTA,
+  G_DSA,
+  G_DTL,
+  G_DSL,
+  G_B1,
+  G_RW,
+  G_RB,
+  G_RL,
+  G_CT,
+  G_COUNT
+} GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
 typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 
@@ -521,6 +535,7 @@ typedef struct {
   Op op;
   ElemType elem;
   bool rows;                    /* --rows: each row of an m x n matrix reduced */
+  bool cols;                    /* --cols: each column of it */
   DialectKind dialect;          /* its slot among the dialects */
   const struct Dialect *target; /* what it is printed for (target.c) */
   Codelet *scalar, *tiled, *strided;
@@ -536,7 +551,7 @@ typedef struct {
 
 /* One composition per spectrum of prog, before any pass; rows: of the
  * spectrum over each row of a matrix (--rows). */
-void composition_new(Ctx *ctx, Program *prog, bool rows, PtrVec *out);
+void composition_new(Ctx *ctx, Program *prog, bool rows, bool cols, PtrVec *out);
 
 /* Every pass has this signature; errors go to ctx->diag. */
 typedef void (*Pass)(Ctx *ctx, Composition *c);
@@ -581,6 +596,12 @@ void xf_lastblock_at(Arena *a, const Composition *c, Plan *p, Node *value, Node 
 void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value); /* grid.c: B1 */
 /* rows.c: a row plan's kernel (RW: GROUP threads a row; RB: a block a row) */
 void rows_build(Arena *a, Composition *c, Plan *p);
+/* kernel.c: a column kernel (const T *x, ..., m, n, ld, R *out, A *partials,
+ * unsigned *counter, unsigned width, params) */
+Kernel *kernel_cols(Arena *a, const Composition *c, const char *name);
+/* cols.c: a column plan's kernel, or why it cannot be built */
+void cols_build(Arena *a, Composition *c, Plan *p);
+const char *cols_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage);
 /* why a row plan cannot be built, and at which level; NULL: it can */
 const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage);
 /* xf_group.c: a transformed block function for groups of GROUP threads, or

@@ -1,4 +1,5 @@
-// {{harness}} -- tgm-gen {{version}} --check --rows: row variants of {{file}}
+// {{harness}} -- tgm-gen {{version}} --check --rows or --cols: the row (or
+// column) variants of {{file}}
 // run on the CPU simulator ({{dialect}}, warp {{warp}}) against the
 // spectrum's scalar codelet run sequentially over each row
 // (tgm_reference_kernel). Generated; tgm-gen compiles it with the simulator,
@@ -12,7 +13,9 @@
 // row's end and the next row (ld > n) poisoned with values that change any
 // result they enter, the output poisoned with a canary after out[m - 1],
 // blocks and threads in several orders; for a plain fold also sparse data:
-// each row the identity but for one element.
+// each row the identity but for one element. With --cols the same, each
+// column against the scalar codelet over the column gathered (m elements);
+// a launch's `items` is then its parts down the rows, `per_row` its width.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
 #include <algorithm>
 #include <cmath>
@@ -40,6 +43,7 @@ static const {{ctype}} {{name}} = {{value}};
 {{/params}}
 
 enum { NIN = {{nin}}, BLOCK = 128, SECONDS = 300 };
+static const bool COLS = {{cols_bool}}; // outputs: a column's each (n), else a row's (m)
 
 // m rows of n elements, ld apart, the first at element `offset` of the buffer
 // (1: rows off 16-byte alignment, and with ld odd every row differently).
@@ -132,24 +136,29 @@ static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, cons
         const T *x[NIN + 1];
         for (int k = 0; k < NIN; k++)
           x[k] = data[s][i][k].data() + off;
-        std::vector<R> out(m + 1);
+        if (COLS && st.items > 1 && (n + groups[gi] - 1) / groups[gi] > TGM_ROWS_PARTS_MAX)
+          continue; // several parts take a counter a tile of columns: at most TGM_ROWS_PARTS_MAX
+        const unsigned long long nout = COLS ? n : m;
+        std::vector<R> out(nout + 1);
         R canary;
-        std::memset(out.data(), 0x7f, sizeof(R) * (m + 1));
+        std::memset(out.data(), 0x7f, sizeof(R) * (nout + 1));
         std::memset(&canary, 0x7f, sizeof canary);
         auto rc = launch({{ins}}, m, n, ld, out.data(), tb ? (void *)temp.data() : nullptr, tb, st.items,
                          groups[gi]{{param_args}}, nullptr);
-        for (unsigned long long r = 0; r <= m; r++) {
+        for (unsigned long long r = 0; r <= nout; r++) {
           const R *want = &wants[s][i][3 * r];
-          bool bad = rc != 0 || (r < m ? !close_enough(out[r], want) : std::memcmp(&out[m], &canary, sizeof(R)) != 0);
+          bool bad = rc != 0 || (r < nout ? !close_enough(out[r], want)
+                                          : std::memcmp(&out[nout], &canary, sizeof(R)) != 0);
           if (!bad)
             continue;
-          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu per_row=%u (%s): ", id, m, n, ld, groups[gi], st.name);
+          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu %s=%u (%s): ", id, m, n, ld, COLS ? "width" : "per_row",
+                      groups[gi], st.name);
           if (rc != 0)
             std::printf("the launch failed: %s\n", rc == 1 ? "invalid value" : tgm_sim::last_error_text());
-          else if (r == m)
-            std::printf("wrote past out[m - 1]\n");
+          else if (r == nout)
+            std::printf("wrote past the last output\n");
           else {
-            std::printf("row %llu: ", r);
+            std::printf("%s %llu: ", COLS ? "column" : "row", r);
             print_got(out[r], want);
           }
           return 1;
@@ -242,14 +251,24 @@ int main() {
           }
 {{/sparse}}
       }
-      // one simulated thread runs the scalar codelet over each row
-      wants[s][i].resize(3 * (m + 1));
-      for (unsigned long long r = 0; r < m; r++) {
+      // one simulated thread runs the scalar codelet over each row (each
+      // column, gathered)
+      const unsigned long long nout = COLS ? n : m, ref_n = COLS ? m : n;
+      wants[s][i].resize(3 * (nout + 1));
+      std::vector<T> gathered[NIN];
+      for (unsigned long long r = 0; r < nout; r++) {
         R *w = &wants[s][i][3 * r];
         const T *x[NIN + 1];
-        for (int k = 0; k < NIN; k++)
+        for (int k = 0; k < NIN; k++) {
           x[k] = data[s][i][k].data() + off + r * ld;
-        if (tgm_sim::launch(dim3(1), dim3(1), [&] { ns::tgm_reference_kernel({{ins}}, n, w{{param_args}}); }) !=
+          if (COLS) {
+            gathered[k].assign(m + 1, T());
+            for (unsigned long long e = 0; e < m; e++)
+              gathered[k][e] = data[s][i][k][off + e * ld + r];
+            x[k] = gathered[k].data();
+          }
+        }
+        if (tgm_sim::launch(dim3(1), dim3(1), [&] { ns::tgm_reference_kernel({{ins}}, ref_n, w{{param_args}}); }) !=
             tgm_sim::status::success) {
           std::printf("the reference failed: %s\n", tgm_sim::last_error_text());
           return 1;
@@ -258,8 +277,10 @@ int main() {
     }
   // per_row: RW's threads a row, RL's blocks a row (1: one block; 3: parts
   // of unequal size, and a counter that wraps at 2), RB's 0
-  static const unsigned row_groups[] = {1, 2, 4, 8, 16, 32}, row_parts[] = {1, 3}, block_groups[] = {0};
-  (void)row_groups, (void)row_parts, (void)block_groups;
+  // (--cols: the width, columns a block, its parts the setting's items: 1, 4)
+  static const unsigned row_groups[] = {1, 2, 4, 8, 16, 32}, row_parts[] = {1, 3}, block_groups[] = {0},
+                        col_widths[] = {1, 4, 32, 128};
+  (void)row_groups, (void)row_parts, (void)block_groups, (void)col_widths;
 {{#variants}}
   isolated("{{id}}", [] {
     return run_variant("{{id}}", ns::launch_{{cname}}<BLOCK>, ns::temp_bytes_{{cname}}<BLOCK>, {{groups}},

@@ -327,6 +327,58 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+{{?columns}}
+// Columns (--cols): `width` columns a block, blockIdx.y's part of the rows
+// split over the block's BLOCK / width row lanes, each lane's value the
+// thread-level codelet down its column (every lanes-th row, stride
+// lanes * ld); the lanes folded in order in shared memory; with several
+// parts, each part's values in partials (parts x n), and the last part to
+// finish for this block's columns (its counter: blockIdx.x) folds them in
+// order and writes out[column].
+template <unsigned BLOCK>
+__device__ __forceinline__ void tgm_columns({{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out,
+                                            A *partials, unsigned *counter, unsigned width{{param_decls}}) {
+  __shared__ A lane_values[BLOCK];
+  __shared__ bool is_last;
+  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width;
+  const tgm_size col = (tgm_size)blockIdx.x * width + threadIdx.x % width;
+  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
+  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  A value = tgm_identity();
+  if (col < n && lo + lane < hi) {
+    const tgm_size first = (lo + lane) * ld + col, len = (hi - lo - lane - 1) * ld + 1;
+    value = {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}len, (tgm_size)lanes * ld{{param_args}});
+  }
+  lane_values[threadIdx.x] = value;
+  __syncthreads();
+  if (threadIdx.x < width)
+    for (unsigned l = 1; l < lanes; l++)
+      value = tgm_combine(value, lane_values[threadIdx.x + l * width]);
+  const bool mine = threadIdx.x < width && col < n;
+  if (gridDim.y == 1) {
+    if (mine)
+      out[col] = tgm_epilogue(value, m{{param_args}});
+    return;
+  }
+  if (mine) {
+    partials[(tgm_size)blockIdx.y * n + col] = value;
+    __threadfence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
+  __syncthreads();
+  if (is_last && mine) {
+    __threadfence();
+    const volatile A *p = partials;
+    A v = tgm_identity();
+    for (unsigned y = 0; y < gridDim.y; y++)
+      v = tgm_combine(v, p[(tgm_size)y * n + col]);
+    out[col] = tgm_epilogue(v, m{{param_args}});
+  }
+}
+
+{{/columns}}
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.

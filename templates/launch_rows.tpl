@@ -24,6 +24,38 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
 }
 
 {{#launchers}}
+{{?columns}}
+// {{id}}: out[j] for each column j < n; `width` columns a block (1, 2, 4, ...,
+// BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
+// most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
+// partials). n = 0 launches nothing; m = 0 gives every column the spectrum
+// of no elements.
+template <unsigned BLOCK>
+size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
+  (void)m, (void)width;
+  return parts > 1 ? tgm_rows_temp_need(n, parts, sizeof(A)) : 0;
+}
+
+template <unsigned BLOCK>
+{{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream) {
+  if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || width == 0 || width > BLOCK ||
+      (width & (width - 1)) != 0 || parts == 0 || parts > 65535)
+    return {{err_invalid}};
+  if (n == 0)
+    return {{success}};
+  tgm_size tiles = (n + width - 1) / width;
+  if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
+                                             temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
+    return {{err_invalid}};
+  unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
+  A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  TGM_LAUNCH({{cname}}<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
+             counter, width{{param_args}});
+  return {{get_last_error}}();
+}
+{{/columns}}
+{{?rowwise}}
 template <unsigned BLOCK>
 size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
@@ -90,6 +122,7 @@ template <unsigned BLOCK>
   return {{get_last_error}}();
 {{/parts}}
 }
+{{/rowwise}}
 
 {{/launchers}}
 } // namespace {{namespace}}

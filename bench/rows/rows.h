@@ -8,7 +8,7 @@
 typedef unsigned long long tgm_size;
 #endif
 
-enum RowKind { ROW_RW = 0, ROW_RB = 1, ROW_RL = 2 }; // tgm_rows_plan's kind
+enum RowKind { ROW_RW = 0, ROW_RB = 1, ROW_RL = 2, ROW_CT = 3 }; // tgm_rows_plan's kind; columns
 
 struct RowVariant {
   const char *id; // the kernel's name: sum_RW_VS_SV
@@ -19,7 +19,9 @@ struct RowVariant {
   size_t (*temp)(tgm_size m, tgm_size n, unsigned items, unsigned per_row);
 };
 
-#define TGM_ROWS_REGISTER(op, type) void register_##op##_##type(std::vector<RowVariant> &out);
+#define TGM_ROWS_REGISTER(op, type)                                                                \
+  void register_##op##_##type(std::vector<RowVariant> &out);                                       \
+  void register_cols_##op##_##type(std::vector<RowVariant> &out);
 TGM_ROWS_REGISTER(sum, f32)
 TGM_ROWS_REGISTER(sum, i32)
 TGM_ROWS_REGISTER(max, f32)

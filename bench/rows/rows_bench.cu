@@ -17,6 +17,7 @@
 // (tgm_rows_plan_of, launch_rule.tpl) is timed as it is, and its time is
 // compared with the best variant's.
 //   rows_bench [--out FILE.md] [--csv FILE.csv] [--quick] [--check-only]
+// --cols times generated/cols' CT.SS (block, width, parts) instead, no CUB.
 // --check-only runs each setting once and checks it, no timing (for
 // compute-sanitizer's memcheck and racecheck); --quick: three small shapes.
 #include "rows.h"
@@ -136,12 +137,21 @@ struct Result {
 };
 
 static bool check_only = false;
+static bool cols_mode = false; // --cols: generated/cols' CT.SS; no CUB (it has no column reduction)
 
 template <typename T>
 static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *md, FILE *csv, Timer &tm,
                      int sms, int max_threads, int *wrong_total) {
   std::vector<RowVariant> all[3];
-  if (std::is_floating_point<T>::value) {
+  if (cols_mode && std::is_floating_point<T>::value) {
+    register_cols_sum_f32(all[OP_SUM]);
+    register_cols_max_f32(all[OP_MAX]);
+    register_cols_min_f32(all[OP_MIN]);
+  } else if (cols_mode) {
+    register_cols_sum_i32(all[OP_SUM]);
+    register_cols_max_i32(all[OP_MAX]);
+    register_cols_min_i32(all[OP_MIN]);
+  } else if (std::is_floating_point<T>::value) {
     register_sum_f32(all[OP_SUM]);
     register_max_f32(all[OP_MAX]);
     register_min_f32(all[OP_MIN]);
@@ -151,7 +161,7 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
     register_min_i32(all[OP_MIN]);
   }
   for (const Shape &sh : shapes) {
-    const unsigned long long m = sh.m, n = sh.n, ld = n, total = m * n;
+    const unsigned long long m = sh.m, n = sh.n, ld = n, total = m * n, nout = cols_mode ? n : m;
     std::vector<T> h(total);
     for (unsigned long long i = 0; i < total; i++)
       h[i] = value_at<T>(i);
@@ -161,15 +171,35 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
     T *d_out, *d_want;
     float *d_tol;
     unsigned long long *d_bad;
-    CK(cudaMalloc(&d_out, (m + 1) * sizeof(T)));
-    CK(cudaMalloc(&d_want, m * sizeof(T)));
-    CK(cudaMalloc(&d_tol, m * sizeof(float)));
+    CK(cudaMalloc(&d_out, (nout + 1) * sizeof(T)));
+    CK(cudaMalloc(&d_want, nout * sizeof(T)));
+    CK(cudaMalloc(&d_tol, nout * sizeof(float)));
     CK(cudaMalloc(&d_bad, sizeof(unsigned long long)));
     for (int op = 0; op < 3; op++) {
       // the host reference of every row
-      std::vector<T> want(m);
-      std::vector<float> tol(m, 0.f);
-      for (unsigned long long r = 0; r < m; r++) {
+      std::vector<T> want(nout);
+      std::vector<float> tol(nout, 0.f);
+      if (cols_mode) { // each column, the rows in order
+        std::vector<double> s(n, 0), a(n, 0);
+        std::vector<long long> si(n, 0);
+        std::vector<T> v(h.begin(), h.begin() + n);
+        for (unsigned long long r = 0; r < m; r++)
+          for (unsigned long long c = 0; c < n; c++) {
+            T x = h[r * ld + c];
+            s[c] += (double)x;
+            a[c] += std::fabs((double)x);
+            si[c] += (long long)x;
+            if (r)
+              v[c] = op == OP_MAX ? std::max(v[c], x) : std::min(v[c], x);
+          }
+        for (unsigned long long c = 0; c < n; c++) {
+          want[c] = op != OP_SUM ? v[c]
+                    : std::is_floating_point<T>::value ? (T)s[c]
+                                                       : (T)(unsigned)(unsigned long long)si[c];
+          tol[c] = op == OP_SUM ? (float)(2.0 * (double)m * 1.1920929e-7 * a[c] + 1e-6) : 0.f;
+        }
+      }
+      for (unsigned long long r = 0; r < m && !cols_mode; r++) {
         const T *row = h.data() + r * ld;
         if (op == OP_SUM) {
           double s = 0, a = 0;
@@ -188,11 +218,11 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
           want[r] = v;
         }
       }
-      CK(cudaMemcpy(d_want, want.data(), m * sizeof(T), cudaMemcpyHostToDevice));
-      CK(cudaMemcpy(d_tol, tol.data(), m * sizeof(float), cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(d_want, want.data(), nout * sizeof(T), cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(d_tol, tol.data(), nout * sizeof(float), cudaMemcpyHostToDevice));
       auto check = [&]() -> unsigned long long {
         CK(cudaMemset(d_bad, 0, sizeof(unsigned long long)));
-        compare_kernel<T><<<1024, 256>>>(d_out, d_want, d_tol, m, d_bad);
+        compare_kernel<T><<<1024, 256>>>(d_out, d_want, d_tol, nout, d_bad);
         unsigned long long bad;
         CK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         return bad;
@@ -203,6 +233,10 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
       for (const RowVariant &v : all[op])
         if (v.kind == ROW_RL && m <= 4096)
           tb = std::max(tb, v.temp(m, n, 4, 64));
+        else if (v.kind == ROW_CT)
+          for (unsigned w = 1; w <= v.block; w *= 2)
+            if ((n + w - 1) / w <= 4096)
+              tb = std::max(tb, v.temp(m, n, 128, w));
       void *d_temp;
       CK(cudaMalloc(&d_temp, tb));
       CK(cudaMemset(d_temp, 0, tb));
@@ -212,31 +246,40 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
       for (const RowVariant &v : all[op]) {
         if (v.kind == ROW_RL && m > 4096)
           continue;
-        static const unsigned rw[] = {1, 2, 4, 8, 16, 32}, rl[] = {2, 4, 8, 16, 32, 64}, rb[] = {0};
-        const unsigned *pr = v.kind == ROW_RW ? rw : v.kind == ROW_RL ? rl : rb;
-        int npr = v.kind == ROW_RB ? 1 : 6;
+        static const unsigned rw[] = {1, 2, 4, 8, 16, 32}, rl[] = {2, 4, 8, 16, 32, 64}, rb[] = {0},
+                              ct[] = {1, 4, 16, 32, 64, 128, 256};
+        const unsigned *pr = v.kind == ROW_RW ? rw : v.kind == ROW_RL ? rl : v.kind == ROW_CT ? ct : rb;
+        int npr = v.kind == ROW_RB ? 1 : v.kind == ROW_CT ? 7 : 6;
         bool vec = std::strstr(v.id, "_SV") != nullptr;
+        static const unsigned parts_list[] = {1, 2, 4, 8, 16, 32, 64, 128}, items_list[] = {1, 4};
+        const unsigned *il = v.kind == ROW_CT ? parts_list : items_list;
+        int nil = v.kind == ROW_CT ? 8 : 2;
         for (int k = 0; k < npr; k++)
-          for (unsigned items : {1u, 4u}) {
-            if (!vec && items != 1)
+          for (int ii = 0; ii < nil; ii++) {
+            const unsigned items = il[ii]; // CT: parts down the rows
+            if (v.kind != ROW_CT && !vec && items != 1)
               continue; // SS takes no items
+            if (v.kind == ROW_CT && (pr[k] > v.block || (items > 1 && (n + pr[k] - 1) / pr[k] > 4096)))
+              continue;
             if (v.kind == ROW_RW && pr[k] > v.block)
               continue;
             // too few threads for a large matrix: minutes, never a winner
-            unsigned long long threads = v.kind == ROW_RW ? m * pr[k]
+            unsigned long long threads = v.kind == ROW_RW   ? m * pr[k]
                                          : v.kind == ROW_RB ? m * v.block
+                                         : v.kind == ROW_CT ? std::min(n, (unsigned long long)pr[k] * 65535) *
+                                                                  (v.block / pr[k]) * items
                                                             : m * pr[k] * v.block;
             if (threads < (1u << 14) && total > (1u << 22))
               continue;
             settings++;
-            CK(cudaMemset(d_out, 0x7f, (m + 1) * sizeof(T)));
+            CK(cudaMemset(d_out, 0x7f, (nout + 1) * sizeof(T)));
             CK(cudaEventRecord(tm.a));
             cudaError_t e = v.launch(d_in, m, n, ld, d_out, d_temp, tb, items, pr[k], 0);
             CK(cudaEventRecord(tm.b));
             CK(cudaDeviceSynchronize());
             float first_ms = 0;
             CK(cudaEventElapsedTime(&first_ms, tm.a, tm.b));
-            unsigned long long bad = e == cudaSuccess ? check() : m;
+            unsigned long long bad = e == cudaSuccess ? check() : nout;
             if (e != cudaSuccess || bad) {
               wrong++;
               std::printf("WRONG %s %s %llux%llu %s block=%u items=%u per_row=%u: %s, %llu rows\n", type,
@@ -262,6 +305,24 @@ static void run_type(const char *type, const std::vector<Shape> &shapes, FILE *m
       }
       *wrong_total += wrong;
 
+      if (cols_mode) { // no CUB column reduction: the best setting alone (torch_rows.py has torch's)
+        std::sort(results.begin(), results.end(),
+                  [](const Result &a, const Result &b) { return a.cold < b.cold; });
+        double bytes = (double)total * sizeof(T);
+        if (!results.empty()) {
+          const Result &b = results[0];
+          std::fprintf(md, "| %s | %s | %llu x %llu | b%u width %u parts %u | %.1f | %.2f | %.1f | %.1f | %d/%d |\n",
+                       type, op_names[op], m, n, b.block, b.per_row, b.items, b.cold, bytes / b.cold / 1e6, b.warm,
+                       b.spread * 100, wrong, settings);
+          std::fflush(md);
+          std::printf("cols %s %s %llux%llu: best b%u width %u parts %u %.1f us (%.2f TB/s), %d/%d wrong\n", type,
+                      op_names[op], m, n, b.block, b.per_row, b.items, b.cold, bytes / b.cold / 1e6, wrong,
+                      settings);
+          std::fflush(stdout);
+        }
+        CK(cudaFree(d_temp));
+        continue;
+      }
       // CUB: DeviceSegmentedReduce over the same rows
       std::vector<int> offs(m + 1);
       for (unsigned long long r = 0; r <= m; r++)
@@ -373,8 +434,10 @@ int main(int argc, char **argv) {
       quick = true;
     else if (!std::strcmp(argv[i], "--check-only"))
       check_only = true;
+    else if (!std::strcmp(argv[i], "--cols"))
+      cols_mode = true;
     else {
-      std::fprintf(stderr, "usage: rows_bench [--out FILE.md] [--csv FILE.csv] [--quick] [--check-only]\n");
+      std::fprintf(stderr, "usage: rows_bench [--cols] [--out FILE.md] [--csv FILE.csv] [--quick] [--check-only]\n");
       return 2;
     }
   }
@@ -388,6 +451,16 @@ int main(int argc, char **argv) {
   }
   if (csv)
     std::fprintf(csv, "type,op,m,n,variant,block,items,per_row,warm_us,cold_us\n");
+  if (cols_mode)
+    std::fprintf(md,
+                 "# Column reductions on %s (%d SMs), tgm --cols (CT.SS)\n\n"
+                 "cold: one call after a 256 MiB write evicts L2, median of 7; warm: 20 calls back to back, "
+                 "median of 5. best: the fastest checked setting by cold time (block, width: columns a block, "
+                 "parts: blocks down the rows). CUB has no column reduction; torch's are in torch.md.\n\n"
+                 "| type | op | m x n | best | cold us | TB/s | warm us | spread %% | tgm wrong/settings |\n"
+                 "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n",
+                 prop.name, prop.multiProcessorCount);
+  else
   std::fprintf(md,
                "# Row reductions on %s (%d SMs), tgm --rows against CUB DeviceSegmentedReduce\n\n"
                "cold: one call after a 256 MiB write evicts L2, median of 7; warm: 20 calls back to back, "

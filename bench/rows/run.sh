@@ -10,7 +10,7 @@ shift
 mkdir -p "$out"
 arch=${TGM_ARCH:-sm_90}
 build=$(mktemp -d)
-flags=(-O3 -std=c++17 -arch="$arch" -Igenerated/rows -Ibench/rows)
+flags=(-O3 -std=c++17 -arch="$arch" -Igenerated/rows -Igenerated/cols -Ibench/rows)
 pids=()
 for op in sum max min; do
   for t in f32 i32; do
@@ -25,3 +25,4 @@ nvcc "${flags[@]}" bench/rows/rows_bench.cu "$build"/*.o -o "$build/rows_bench"
 cp "$build/rows_bench" /tmp/rows_bench # for compute-sanitizer after the run
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv > "$out/device.txt" || true
 "$build/rows_bench" --out "$out/rows.md" --csv "$out/rows.csv" "$@"
+"$build/rows_bench" --cols --out "$out/cols.md" --csv "$out/cols.csv" "$@"

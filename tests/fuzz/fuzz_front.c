@@ -38,7 +38,7 @@ static void pipeline(Ctx *ctx, ElemType elem) {
   dump_sema(&dump, a, prog);
   buf_free(&dump);
   PtrVec comps = {0};
-  composition_new(ctx, prog, false, &comps);
+  composition_new(ctx, prog, false, false, &comps);
   static const Pass passes[] = {pass_plan, pass_lower, pass_block, pass_grid};
   for (int i = 0; i < comps.len; i++) {
     Composition *c = comps.items[i];

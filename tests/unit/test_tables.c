@@ -176,7 +176,7 @@ static void test_stub_dialect(void) {
   }
   sema_check(&ctx, prog);
   PtrVec comps = {0};
-  composition_new(&ctx, prog, false, &comps);
+  composition_new(&ctx, prog, false, false, &comps);
   CHECK(comps.len == 1);
   Composition *all = comps.items[0];
   pass_plan(&ctx, all);

@@ -646,6 +646,53 @@ enum { TGM_ROWS_PARTS_MAX = 4096 };
 static inline size_t tgm_rows_temp_need(unsigned long long m, unsigned parts, size_t acc_bytes) {
   return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)m * parts * acc_bytes;
 }
+
+// Seed 003's schedule for m rows of n elements on a GPU with `sms` SMs and
+// at most max_threads threads a block: the default row plan, which the
+// tuner searches around. kind: 0 RW (per_row threads a row), 1 RB (a block
+// a row), 2 RL (per_row blocks a row).
+//   n < 32: efficiency: 32 / n rows a warp for n = 2, 4, 8, 16, else a
+//     thread a row (the seed stages 32 rows a warp in shared memory);
+//   m < sms: br = min(floor(sms / m), max(1, floor(n / minT))) blocks a row
+//     (minT = 512), of wb = min(maxW, floor(n / (32 br))) warps;
+//   else: wr = min(floor(maxW sms / m), floor(n / 32)) warps a row: a warp
+//     a row (k rows a block) when wr <= 1, else a block of wr warps a row.
+// Blocks are powers of two from 128 to max_threads.
+struct tgm_rows_plan {
+  int kind;
+  unsigned per_row, block;
+};
+static inline unsigned tgm_rows_block_of(unsigned long long warps, unsigned max_threads) {
+  unsigned b = 128;
+  while (b * 2 <= warps * 32 && b * 2 <= max_threads)
+    b *= 2;
+  return b;
+}
+static inline struct tgm_rows_plan tgm_rows_plan_of(unsigned long long m, unsigned long long n, unsigned sms,
+                                                    unsigned max_threads) {
+  const unsigned long long max_w = max_threads / 32, min_t = 512;
+  struct tgm_rows_plan p = {0, 32, 256};
+  if (n < 32) {
+    p.per_row = n == 2 || n == 4 || n == 8 || n == 16 ? (unsigned)n : 1;
+    return p;
+  }
+  if (m < sms) {
+    unsigned long long brn = sms / m, br = n / min_t > 1 ? n / min_t : 1;
+    br = br < brn ? br : brn;
+    unsigned long long wb = n / (32 * br) < max_w ? n / (32 * br) : max_w;
+    p.block = tgm_rows_block_of(wb, max_threads);
+    p.kind = br > 1 ? 2 : 1;
+    p.per_row = br > 1 ? (unsigned)br : 0;
+    return p;
+  }
+  unsigned long long wrn = max_w * sms / m, wr = n / 32 < wrn ? n / 32 : wrn;
+  if (wr > 1) {
+    p.kind = 1;
+    p.per_row = 0;
+    p.block = tgm_rows_block_of(wr, max_threads);
+  }
+  return p;
+}
 #endif
 
 namespace tgm_kernels_max_f32 {
