@@ -337,12 +337,13 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
           names = arena_printf(a, "%s%s%s", names, names[0] ? "," : "", by[o]->target->name);
       buf_printf(out,
                  "%-13s launches=%d init=%s deterministic=%s temp=%s min_arch=%s shape=%s "
-                 "dialects=%s tunables=block{128,256,512,1024},items{%s}%s\n",
+                 "dialects=%s tunables=block{128,256,512,1024}%s%s%s%s\n",
                  p->id, p->launches, p->needs_init ? "yes" : "no", p->deterministic ? "yes" : "no",
                  p->counter    ? "partials+counter"
                  : p->partials ? "partials"
                                : "none",
-                 p->min_arch, p->grid_rule, names, items_text(a, p),
+                 p->min_arch, p->grid_rule, names, p->g == G_CT ? "" : ",items{",
+                 p->g == G_CT ? "" : items_text(a, p), p->g == G_CT ? "" : "}",
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
                  : p->g == G_RW                                 ? ",per_row{1,2,4,8,16,32}"
                  : p->g == G_RL                                 ? ",per_row{2,4,8,16,32,64}"

@@ -281,8 +281,9 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
   if (json_object_get(root, "shape")) { /* tgm-gen --rows */
     const char *shape = json_string_value(json_object_get(root, "shape"));
     s = tgm__fail(TGM_ERR_MANIFEST,
-                  "%s: a manifest of %s (tgm-gen --rows): tgm-tune tunes the 1-D reduction "
-                  "only (tgm-gen without --rows); time row variants with bench/rows",
+                  "%s: a manifest of %s (tgm-gen --rows or --cols): tgm-tune tunes the 1-D "
+                  "reduction only (tgm-gen without them); time row and column variants with "
+                  "bench/rows",
                   path, shape ? shape : "another shape");
     goto out;
   }

@@ -174,6 +174,20 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(m.n_v, 0);
   }
   CHECK_EQ_INT(tune_manifest_read("/nonexistent/m.json", &m), TGM_ERR_MANIFEST);
+
+  // a row or column manifest (tgm-gen --rows, --cols) is refused by name
+  const char *shapes[] = {"rows", "cols"};
+  for (size_t i = 0; i < 2; i++) {
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"tgm_manifest\": 1, \"shape\": \"%s\", \"spectrum\": \"sum\", "
+             "\"type\": \"i32\", \"variants\": []}",
+             shapes[i]);
+    s = read_text(text, &m);
+    CHECK_EQ_INT(s, TGM_ERR_MANIFEST);
+    CHECK(strstr(tgm_last_error(), shapes[i]) && strstr(tgm_last_error(), "--rows or --cols"));
+    CHECK_EQ_INT(m.n_v, 0);
+  }
   unlink(tmp);
   CHECK_DONE();
 }
