@@ -155,7 +155,7 @@ static const Dialect stub = {
     .name = "stub", .title = "Stub", .ext = "stub", .rtc_name = "stubrtc",
     .chosen_by = "--stub", .gpus = "stub GPUs",
     .sync_block = "stub_barrier()", .sync_warp = "stub_warp_barrier()",
-    .shfl_down = "stub_shfl(%s, %s)", .redux = NULL,
+    .shfl_down = "stub_shfl(%s, %s)", .shfl_down_width = "stub_shfl_w(%s, %s, %s)", .redux = NULL,
     .fence = "stub_fence()", .ticket = "stub_ticket(%s, %s)",
     .includes = "#include <stub.h>\n", .warp_def = "\n#define TGM_WARP 16", .device_prelude = "",
     .warps = {16}, .nwarps = 1, .warp_flag = "-DSTUB_WARP=%d",
