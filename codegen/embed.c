@@ -472,27 +472,19 @@ static const char *cap_arg(Arena *a, const EmbedChoice *ch) {
   return is_strided(ch->plan) ? arena_printf(a, "sms * %u", ch->cap) : "1";
 }
 
-int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
-              const char *how, char *err, size_t errlen) {
-  PtrVec plans = {0}, tables = {0}, distinct = {0};
-  for (int i = 0; i < choices->len; i++) {
-    const EmbedChoice *ch = choices->items[i];
-    bool seen = false;
-    for (int j = 0; j < plans.len; j++)
-      seen |= plans.items[j] == ch->plan;
-    if (!seen)
-      vec_push(a, &plans, (void *)ch->plan);
-    choice_index(a, &distinct, ch);
-  }
-  tables_of(a, choices, &tables);
-  if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
-    return -1;
+/* The entry point's holes: its name (tgm_NAME_TYPE, or tgm_NAME_rows_TYPE
+ * for --rows and --cols), the kernels' namespace, the inputs and parameters
+ * in the caller's types and in the namespace's, the result type, what it
+ * computes and the dialect's host names. */
+void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
   const Spectrum *s = c->spec;
-  TplDict *d = tpl_dict(a, NULL);
   const ElemInfo *ei = elem_info(c->elem);
-  tpl_setf(d, "fname", "tgm_%s_%s", c->name, ei->name);
+  tpl_setf(d, "fname", "tgm_%s%s_%s", c->name,
+           c->rows   ? "_rows"
+           : c->cols ? "_cols"
+                     : "",
+           ei->name);
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
-  tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
   const char *sig_t = ei->host_ctype;
   { /* the inputs and parameters: in the caller's types (T is not in scope
        there), and inside the namespace */
@@ -528,6 +520,26 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
       buf_free(bufs[i]);
   }
   dialect_set_holes(d, c->target);
+}
+
+int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
+              const char *how, char *err, size_t errlen) {
+  PtrVec plans = {0}, tables = {0}, distinct = {0};
+  for (int i = 0; i < choices->len; i++) {
+    const EmbedChoice *ch = choices->items[i];
+    bool seen = false;
+    for (int j = 0; j < plans.len; j++)
+      seen |= plans.items[j] == ch->plan;
+    if (!seen)
+      vec_push(a, &plans, (void *)ch->plan);
+    choice_index(a, &distinct, ch);
+  }
+  tables_of(a, choices, &tables);
+  if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
+    return -1;
+  TplDict *d = tpl_dict(a, NULL);
+  embed_fill_signature(d, a, c);
+  tpl_set(d, "chosen_how", text_comment_safe(a, how)); /* holds the database's path */
 
   /* the choices: each distinct (variant, knobs) once */
   tpl_list(d, "choices");

@@ -95,6 +95,9 @@ static void usage(FILE *fp) {
         "embedding (one header with the chosen kernels and a CUB-like call):\n"
         "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
         "  --embed --variant=ID   one variant (an id from --list), untuned\n"
+        "  --rows --embed, --cols --embed   tgm_NAME_rows_TYPE / tgm_NAME_cols_TYPE: the\n"
+        "                  variants checked, the kernel picked per call from the shape\n"
+        "                  and the GPU (templates/launch_rule.tpl)\n"
         "  --hip           a HIP header (.hip.h) instead of CUDA (.cuh)\n"
         "  --device=NAME, --mode=both|stream|graph|one   pick among several tunings\n"
         "  -o FILE         the header to write (required with --embed)\n"
@@ -225,15 +228,19 @@ static int parse_options(int argc, char **argv, Options *opt) {
                      "");
   if (opt->rows && opt->cols)
     return bad_usage("--rows and --cols go one at a time: one run writes one shape%s", "");
-  if ((opt->rows || opt->cols) && (opt->embed || opt->reduce_api))
+  if ((opt->rows || opt->cols) && opt->reduce_api)
     return bad_usage("--rows and --cols write the row and column variants with -o DIR (or "
-                     "--list, --dump); the embedded call and tgm_reduce for them do not exist "
-                     "yet%s",
+                     "--list, --dump, --embed); tgm_reduce for them does not exist yet%s",
                      "");
+  bool shaped = opt->rows || opt->cols;
   if (opt->embed) {
     if (!opt->outdir)
       return bad_usage("--embed needs -o FILE, the header to write%s", "");
-    if (!opt->embed_db == !opt->variant)
+    if (shaped && (opt->embed_db || opt->variant || opt->device || opt->mode))
+      return bad_usage("--rows and --cols with --embed pick their kernels at run time from the "
+                       "shape and the GPU: no database, --variant, --device or --mode%s",
+                       "");
+    if (!shaped && !opt->embed_db == !opt->variant)
       return bad_usage("--embed takes a database (--embed=DB) or --variant=ID, one of them%s", "");
     if (argc - optind != 1 || opt->ntypes != 1)
       return bad_usage("--embed makes one header: one FILE and one --type%s", "");
@@ -245,8 +252,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
   if (opt->no_check && opt->strict)
     return bad_usage("--strict asks for the check that --no-check turns off%s", "");
   if ((opt->no_check || opt->strict) &&
-      (!opt->outdir || opt->embed || opt->list || opt->dump != DUMP_NONE))
-    return bad_usage("--strict and --no-check go with -o DIR, when variants are written%s", "");
+      (!opt->outdir || (opt->embed && !shaped) || opt->list || opt->dump != DUMP_NONE))
+    return bad_usage("--strict and --no-check go with -o DIR (or --rows/--cols --embed), when "
+                     "variants are written%s",
+                     "");
   return -1;
 }
 
@@ -310,6 +319,25 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
                                    : NULL;
   if (!c) {
     diag_error(ctx->diag, (Loc){path, 0, 0}, "--embed needs a file with exactly one spectrum");
+    return;
+  }
+  if (c->rows || c->cols) { /* the variants are checked on the CPU first, as for -o DIR */
+    Composition *by[DIALECT_COUNT];
+    for (int d = 0; d < DIALECT_COUNT; d++)
+      by[d] = composition_for(arena, comps->items[0], (DialectKind)d, dialect_get((DialectKind)d));
+    compose_check_empty(ctx, by);
+    if (ctx->diag->nerrors)
+      return;
+    if (!opt->no_check && check_compositions(ctx, by, path, &opt->check) != 0)
+      return;
+    compose_check_empty(ctx, by);
+    if (ctx->diag->nerrors)
+      return;
+    const char *slash = strrchr(opt->outdir, '/');
+    Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+    char err[512];
+    if (gen_embed_rows(out, arena, by[opt->dialect], path, err, sizeof err) != 0)
+      diag_error(ctx->diag, (Loc){path, 0, 0}, "%s", err);
     return;
   }
   PtrVec choices = {0};

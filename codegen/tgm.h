@@ -750,6 +750,12 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
                     const char *device, const char *mode, PtrVec *out);
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
               const char *how, char *err, size_t errlen);
+/* The entry point's holes shared by gen_embed and gen_embed_rows. */
+void embed_fill_signature(TplDict *d, Arena *a, const Composition *c);
+/* --rows/--cols --embed (embed_rows.c): the row or column call, its kernel
+ * picked at run time by templates/launch_rule.tpl's rule. 0, or -1 with err. */
+int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
+                   size_t errlen);
 const char *source_hash(Arena *a, const char *text); /* manifest.c */
 /* A variant's "tunables" as the manifest lists them (a jansson object). */
 struct json_t *manifest_tunables(const Plan *p);

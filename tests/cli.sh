@@ -39,7 +39,7 @@ expect 0 "--rows --list" -- "$gen" --rows --list codelets/max.tgm
 grep -q '^RW.VS.SV .*per_row{1,2,4,8,16,32}' "$work/out" && grep -q '^RB.VR.SS ' "$work/out" && grep -q '^RL.VS.SV .*per_row{2,4,8,16,32,64}' "$work/out" ||
   { echo "FAIL --rows --list"; fails=$((fails + 1)); }
 expect 2 "--rows --embed" -- "$gen" --rows --embed --variant=RB.V.SS -o "$work/x.cuh" codelets/sum.tgm
-grep -q -- "--rows and --cols write the row and column variants" "$work/err" || { echo "FAIL --rows --embed says why"; fails=$((fails + 1)); }
+grep -q -- "--rows and --cols with --embed pick their kernels at run time" "$work/err" || { echo "FAIL --rows --embed says why"; fails=$((fails + 1)); }
 # --cols: the column variant, NAME_TYPE_cols.*
 expect 0 "--cols" -- "$gen" --cols --no-check --type=i32 -o "$work/cols" codelets/mean.tgm
 [ -f "$work/cols/mean_i32_cols.cu" ] && grep -q '"shape": "cols"' "$work/cols/mean_i32_cols.json" &&

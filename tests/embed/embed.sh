@@ -30,7 +30,45 @@ several() { # several DIR cuda|hip
   rm -f "$dir/codelets" "$dir/gpus.db.json"
 }
 
+# The row and column calls of sum/max/min x i32/f32 into DIR
+# (NAME_rows_TYPE.h, NAME_cols_TYPE.h), unchecked: sim.rows.* and sim.cols.*
+# run every variant; [hip] for HIP headers.
+shaped() { # shaped DIR [--hip]
+  local dir=$1 flag=${2:-} s t shape
+  mkdir -p "$dir" || return 1
+  for shape in rows cols; do
+    for t in i32 f32; do
+      for s in sum max min; do
+        "$gen" --$shape --embed --no-check $flag --type=$t -o "$dir/${s}_${shape}_$t.h" "codelets/$s.tgm" || return 1
+      done
+    done
+  done
+}
+
 if [ "$what" = cli ]; then
+  # the row and column calls: checked first, picked at run time
+  "$gen" --cols --embed --type=i32 -o "$work/shaped_c.cuh" codelets/sum.tgm 2>"$work/err" || fail "--cols --embed"
+  grep -q "checked sum_i32_cols on the CPU" "$work/err" || fail "--cols --embed checks its variants first"
+  grep -q 'inline cudaError_t tgm_sum_cols_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out, size_t m,' "$work/shaped_c.cuh" ||
+    fail "the column entry point"
+  grep -q 'tgm_cols_pick_of(m, n, sms)' "$work/shaped_c.cuh" && grep -q 'launch_sum_CT_SS<1024>' "$work/shaped_c.cuh" || fail "the column pick"
+  "$gen" --rows --embed --no-check --type=f32 -o "$work/shaped_r.cuh" codelets/sum.tgm || fail "--rows --embed"
+  grep -q 'inline cudaError_t tgm_sum_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, float \*d_out, size_t m,' "$work/shaped_r.cuh" ||
+    fail "the row entry point"
+  for k in RW_VS_SS RW_VS_SV RB_VS_SV RL_VS_SV; do
+    grep -q "launch_sum_$k<128>" "$work/shaped_r.cuh" || fail "the row kind $k"
+  done
+  ! grep -q 'sum_RW_V_SS\|sum_RB_VA1' "$work/shaped_r.cuh" || fail "only the picked variants"
+  "$gen" --rows --embed --no-check --hip --type=f32 -o "$work/shaped_r.hip.h" codelets/argmax.tgm || fail "--rows --embed --hip"
+  grep -q 'inline hipError_t tgm_argmax_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, tgm_kernels_argmax_f32_rows::tgm_arg \*d_out,' "$work/shaped_r.hip.h" ||
+    fail "an argmax row entry point for HIP"
+  "$gen" --rows --embed=db.json -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows with a database"
+  "$gen" --cols --embed --variant=CT.SS -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--cols with --variant"
+  "$gen" --rows --reduce-api -o "$work/shaped_x.h" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows --reduce-api"
+  "$gen" --cols --embed --type=f32 -o "$work/shaped_x.cuh" codelets/argmax.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && [ ! -e "$work/shaped_x.cuh" ] && grep -q "argmax.tgm:[0-9]*:[0-9]*: note: columns (CT.SS)" "$work/err" ||
+    fail "argmax columns are refused, located ($rc)"
+
   "$gen" --embed --variant=DSL.VS.SV -o "$work/a.cuh" codelets/sum.tgm || fail "--variant"
   grep -q 'inline cudaError_t tgm_sum_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out,' "$work/a.cuh" || fail "entry point"
   grep -q 'launch_sum_DSL_VS_SV<256>' "$work/a.cuh" || fail "the variant's launcher"
@@ -171,6 +209,7 @@ JSON
   grep -q '"AMD Instinct MI250X, cc 9.0, 110 SMs"' "$work/hip/max_f32.h" || fail "the MI250X in max_f32.h"
 elif [ "$what" = fresh ]; then
   several "$work/cuda" cuda || exit 1
+  shaped "$work/cuda" || exit 1
   [ "${TGM_BLESS:-}" = 1 ] && mkdir -p tests/embed/headers && cp "$work"/cuda/*.h tests/embed/headers/
   diff -r -u tests/embed/headers "$work/cuda" >"$work/diff" ||
     { head -40 "$work/diff"; fail "tests/embed/headers is stale (TGM_BLESS=1 ctest -R embed.fresh, then review the diff)"; }
@@ -185,13 +224,18 @@ else
     done
   done
   several "$work/several" "$what" || fail "headers of several GPUs"
+  if [ "$what" = hip ]; then shaped "$work/several" --hip; else shaped "$work/several"; fi || fail "row and column headers"
   for dir in "$work" "$work/several"; do
     if [ "$what" = cuda ]; then
       "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -DTGM_STREAM=cudaStream_t -I"$dir" -c -x cu \
         tests/embed/all.cu -o "$work/all.o" || fail "nvcc sm_90 ($dir)"
+      [ "$dir" = "$work" ] || "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -DTGM_STREAM=cudaStream_t -I"$dir" -c -x cu \
+        tests/embed/all_rows.cu -o "$work/all_rows.o" || fail "nvcc sm_90, rows and columns"
     else
       "$cc" --offload-arch=gfx90a -std=c++17 -Werror -DTGM_STREAM=hipStream_t -include hip/hip_runtime.h \
         -I"$dir" -c -x hip tests/embed/all.cu -o "$work/all.o" || fail "hipcc gfx90a ($dir)"
+      [ "$dir" = "$work" ] || "$cc" --offload-arch=gfx90a -std=c++17 -Werror -DTGM_STREAM=hipStream_t -include hip/hip_runtime.h \
+        -I"$dir" -c -x hip tests/embed/all_rows.cu -o "$work/all_rows.o" || fail "hipcc gfx90a, rows and columns"
     fi
   done
 fi

@@ -8,14 +8,22 @@
 # headers (e.g. made from real tunings of several GPUs). Exit status:
 # gpu_embed's (77: no GPU).
 #   bash tests/embed/gpu.sh [--quick] [--bench FILE.md]
+# With --rows first: tests/embed/gpu_rows.cu instead, the row and column
+# calls (headers NAME_rows_TYPE.h, NAME_cols_TYPE.h):
+#   bash tests/embed/gpu.sh --rows [--quick] [--bench FILE.csv [--sweep]]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 arch=${TGM_GPU_ARCH:-sm_90}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-echo "building gpu_embed ($nvcc, $arch)"
-"$nvcc" -std=c++17 -O3 -arch="$arch" -I "${TGM_EMBED_HEADERS:-tests/embed/headers}" tests/embed/gpu_embed.cu \
-  -o "$bin/gpu_embed"
+test=gpu_embed
+if [ "${1:-}" = --rows ]; then
+  test=gpu_rows
+  shift
+fi
+echo "building $test ($nvcc, $arch)"
+"$nvcc" -std=c++17 -O3 -arch="$arch" -I "${TGM_EMBED_HEADERS:-tests/embed/headers}" tests/embed/$test.cu \
+  -o "$bin/$test"
 set +e
-time "$bin/gpu_embed" "$@"
+time "$bin/$test" "$@"

@@ -17,6 +17,7 @@ namespace fake {
 struct Gpu {
   const char *name;
   int major, minor, sms;
+  int max_threads = 1024; // threads a block
 };
 inline std::vector<Gpu> gpus;
 inline thread_local int current = 0;
@@ -24,10 +25,10 @@ inline std::atomic<int> props_calls{0}, attribute_calls{0};
 inline bool fail = false;
 
 inline bool known(int dev) { return dev >= 0 && dev < (int)gpus.size(); }
-inline int attribute(int what, int dev) { // 0: SMs, 1: cc major, 2: cc minor
+inline int attribute(int what, int dev) { // 0: SMs, 1: cc major, 2: cc minor, 3: threads a block
   attribute_calls++;
   const Gpu &g = gpus[(size_t)dev];
-  return what == 0 ? g.sms : what == 1 ? g.major : g.minor;
+  return what == 0 ? g.sms : what == 1 ? g.major : what == 2 ? g.minor : g.max_threads;
 }
 template <typename Props> void properties(Props *p, int dev) {
   props_calls++;
@@ -41,6 +42,7 @@ template <typename Props> void properties(Props *p, int dev) {
 
 // CUDA
 enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
@@ -58,7 +60,8 @@ inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev) {
     return cudaErrorInvalidValue;
   *v = fake::attribute(a == cudaDevAttrMultiProcessorCount      ? 0
                        : a == cudaDevAttrComputeCapabilityMajor ? 1
-                                                                : 2,
+                       : a == cudaDevAttrComputeCapabilityMinor ? 2
+                                                                : 3,
                        dev);
   return cudaSuccess;
 }
@@ -72,6 +75,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev) {
 // HIP
 enum hipDeviceAttribute_t {
   hipDeviceAttributeMultiprocessorCount = 1,
+  hipDeviceAttributeMaxThreadsPerBlock = 4,
   hipDeviceAttributeComputeCapabilityMajor = 2,
   hipDeviceAttributeComputeCapabilityMinor = 3,
 };
@@ -88,7 +92,8 @@ inline hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int dev)
     return hipErrorInvalidValue;
   *v = fake::attribute(a == hipDeviceAttributeMultiprocessorCount      ? 0
                        : a == hipDeviceAttributeComputeCapabilityMajor ? 1
-                                                                       : 2,
+                       : a == hipDeviceAttributeComputeCapabilityMinor ? 2
+                                                                       : 3,
                        dev);
   return hipSuccess;
 }

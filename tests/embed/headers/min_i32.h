@@ -776,6 +776,102 @@ static inline struct tgm_rows_plan tgm_rows_plan_of(unsigned long long m, unsign
   }
   return p;
 }
+
+// The embedded row and column calls (tgm-gen --rows/--cols --embed) take
+// one temp size for every shape: RL's and CT's counters, then at most
+// TGM_ROWS_EMBED_PARTIALS accumulators (the picks below keep m * per_row
+// and n * parts within it).
+enum { TGM_ROWS_EMBED_PARTIALS = 32768 };
+static inline size_t tgm_rows_embed_temp(size_t acc_bytes) {
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)TGM_ROWS_EMBED_PARTIALS * acc_bytes;
+}
+static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
+  unsigned long long p = 1;
+  while (p * 2 <= x)
+    p *= 2;
+  return p;
+}
+
+// What the embedded row call runs for m rows of n: seed 003's plan where
+// bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
+// rows, m < sms), and what that benchmark measured best elsewhere, where the
+// plan was 5-9x behind. kind as in tgm_rows_plan_of; vec: vector loads (SV).
+//   n < 128: a group of clamp(n / 4, 1, 32) threads a row (a thread a row
+//     for n < 8), blocks of 128, scalar loads: fewer threads a row keep a
+//     warp's loads coalesced across rows;
+//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4;
+//   long rows (n >= 8192) on m < 4 sms: RL of ceil(2 sms / m) blocks of
+//     1024 a row (RB when that is 1), items 4, so the GPU is full;
+//   n < 1024: a warp a row (RW, 32), blocks of 128;
+//   else a block of 128 a row, items 4.
+struct tgm_rows_pick {
+  int kind, vec;
+  unsigned per_row, block, items;
+};
+static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
+                                                    unsigned max_threads) {
+  struct tgm_rows_pick k = {0, 1, 32, 128, 1};
+  if (n < 128 || m == 0) {
+    unsigned long long g = tgm_pow2_floor(n / 4 > 1 ? n / 4 : 1);
+    k.per_row = g < 32 ? (unsigned)g : 32;
+    k.vec = 0;
+    return k;
+  }
+  if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
+    struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
+    k.kind = p.kind;
+    k.per_row = p.per_row;
+    k.block = p.block;
+    k.items = 4;
+    return k;
+  }
+  if (n >= 8192 && m < 4ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
+    unsigned long long parts = (2ull * sms + m - 1) / m;
+    k.kind = parts > 1 ? 2 : 1;
+    k.per_row = parts > 1 ? (unsigned)parts : 0;
+    k.block = 1024;
+    k.items = 4;
+    return k;
+  }
+  if (n < 1024)
+    return k;
+  k.kind = 1;
+  k.per_row = 0;
+  k.items = 4;
+  return k;
+}
+
+// What the embedded column call runs for the n columns of m rows: width =
+// clamp(n / 2, 1, 128) columns a block (a power of two); blocks of 256 when
+// there are at least sms such tiles, else 1024; and parts blocks down the
+// rows to give the GPU 2048 threads an SM, at most 65535, at least 4 rows a
+// lane each, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
+// TGM_ROWS_EMBED_PARTIALS (bench/results/2026-11-25-cols-h100's best
+// settings, as a rule).
+struct tgm_cols_pick {
+  unsigned width, parts, block;
+};
+static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms) {
+  struct tgm_cols_pick k = {1, 1, 1024};
+  if (n == 0)
+    return k;
+  unsigned long long w = tgm_pow2_floor(n / 2 > 1 ? n / 2 : 1);
+  k.width = w < 128 ? (unsigned)w : 128;
+  unsigned long long tiles = (n + k.width - 1) / k.width;
+  k.block = tiles >= sms ? 256 : 1024;
+  unsigned long long lanes = k.block / k.width, target = (unsigned long long)sms * 2048 / k.block;
+  unsigned long long parts = (target + tiles - 1) / tiles, cap = m / (lanes * 4);
+  if (cap < parts)
+    parts = cap;
+  if (parts > 65535)
+    parts = 65535;
+  if (n > 0 && parts > TGM_ROWS_EMBED_PARTIALS / n)
+    parts = TGM_ROWS_EMBED_PARTIALS / n;
+  if (parts < 1 || tiles > TGM_ROWS_PARTS_MAX)
+    parts = 1;
+  k.parts = (unsigned)parts;
+  return k;
+}
 #endif
 
 namespace tgm_kernels_min_i32 {

@@ -1,0 +1,90 @@
+/* embed_rows.c -- tgm-gen --rows/--cols --embed: one self-contained header
+ * with a CUB-like call over the rows (tgm_NAME_rows_TYPE) or the columns
+ * (tgm_NAME_cols_TYPE) of a matrix.
+ *
+ * No tuning database covers shapes yet: the call picks the kernel and its
+ * knobs at run time from m, n and the GPU (tgm_rows_pick_of and
+ * tgm_cols_pick_of in templates/launch_rule.tpl, the rule's one home). What
+ * is chosen here is the variant for each kind the pick can name:
+ *   RW, scalar loads (rows under 128 elements), RW and RB and RL with vector
+ *   loads where the spectrum has them; the columns' one plan, CT.SS.
+ * The block level preferred is VS (shuffle trees), then V, then any. The
+ * header is the generated source restricted to those variants
+ * (templates/file.tpl, launch_rows.tpl) followed by templates/embed_rows.tpl. */
+#include "tgm.h"
+
+#include <string.h>
+
+/* The plan of grid kind g that a role wants: thread kind t (the other
+ * thread kinds after it), block kind VS before V before the rest. */
+static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
+  static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S};
+  const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
+  for (size_t ti = 0; ti < COUNT_OF(threads); ti++)
+    for (size_t bi = 0; bi < COUNT_OF(by_pref); bi++)
+      for (int i = 0; i < c->plans.len; i++) {
+        const Plan *p = c->plans.items[i];
+        if (p->g == g && p->t == threads[ti] && p->b == by_pref[bi])
+          return p;
+      }
+  return NULL;
+}
+
+static void add_plan(Arena *a, PtrVec *plans, const Plan *p) {
+  for (int i = 0; i < plans->len; i++)
+    if (plans->items[i] == p)
+      return;
+  vec_push(a, plans, (void *)p);
+}
+
+int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
+                   size_t errlen) {
+  PtrVec plans = {0};
+  TplDict *d = tpl_dict(a, NULL);
+  embed_fill_signature(d, a, c);
+  if (c->rows) {
+    struct {
+      const char *role;
+      GridKind g;
+      ThreadKind t;
+    } roles[] = {{"rw_narrow", G_RW, T_SS}, {"rw_wide", G_RW, T_SV}, {"rb", G_RB, T_SV}, {"rl", G_RL, T_SV}};
+    for (size_t i = 0; i < COUNT_OF(roles); i++) {
+      const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
+      if (!p) {
+        snprintf(err, errlen, "no %s variant for %s %s: the embedded row call needs RW, RB and RL",
+                 roles[i].role, c->name, elem_info(c->elem)->name);
+        return -1;
+      }
+      tpl_set(d, roles[i].role, p->id);
+      tpl_set(d, arena_printf(a, "%s_c", roles[i].role), p->cname);
+      add_plan(a, &plans, p);
+    }
+    tpl_set(d, "rows", "1");
+    tpl_set(d, "shape", "row");
+    tpl_set(d, "shape_plural", "rows");
+    tpl_set(d, "out_count", "m");
+    tpl_set(d, "pick_fn", "tgm_rows_pick_of");
+    tpl_set(d, "pick_t", "tgm_rows_pick");
+    tpl_set(d, "empty_note", "m = 0 writes nothing; n = 0 gives every row the spectrum of no elements");
+  } else {
+    const Plan *p = pick_plan(c, G_CT, T_SS);
+    if (!p) {
+      snprintf(err, errlen, "no column variant for %s %s", c->name, elem_info(c->elem)->name);
+      return -1;
+    }
+    tpl_set(d, "ct", p->id);
+    tpl_set(d, "ct_c", p->cname);
+    add_plan(a, &plans, p);
+    tpl_set(d, "cols", "1");
+    tpl_set(d, "shape", "column");
+    tpl_set(d, "shape_plural", "columns");
+    tpl_set(d, "out_count", "n");
+    tpl_set(d, "pick_fn", "tgm_cols_pick_of");
+    tpl_set(d, "pick_t", "tgm_cols_pick");
+    tpl_set(d, "empty_note",
+            "n = 0 writes nothing; m = 0 gives every column the spectrum of no elements");
+  }
+  if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
+    return -1;
+  return tpl_expand(out, "embed_rows.tpl", tpl_text("embed_rows.tpl"), d, err, errlen);
+}

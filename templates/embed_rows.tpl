@@ -1,0 +1,165 @@
+
+// ------------------------------------------------------------- the entry point
+// {{fname}}: a CUB-like call over the {{shape_plural}} of a row-major m x n
+// matrix, row r at d_in + r * ld (ld >= n elements), the kernel and its
+// knobs chosen at each call by {{pick_fn}} (templates/launch_rule.tpl)
+// from m, n and the GPU's SM count and threads a block.
+//
+//   size_t bytes = 0;
+//   {{fname}}(nullptr, &bytes, {{embed_in_args}}, d_out, m, n, ld{{param_args}}, stream);  // the temp size
+//   {{malloc}}(&d_temp, bytes);
+//   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, m, n, ld{{param_args}}, stream);   // d_out[0..{{out_count}})
+//
+// {{meaning}}
+//
+// It keeps cub::DeviceSegmentedReduce's contract:
+// - The temp size is the same for every m, n and ld on every GPU (a few
+//   hundred KiB at most; {{fname}}_temp_bytes() without a call), so one
+//   allocation serves every shape. A NULL d_temp is a size query, and only
+//   that. d_temp needs no alignment.
+// - {{empty_note}}.
+// - m and n beyond 2^32 work; d_in, d_out and ld need only the element
+//   type's alignment; ld < n returns {{err_invalid}}.
+// - The call only enqueues work on `stream`: a kernel and, when several
+//   blocks share a {{shape}}, a memset of their counters in d_temp. It allocates
+//   nothing and never synchronises the host, so it can be captured in
+//   {{graph}} and the graph replayed with new data in the same buffers. It
+//   writes d_out and d_temp only, so streams may run it at once, each with
+//   its own d_temp. Every error is returned.
+#if !defined({{rtc}})
+#include <stdint.h>
+#include <atomic>
+
+namespace {{namespace}} {
+
+// The current GPU's SM count and threads a block, read at the first call on
+// the GPU and kept in one word per GPU (for the first 64; a later one is
+// read at every call). Threads may race to store the same word: no lock.
+inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads) {
+  static std::atomic<unsigned> known[64]; // 0: not yet; else SMs << 11 | threads a block
+  int dev = 0;
+  {{err_t}} e = {{get_device}}(&dev);
+  if (e != {{success}})
+    return e;
+  unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+  if (word == 0) {
+    int count = 0, threads = 0;
+    e = {{get_attribute}}(&count, {{sm_count_attr}}, dev);
+    if (e == {{success}})
+      e = {{get_attribute}}(&threads, {{max_threads_attr}}, dev);
+    if (e != {{success}})
+      return e;
+    if (count <= 0 || threads < 32 || threads > 2047)
+      return {{err_invalid}};
+    word = (unsigned)count << 11 | (unsigned)threads;
+    if (dev >= 0 && dev < 64)
+      known[dev].store(word, std::memory_order_relaxed);
+  }
+  *sms = word >> 11;
+  *max_threads = word & 2047;
+  return {{success}};
+}
+{{?rows}}
+
+// Runs pick k: {{rw_narrow}} (RW, n < 128), {{rw_wide}} (RW), {{rb}} (RB) and
+// {{rl}} (RL), in the blocks tgm_rows_pick_of gives. temp: 16-byte aligned,
+// tgm_rows_embed_temp(sizeof(A)) bytes.
+inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
+                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
+  switch (k.kind) {
+  case 0: // blocks of 128
+    if (k.block != 128)
+      return {{err_invalid}};
+    if (k.vec)
+      return launch_{{rw_wide_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}},
+                                        stream);
+    return launch_{{rw_narrow_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}},
+                                        stream);
+  case 1:
+    switch (k.block) {
+    case 128: return launch_{{rb_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, 0{{param_args}}, stream);
+    case 256: return launch_{{rb_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, 0{{param_args}}, stream);
+    case 512: return launch_{{rb_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, 0{{param_args}}, stream);
+    case 1024: return launch_{{rb_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, 0{{param_args}}, stream);
+    }
+    return {{err_invalid}};
+  case 2: {
+    // the rows' counters start at zero: CUB's temp storage holds anything
+    {{err_t}} e = {{memset_async}}(temp, 0, (size_t)m * 4, stream);
+    if (e != {{success}})
+      return e;
+    switch (k.block) {
+    case 128: return launch_{{rl_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream);
+    case 256: return launch_{{rl_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream);
+    case 512: return launch_{{rl_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream);
+    case 1024: return launch_{{rl_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream);
+    }
+    return {{err_invalid}};
+  }
+  }
+  return {{err_invalid}};
+}
+
+// What runs for m rows of n on the current GPU.
+inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
+  unsigned sms = 0, max_threads = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads);
+  if (e == {{success}})
+    *k = tgm_rows_pick_of(m, n, sms, max_threads);
+  return e;
+}
+{{/rows}}
+{{?cols}}
+
+// Runs pick k with {{ct}}. temp: 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes.
+inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
+                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
+  if (k.parts > 1 && n > 0) {
+    // the column tiles' counters start at zero: CUB's temp storage holds anything
+    {{err_t}} e = {{memset_async}}(temp, 0, (size_t)((n + k.width - 1) / k.width) * 4, stream);
+    if (e != {{success}})
+      return e;
+  }
+  switch (k.block) {
+  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.width{{param_args}}, stream);
+  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.width{{param_args}}, stream);
+  }
+  return {{err_invalid}};
+}
+
+// What runs for the n columns of m rows on the current GPU.
+inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
+  unsigned sms = 0, max_threads = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads);
+  if (e == {{success}})
+    *k = tgm_cols_pick_of(m, n, sms);
+  return e;
+}
+{{/cols}}
+
+} // namespace {{namespace}}
+
+// The temp size {{fname}} asks for: the same for every shape and GPU.
+inline size_t {{fname}}_temp_bytes() { return tgm_rows_embed_temp(sizeof({{namespace}}::A)) + 16; }
+
+inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out, size_t m,
+                           size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream) {
+  namespace ns = {{namespace}};
+  if (!temp_bytes)
+    return {{err_invalid}};
+  if (!d_temp) {
+    *temp_bytes = {{fname}}_temp_bytes();
+    return {{success}};
+  }
+  if (*temp_bytes < {{fname}}_temp_bytes())
+    return {{err_invalid}};
+  {{pick_t}} k;
+  {{err_t}} e = ns::tgm_pick(m, n, &k);
+  if (e != {{success}})
+    return e;
+  // the 16-byte aligned part of d_temp (its size leaves room for that)
+  size_t skip = (16 - (size_t)((uintptr_t)d_temp % 16)) % 16;
+  return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
+                          stream);
+}
+#endif // !{{rtc}}

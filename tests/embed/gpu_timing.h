@@ -1,0 +1,81 @@
+// gpu_timing.h -- how the GPU tests and benchmarks of the embedded calls
+// time a call (tests/embed/gpu_embed.cu, gpu_rows.cu): the three ways
+// users time, with a cold L2. CK (a CUDA call that must succeed) comes from
+// the includer.
+#ifndef TGM_GPU_TIMING_H
+#define TGM_GPU_TIMING_H
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+// Reading every line of a buffer twice the L2 evicts the input (cold L2)
+// without leaving dirty lines behind.
+__global__ void flush_l2(const int4 *p, size_t n, int *sink) {
+  int4 acc = make_int4(0, 0, 0, 0);
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    acc.x ^= p[i].x;
+  if (acc.x == 0x12345678)
+    *sink = acc.x;
+}
+
+// The three ways users time a reduction, each the median of 15
+// samples, the L2 flushed before every sample (cold):
+//   (a) stream: a batch of back-to-back calls, each on its own copy of the
+//       input, so that all of a call's host cost shows (the tuner's stream
+//       mode); time / batch
+//   (b) one: a single call after the flush kernel, whose run hides the
+//       call's launch latency: the GPU time of one call
+//   (c) graph: the batch captured in one CUDA graph and replayed; time / batch
+// launch(in) makes one call on the input at in.
+enum Timing { STREAM, ONE, GRAPH };
+[[maybe_unused]] static const char *const timing_names[] = {"(a) stream", "(b) one call", "(c) graph"};
+
+template <typename T, typename F>
+static double time_us(Timing how, F launch, const T *d, size_t d_len, const int4 *flush,
+                      size_t flush_n, int *sink, size_t n, cudaStream_t s) {
+  size_t stride = (n + 63) / 64 * 64; // 256-byte apart copies, in d
+  int batch = how == ONE ? 1 : (int)std::min<size_t>(20, std::max<size_t>(1, d_len / stride));
+  if (n > ((size_t)1 << 24))
+    batch = 1;
+  cudaGraphExec_t exec = nullptr;
+  if (how == GRAPH) {
+    cudaGraph_t g;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < batch; k++)
+      launch(d + (size_t)k * stride);
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&exec, g, 0));
+    CK(cudaGraphDestroy(g));
+    CK(cudaGraphLaunch(exec, s)); // upload, warm
+  }
+  for (int i = 0; i < 3; i++)
+    launch(d); // warm-up
+  std::vector<float> samples;
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int rep = 0; rep < 15; rep++) {
+    flush_l2<<<1024, 256, 0, s>>>(flush, flush_n, sink);
+    CK(cudaEventRecord(a, s));
+    if (exec)
+      CK(cudaGraphLaunch(exec, s));
+    else
+      for (int k = 0; k < batch; k++)
+        launch(d + (size_t)k * stride);
+    CK(cudaEventRecord(b, s));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    samples.push_back(ms * 1000 / batch);
+  }
+  std::sort(samples.begin(), samples.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  if (exec)
+    CK(cudaGraphExecDestroy(exec));
+  return samples[samples.size() / 2];
+}
+
+#endif

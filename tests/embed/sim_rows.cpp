@@ -1,0 +1,315 @@
+// sim_rows.cpp -- the embedded row and column calls (tgm-gen --rows/--cols
+// --embed) on the CPU simulator: the headers compiled as they are, their
+// kernels run on the CPU, the device queries answered by fake GPUs
+// (sim_device.h).
+//
+// Headers (made by tgm-gen at build time): rows of sum f32, max i32, argmax
+// f32 (a pair), count_if f32 (a parameter, an unsigned result) and l2norm
+// f32 (an epilogue); columns of sum f32, min i32, mean f32 (an epilogue
+// reading m) and dot f32 (two inputs).
+//
+// On a GPU of 4 SMs and one of 132, for shapes that reach every kind the
+// pick names (RW with scalar and vector loads, RB, RL; columns with one part
+// and several), ld = n and ld > n, the matrix at an aligned and a
+// misaligned address, and a temp buffer filled with garbage before each
+// call (CUB's temp holds anything): every row or column against a host
+// reference. Then the contract: one temp size for every shape, a size query
+// only with a NULL d_temp, d_temp at any address, errors for no temp_bytes,
+// a short temp, ld < n, a misaligned d_out and a failing device query; m = 0
+// (rows) and n = 0 (columns) write nothing.
+#include "sim_device.h"
+
+#include "sum_rows_f32.h"
+#include "max_rows_i32.h"
+#include "argmax_rows_f32.h"
+#include "count_if_rows_f32.h"
+#include "l2norm_rows_f32.h"
+#include "sum_cols_f32.h"
+#include "min_cols_i32.h"
+#include "mean_cols_f32.h"
+#include "dot_cols_f32.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <vector>
+
+static long failures;
+#define FAIL(...)                        \
+  do {                                   \
+    if (++failures <= 40)                \
+      std::printf("FAIL: " __VA_ARGS__); \
+  } while (0)
+
+enum Op { SUM, MAX, MIN, ARGMAX, COUNT_IF, L2NORM, MEAN, DOT };
+
+// One header, type-erased.
+struct Header {
+  const char *name;
+  Op op;
+  bool cols, is_float;
+  size_t out_bytes;
+  int (*call)(void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m, size_t n,
+              size_t ld);
+  size_t (*temp_bytes)();
+  int (*pick)(size_t m, size_t n); // rows: 0 RW scalar, 1 RW vector, 2 RB, 4 RL; columns: the parts
+};
+
+#define ROWS_PICK(NS)                                                                    \
+  [](size_t m, size_t n) {                                                               \
+    tgm_rows_pick k;                                                                     \
+    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
+  }
+#define COLS_PICK(NS)                                                                    \
+  [](size_t m, size_t n) {                                                               \
+    tgm_cols_pick k;                                                                     \
+    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : (int)k.parts;                    \
+  }
+#define HEADER(FN, NS, T, R, OP, COLS, ARGS, PICK)                                                \
+  Header {                                                                                        \
+#FN, OP, COLS, std::is_floating_point<T>::value, sizeof(R),                                     \
+        [](void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m, size_t n, \
+           size_t ld) {                                                                            \
+          (void)y;                                                                                 \
+          return (int)FN ARGS;                                                                     \
+        },                                                                                         \
+        [] { return FN##_temp_bytes(); }, PICK(NS),                                                \
+  }
+
+static const Header headers[] = {
+    HEADER(tgm_sum_rows_f32, tgm_kernels_sum_f32_rows, float, float, SUM, false,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
+    HEADER(tgm_max_rows_i32, tgm_kernels_max_i32_rows, int32_t, int32_t, MAX, false,
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
+    HEADER(tgm_argmax_rows_f32, tgm_kernels_argmax_f32_rows, float, tgm_kernels_argmax_f32_rows::tgm_arg,
+           ARGMAX, false,
+           (temp, bytes, (const float *)x, (tgm_kernels_argmax_f32_rows::tgm_arg *)out, m, n, ld,
+            cudaStream_t()),
+           ROWS_PICK),
+    HEADER(tgm_count_if_rows_f32, tgm_kernels_count_if_f32_rows, float, unsigned, COUNT_IF, false,
+           (temp, bytes, (const float *)x, (unsigned *)out, m, n, ld, 0.5f, cudaStream_t()), ROWS_PICK),
+    HEADER(tgm_l2norm_rows_f32, tgm_kernels_l2norm_f32_rows, float, float, L2NORM, false,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
+    HEADER(tgm_sum_cols_f32, tgm_kernels_sum_f32_cols, float, float, SUM, true,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+    HEADER(tgm_min_cols_i32, tgm_kernels_min_i32_cols, int32_t, int32_t, MIN, true,
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+    HEADER(tgm_mean_cols_f32, tgm_kernels_mean_f32_cols, float, float, MEAN, true,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+    HEADER(tgm_dot_cols_f32, tgm_kernels_dot_f32_cols, float, float, DOT, true,
+           (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld, cudaStream_t()),
+           COLS_PICK),
+};
+
+// ------------------------------------------------------------- references
+// Integer-valued data in [-1000, 1000]: every f32 sum here is exact in any
+// order, so sums, maxima and counts compare exactly.
+static float value_at(size_t k, int salt) {
+  return (float)((int)(((uint32_t)k * 2654435761u + (uint32_t)salt * 40503u) >> 8) % 2001 - 1000);
+}
+
+// Element i of row or column `which` (rows: x[which * ld + i]).
+struct Line {
+  const float *x, *y;
+  size_t ld, which, len;
+  bool cols;
+  size_t at(size_t i) const { return cols ? i * ld + which : which * ld + i; }
+};
+
+static bool check_one(const Header &h, const Line &l, const unsigned char *got, double *g, double *w) {
+  if (h.op == ARGMAX) {
+    tgm_kernels_argmax_f32_rows::tgm_arg a;
+    std::memcpy(&a, got, sizeof a);
+    unsigned long long key = ~0ull;
+    float best = -INFINITY;
+    for (size_t i = 0; i < l.len; i++)
+      if (l.x[l.at(i)] > best || key == ~0ull)
+        best = l.x[l.at(i)], key = i;
+    *g = (double)a.key, *w = (double)key;
+    return a.key == key && (l.len == 0 || a.value == best);
+  }
+  if (h.op == COUNT_IF) {
+    unsigned c = 0, v;
+    for (size_t i = 0; i < l.len; i++)
+      c += l.x[l.at(i)] > 0.5f;
+    std::memcpy(&v, got, sizeof v);
+    *g = v, *w = c;
+    return v == c;
+  }
+  if (!h.is_float) {
+    int32_t v, r = h.op == MAX ? INT32_MIN : INT32_MAX;
+    for (size_t i = 0; i < l.len; i++) {
+      int32_t e = (int32_t)l.x[l.at(i)];
+      r = h.op == MAX ? (e > r ? e : r) : (e < r ? e : r);
+    }
+    std::memcpy(&v, got, sizeof v);
+    *g = v, *w = r;
+    return v == r;
+  }
+  double s = 0;
+  for (size_t i = 0; i < l.len; i++) {
+    double e = l.x[l.at(i)];
+    s += h.op == L2NORM ? e * e : h.op == DOT ? e * l.y[l.at(i)] : e;
+  }
+  float v;
+  std::memcpy(&v, got, sizeof v);
+  double want = h.op == L2NORM ? std::sqrt(s) : h.op == MEAN ? (l.len ? s / (double)l.len : 0) : s; // mean.tgm: 0 for no rows
+  *g = v, *w = want;
+  if (std::isnan(want))
+    return std::isnan(v);
+  return std::fabs(v - want) <= 1e-6 * std::fabs(want) + (h.op == L2NORM || h.op == MEAN ? 1e-6 : 0);
+}
+
+struct Shape {
+  size_t m, n;
+};
+static const Shape row_shapes[] = {{0, 5},   {3, 0},    {1, 1},     {1, 3},     {7, 31},   {7, 33},
+                                   {300, 33}, {40, 300}, {40, 1030}, {2, 9000},  {5, 8200}, {10, 8200},
+                                   {1, 127},  {1, 128},  {3, 2048},  {16, 128}, {200, 12}};
+static const Shape col_shapes[] = {{5000, 4}, {100, 300}, {3, 7},   {1, 1},   {64, 33},
+                                   {0, 5},    {5, 0},     {700, 64}, {9000, 3}, {40, 1030}};
+
+static void *device_alloc(size_t bytes) {
+  void *p = nullptr;
+  if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess)
+    std::abort();
+  return p;
+}
+
+// Every shape of h's kind, ld = n and n + 3, at offsets 0 and 1 element,
+// with a temp buffer of garbage; the picks seen go into picks.
+static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
+  size_t bytes = 0;
+  if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, 1, 1, 1) != 0 || bytes != h.temp_bytes()) {
+    FAIL("%s on %s: the size query gave %zu, the header says %zu\n", h.name, gpu, bytes, h.temp_bytes());
+    return;
+  }
+  char *temp = (char *)device_alloc(bytes);
+  const Shape *shapes = h.cols ? col_shapes : row_shapes;
+  size_t count = h.cols ? sizeof col_shapes / sizeof *col_shapes : sizeof row_shapes / sizeof *row_shapes;
+  for (size_t s = 0; s < count; s++) {
+    size_t m = shapes[s].m, n = shapes[s].n;
+    picks->insert(h.pick(m, n));
+    for (size_t pad : {0, 3})
+      for (size_t off : {0, 1}) {
+        size_t ld = n + pad, elems = off + m * ld + 8;
+        std::vector<float> hx(elems), hy(elems);
+        for (size_t k = 0; k < elems; k++)
+          hx[k] = value_at(k, (int)s), hy[k] = value_at(k, 7 + (int)s);
+        float *dx = (float *)device_alloc(elems * 4), *dy = (float *)device_alloc(elems * 4);
+        std::vector<int32_t> hi(elems);
+        for (size_t k = 0; k < elems; k++)
+          hi[k] = (int32_t)hx[k];
+        cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
+                   elems * 4, cudaMemcpyHostToDevice);
+        cudaMemcpy(dy, hy.data(), elems * 4, cudaMemcpyHostToDevice);
+        size_t outs = h.cols ? n : m;
+        unsigned char *dout = (unsigned char *)device_alloc((outs + 1) * h.out_bytes);
+        cudaMemset(dout, 0x7f, (outs + 1) * h.out_bytes); // poisoned
+        cudaMemset(temp, 0xff, bytes);                   // CUB's temp holds anything
+        size_t b = bytes;
+        int e = h.call(temp, &b, dx + off, dy + off, dout, m, n, ld);
+        std::vector<unsigned char> got((outs + 1) * h.out_bytes);
+        cudaMemcpy(got.data(), dout, got.size(), cudaMemcpyDeviceToHost);
+        if (e != 0)
+          FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu: error %d\n", h.name, gpu, m, n, ld, off, e);
+        for (size_t j = 0; e == 0 && j < outs; j++) {
+          Line l = {hx.data() + off, hy.data() + off, ld, j, h.cols ? m : n, h.cols};
+          double g = 0, w = 0;
+          if (!check_one(h, l, got.data() + j * h.out_bytes, &g, &w)) {
+            FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu (pick %d): %s %zu is %.9g, want %.9g\n", h.name,
+                 gpu, m, n, ld, off, h.pick(m, n), h.cols ? "column" : "row", j, g, w);
+            break;
+          }
+        }
+        if (got[outs * h.out_bytes] != 0x7f)
+          FAIL("%s on %s, %zu x %zu: wrote past d_out[%zu]\n", h.name, gpu, m, n, outs);
+        cudaFree(dx), cudaFree(dy), cudaFree(dout);
+      }
+  }
+  cudaFree(temp);
+}
+
+// The contract's edges, on the current GPU.
+static void contract(const Header &h) {
+  size_t need = h.temp_bytes(), bytes = 0;
+  for (Shape s : {Shape{1, 1}, Shape{1u << 20, 4}, Shape{4, 1u << 26}, Shape{0, 0}}) {
+    bytes = 0;
+    if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, s.m, s.n, s.n) != 0 || bytes != need || bytes < 1)
+      FAIL("%s: the size for %zu x %zu is %zu, not the one size %zu\n", h.name, s.m, s.n, bytes, need);
+  }
+  if (h.call(nullptr, nullptr, nullptr, nullptr, nullptr, 1, 1, 1) == 0)
+    FAIL("%s: no temp_bytes is not an error\n", h.name);
+  std::vector<float> hx(64 * 64);
+  for (size_t k = 0; k < hx.size(); k++)
+    hx[k] = value_at(k, 3);
+  std::vector<int32_t> hi(hx.begin(), hx.end());
+  float *dx = (float *)device_alloc(hx.size() * 4);
+  cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(), hx.size() * 4,
+             cudaMemcpyHostToDevice);
+  char *temp = (char *)device_alloc(need + 16);
+  unsigned char *out = (unsigned char *)device_alloc(65 * h.out_bytes + 1);
+  bytes = need - 1;
+  if (h.call(temp, &bytes, dx, dx, out, 64, 64, 64) == 0)
+    FAIL("%s: a temp of %zu bytes, one short, is not an error\n", h.name, bytes);
+  bytes = need;
+  if (h.call(temp, &bytes, dx, dx, out, 8, 64, 63) == 0)
+    FAIL("%s: ld < n is not an error\n", h.name);
+  if (h.call(temp, &bytes, dx, dx, out + 1, 8, 8, 8) == 0)
+    FAIL("%s: a misaligned d_out is not an error\n", h.name);
+  // d_temp at any address: 3 bytes in, of a buffer 3 bytes longer
+  for (size_t skew : {1, 3, 15}) {
+    bytes = need;
+    cudaMemset(temp, 0xff, need + 16);
+    cudaMemset(out, 0x7f, 65 * h.out_bytes);
+    int e = h.call(temp + skew, &bytes, dx, dx, out, 64, 64, 64);
+    std::vector<unsigned char> got(64 * h.out_bytes);
+    cudaMemcpy(got.data(), out, got.size(), cudaMemcpyDeviceToHost);
+    Line l = {hx.data(), hx.data(), 64, 5, 64, h.cols};
+    double g, w;
+    if (e != 0 || !check_one(h, l, got.data() + 5 * h.out_bytes, &g, &w))
+      FAIL("%s: d_temp %zu bytes past an alignment: error %d\n", h.name, skew, e);
+  }
+  // nothing to write: m = 0 rows, n = 0 columns
+  cudaMemset(out, 0x7f, 65 * h.out_bytes);
+  bytes = need;
+  int e = h.cols ? h.call(temp, &bytes, dx, dx, out, 64, 0, 0) : h.call(temp, &bytes, dx, dx, out, 0, 64, 64);
+  unsigned char first = 0;
+  cudaMemcpy(&first, out, 1, cudaMemcpyDeviceToHost);
+  if (e != 0 || first != 0x7f)
+    FAIL("%s: an empty output: error %d, or it was written\n", h.name, e);
+  fake::fail = true;
+  bytes = need;
+  if (h.call(temp, &bytes, dx, dx, out, 8, 8, 8) == 0)
+    FAIL("%s: a failing device query is not an error\n", h.name);
+  fake::fail = false;
+  cudaFree(dx), cudaFree(temp), cudaFree(out);
+}
+
+int main() {
+  fake::gpus = {{"four SMs", 9, 0, 4}, {"NVIDIA H100 80GB HBM3", 9, 0, 132}};
+  for (const Header &h : headers) {
+    std::set<int> picks;
+    for (int g = 0; g < (int)fake::gpus.size(); g++) {
+      fake::current = g;
+      run_shapes(h, fake::gpus[(size_t)g].name, &picks);
+      contract(h);
+    }
+    // every kind the pick names was run
+    const std::set<int> want = h.cols ? std::set<int>{1} : std::set<int>{0, 1, 2, 4};
+    for (int k : want)
+      if (!picks.count(k))
+        FAIL("%s: pick %d never ran\n", h.name, k);
+    if (h.cols && picks.size() < 2)
+      FAIL("%s: no shape ran columns in several parts\n", h.name);
+    std::printf("%s: %zu picks\n", h.name, picks.size());
+  }
+  if (failures) {
+    std::printf("%ld failure(s)\n", failures);
+    return 1;
+  }
+  std::printf("ok\n");
+  return 0;
+}
