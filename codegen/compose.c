@@ -181,11 +181,13 @@ void pass_plan(Ctx *ctx, Composition *c) {
   c->strided = first_of(c->prog, c->name, CK_COMPOUND, PART_STRIDED, -1);
   for (int b = 0; b < B_COUNT; b++)
     plan_block(ctx, c, (BlockKind)b);
-  if (c->cols) { /* one plan: no block codelet, the scalar codelet down each column */
-    Plan *p = plan_candidate(ctx->arena, c, G_CT, B_V, T_SS);
-    p->id = "CT.SS";
-    p->cname = arena_printf(ctx->arena, "%s_CT_SS", c->name);
-    vec_push(ctx->arena, &c->candidates, p);
+  if (c->cols) { /* no block codelet: the scalar codelet down each column, scalar or vector loads */
+    for (int t = T_SS; t <= T_SV; t++) {
+      Plan *p = plan_candidate(ctx->arena, c, G_CT, B_V, (ThreadKind)t);
+      p->id = t == T_SS ? "CT.SS" : "CT.SV";
+      p->cname = arena_printf(ctx->arena, "%s_CT_%s", c->name, t == T_SS ? "SS" : "SV");
+      vec_push(ctx->arena, &c->candidates, p);
+    }
     return;
   }
   int first = c->rows ? G_RW : G_DT, last = c->rows ? G_RL : G_B1;

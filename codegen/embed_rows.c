@@ -7,7 +7,8 @@
  * tgm_cols_pick_of in templates/launch_rule.tpl, the rule's one home). What
  * is chosen here is the variant for each kind the pick can name:
  *   RW, scalar loads (rows under 128 elements), RW and RB and RL with vector
- *   loads where the spectrum has them; the columns' one plan, CT.SS.
+ *   loads where the spectrum has them; for columns CT.SV (CT.SS for a
+ *   spectrum of several inputs).
  * The block level preferred is VS (shuffle trees), then V, then any. The
  * header is the generated source restricted to those variants
  * (templates/file.tpl, launch_rows.tpl) followed by templates/embed_rows.tpl. */
@@ -30,6 +31,10 @@ static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   return NULL;
 }
 
+static const char *gen_base_ns(Arena *a, const Composition *c) {
+  return arena_printf(a, "tgm_kernels_%s", gen_base_name(a, c));
+}
+
 static void add_plan(Arena *a, PtrVec *plans, const Plan *p) {
   for (int i = 0; i < plans->len; i++)
     if (plans->items[i] == p)
@@ -47,7 +52,10 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
       const char *role;
       GridKind g;
       ThreadKind t;
-    } roles[] = {{"rw_narrow", G_RW, T_SS}, {"rw_wide", G_RW, T_SV}, {"rb", G_RB, T_SV}, {"rl", G_RL, T_SV}};
+    } roles[] = {{"rw_narrow", G_RW, T_SS},
+                 {"rw_wide", G_RW, T_SV},
+                 {"rb", G_RB, T_SV},
+                 {"rl", G_RL, T_SV}};
     for (size_t i = 0; i < COUNT_OF(roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
       if (!p) {
@@ -65,14 +73,38 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     tpl_set(d, "out_count", "m");
     tpl_set(d, "pick_fn", "tgm_rows_pick_of");
     tpl_set(d, "pick_t", "tgm_rows_pick");
-    tpl_set(d, "empty_note", "m = 0 writes nothing; n = 0 gives every row the spectrum of no elements");
+    tpl_set(d, "empty_note",
+            "m = 0 writes nothing; n = 0 gives every row the spectrum of no elements");
+    tpl_set(d, "temp_note", "the same for every shape and GPU");
+    tpl_set(d, "temp_decl", "");
+    tpl_set(d, "temp_arg", "");
+    tpl_set(d, "temp_expr",
+            arena_printf(a, "tgm_rows_embed_temp(sizeof(%s::A))", gen_base_ns(a, c)));
+    tpl_set(d, "temp_contract",
+            "The temp size is the same for every m, n and ld on every GPU (about\n"
+            "//   150 KiB for 4-byte accumulators), so one allocation serves every shape.");
   } else {
-    const Plan *p = pick_plan(c, G_CT, T_SS);
+    const Plan *p = pick_plan(c, G_CT, T_SV);
     if (!p) {
       snprintf(err, errlen, "no column variant for %s %s", c->name, elem_info(c->elem)->name);
       return -1;
     }
     tpl_set(d, "ct", p->id);
+    tpl_set(d, "ct_width",
+            p->t == T_SV ? "k.groups"
+                         : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block");
+    tpl_set(d, "ct_how",
+            p->t == T_SV ? "k.groups groups of TGM_VW columns a block"
+                         : "k.groups * TGM_VW columns a block, scalar loads");
+    tpl_set(d, "temp_note", "it depends on n alone, and serves every m and every smaller n");
+    tpl_set(d, "temp_decl", "size_t n");
+    tpl_set(d, "temp_arg", "n");
+    tpl_set(d, "temp_expr",
+            arena_printf(a, "tgm_cols_embed_temp(n, sizeof(%s::A))", gen_base_ns(a, c)));
+    tpl_set(d, "temp_contract",
+            "The temp size depends on n alone (at most 16 KiB + 2^20 accumulators),\n"
+            "//   and the size for n serves every m and every smaller n: allocate once\n"
+            "//   for the widest matrix.");
     tpl_set(d, "ct_c", p->cname);
     add_plan(a, &plans, p);
     tpl_set(d, "cols", "1");

@@ -321,7 +321,14 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(tpl_item(d, "helpers"), "helper", printed(a, dl, h));
   }
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
-  tpl_set(d, "columns", c->cols && c->plans.len ? "1" : ""); /* tgm_columns (--cols) */
+  bool col_ss = false, col_sv = false; /* tgm_columns, tgm_columns_vec (--cols) */
+  for (int i = 0; i < c->plans.len; i++) {
+    const Plan *p = c->plans.items[i];
+    col_ss |= wanted(only, p) && p->g == G_CT && p->t != T_SV;
+    col_sv |= wanted(only, p) && p->g == G_CT && p->t == T_SV;
+  }
+  tpl_set(d, "columns", col_ss ? "1" : "");
+  tpl_set(d, "columns_vec", col_sv ? "1" : "");
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;
@@ -384,6 +391,15 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
       tpl_set(it, "columns", p->g == G_CT ? "1" : "");
+      bool vec = p->g == G_CT && p->t == T_SV;
+      tpl_set(it, "col_skew",
+              vec ? arena_printf(a, " + ((unsigned long long)%s & 15) / sizeof(T)",
+                                 ((const SpecInput *)c->spec->inputs.items[0])->name)
+                  : "");
+      tpl_set(it, "col_group", vec ? " * TGM_VW" : "");
+      tpl_set(it, "col_note",
+              vec ? "groups of TGM_VW columns from the input's 16-byte boundaries" : "columns");
+      tpl_set(it, "col_unit", vec ? "groups of TGM_VW columns" : "columns");
       tpl_set(it, "rowwise", p->g == G_CT ? "" : "1");
       tpl_set(it, "temp_expr", p->g == G_RL ? "tgm_rows_temp_need(m, per_row, sizeof(A))" : "0");
       tpl_set(it, "deterministic", p->deterministic ? "1" : "0");

@@ -2566,13 +2566,19 @@ static inline struct tgm_rows_plan tgm_rows_plan_of(unsigned long long m, unsign
   return p;
 }
 
-// The embedded row and column calls (tgm-gen --rows/--cols --embed) take
-// one temp size for every shape: RL's and CT's counters, then at most
-// TGM_ROWS_EMBED_PARTIALS accumulators (the picks below keep m * per_row
-// and n * parts within it).
-enum { TGM_ROWS_EMBED_PARTIALS = 32768 };
+// The embedded row call (tgm-gen --rows --embed) takes one temp size for
+// every shape: RL's counters, then at most TGM_ROWS_EMBED_PARTIALS
+// accumulators (tgm_rows_pick_of keeps m * per_row within it). The column
+// call's size depends on n alone, and serves every m and every smaller n:
+// the counters, then n * parts accumulators for parts up to 4096, at most
+// TGM_COLS_EMBED_PARTIALS in all (tgm_cols_pick_of keeps within it).
+enum { TGM_ROWS_EMBED_PARTIALS = 32768, TGM_COLS_EMBED_PARTIALS = 1 << 20 };
 static inline size_t tgm_rows_embed_temp(size_t acc_bytes) {
   return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)TGM_ROWS_EMBED_PARTIALS * acc_bytes;
+}
+static inline size_t tgm_cols_embed_temp(unsigned long long n, size_t acc_bytes) {
+  unsigned long long most = TGM_COLS_EMBED_PARTIALS, partials = n < most / 4096 ? n * 4096 : most;
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)partials * acc_bytes;
 }
 static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
   unsigned long long p = 1;
@@ -2583,16 +2589,21 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 
 // What the embedded row call runs for m rows of n: seed 003's plan where
 // bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
-// rows, m < sms), and what that benchmark measured best elsewhere, where the
-// plan was 5-9x behind. kind as in tgm_rows_plan_of; vec: vector loads (SV).
-//   n < 128: a group of clamp(n / 4, 1, 32) threads a row (a thread a row
-//     for n < 8), blocks of 128, scalar loads: fewer threads a row keep a
-//     warp's loads coalesced across rows;
-//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4;
+// long rows), and what the benchmarks measured best elsewhere, where the
+// plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100). kind as
+// in tgm_rows_plan_of; vec: vector loads (SV).
+//   n < 128: a group of n / 4 threads a row (n < 64; a thread a row for
+//     n < 8) or n / 8 (64 <= n < 128), blocks of 128, scalar loads: fewer
+//     threads a row keep a warp's loads coalesced across rows, and 4-8
+//     elements a thread pay for the group's shuffles;
+//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4, where rows
+//     have n >= 16384; shorter rows are a block each (RB, the seed's block,
+//     items 1): RL's counter memset and last-block finish cost more there;
 //   long rows (n >= 8192) on m < 4 sms: RL of ceil(2 sms / m) blocks of
 //     1024 a row (RB when that is 1), items 4, so the GPU is full;
-//   n < 1024: a warp a row (RW, 32), blocks of 128;
-//   else a block of 128 a row, items 4.
+//   n < 1024: a group of n / 16 threads a row (16 elements each), vector
+//     loads, blocks of 128;
+//   else a block of 128 a row, items 1.
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items;
@@ -2601,17 +2612,17 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
                                                     unsigned max_threads) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1};
   if (n < 128 || m == 0) {
-    unsigned long long g = tgm_pow2_floor(n / 4 > 1 ? n / 4 : 1);
+    unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
     return k;
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    k.kind = p.kind;
-    k.per_row = p.per_row;
+    k.kind = n >= 16384 ? p.kind : 1;
+    k.per_row = k.kind == 2 ? p.per_row : 0;
     k.block = p.block;
-    k.items = 4;
+    k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
   if (n >= 8192 && m < 4ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
@@ -2622,40 +2633,43 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.items = 4;
     return k;
   }
-  if (n < 1024)
+  if (n < 1024) {
+    unsigned long long g = tgm_pow2_floor(n / 16);
+    k.per_row = g < 32 ? (unsigned)g : 32;
     return k;
+  }
   k.kind = 1;
   k.per_row = 0;
-  k.items = 4;
   return k;
 }
 
-// What the embedded column call runs for the n columns of m rows: width =
-// clamp(n / 2, 1, 128) columns a block (a power of two); blocks of 256 when
-// there are at least sms such tiles, else 1024; and parts blocks down the
-// rows to give the GPU 2048 threads an SM, at most 65535, at least 4 rows a
-// lane each, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
-// TGM_ROWS_EMBED_PARTIALS (bench/results/2026-11-25-cols-h100's best
-// settings, as a rule).
+// What the embedded column call runs (CT.SV) for the n columns of m rows:
+// `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 128;
+// blocks of 128 when there are at least sms tiles of columns (a row lane a
+// block: every thread walks its columns down all the rows), else 1024; and
+// `parts` blocks down the rows to give the GPU 2048 threads an SM: at least
+// 4 rows a lane each (the loads in flight), at most 4096, the tiles at most
+// TGM_ROWS_PARTS_MAX and n * parts at most TGM_COLS_EMBED_PARTIALS.
 struct tgm_cols_pick {
-  unsigned width, parts, block;
+  unsigned groups, parts, block;
 };
-static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms) {
+static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
+                                                    unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};
   if (n == 0)
     return k;
-  unsigned long long w = tgm_pow2_floor(n / 2 > 1 ? n / 2 : 1);
-  k.width = w < 128 ? (unsigned)w : 128;
-  unsigned long long tiles = (n + k.width - 1) / k.width;
-  k.block = tiles >= sms ? 256 : 1024;
-  unsigned long long lanes = k.block / k.width, target = (unsigned long long)sms * 2048 / k.block;
+  unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw);
+  k.groups = g < 128 ? (unsigned)g : 128;
+  unsigned long long tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+  k.block = tiles >= sms ? 128 : 1024;
+  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * 2048 / k.block;
   unsigned long long parts = (target + tiles - 1) / tiles, cap = m / (lanes * 4);
   if (cap < parts)
     parts = cap;
-  if (parts > 65535)
-    parts = 65535;
-  if (n > 0 && parts > TGM_ROWS_EMBED_PARTIALS / n)
-    parts = TGM_ROWS_EMBED_PARTIALS / n;
+  if (parts > 4096)
+    parts = 4096;
+  if (parts > TGM_COLS_EMBED_PARTIALS / n)
+    parts = TGM_COLS_EMBED_PARTIALS / n;
   if (parts < 1 || tiles > TGM_ROWS_PARTS_MAX)
     parts = 1;
   k.parts = (unsigned)parts;

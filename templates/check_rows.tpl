@@ -54,6 +54,9 @@ static const Shape shapes[] = {
     {0, 5, 5, 0},    {1, 0, 0, 0},   {3, 0, 4, 0},    {1, 1, 1, 0},      {1, 33, 33, 0},
     {5, 3, 3, 1},    {7, 31, 31, 0}, {9, 33, 40, 1},  {64, 2, 2, 0},     {33, 4, 4, 0},
     {130, 17, 19, 1}, {40, 64, 67, 0}, {3, 4097, 4099, 1}, {2, 9000, 9000, 0},
+    // ld a multiple of 4 with the matrix 1 and 2 elements past a 16-byte
+    // boundary: CT.SV's vector loads with partial groups at both edges
+    {21, 30, 32, 1}, {100, 9, 12, 2}, {67, 64, 64, 0},
 };
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 

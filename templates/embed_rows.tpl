@@ -13,10 +13,8 @@
 // {{meaning}}
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - The temp size is the same for every m, n and ld on every GPU (a few
-//   hundred KiB at most; {{fname}}_temp_bytes() without a call), so one
-//   allocation serves every shape. A NULL d_temp is a size query, and only
-//   that. d_temp needs no alignment.
+// - {{temp_contract}} A NULL d_temp is a size query, and only that. d_temp
+//   needs no alignment.
 // - {{empty_note}}.
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
 //   type's alignment; ld < n returns {{err_invalid}}.
@@ -111,18 +109,20 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
 {{/rows}}
 {{?cols}}
 
-// Runs pick k with {{ct}}. temp: 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes.
+// Runs pick k with {{ct}} ({{ct_how}}). temp: 16-byte aligned,
+// tgm_cols_embed_temp(n, sizeof(A)) bytes.
 inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
   if (k.parts > 1 && n > 0) {
     // the column tiles' counters start at zero: CUB's temp storage holds anything
-    {{err_t}} e = {{memset_async}}(temp, 0, (size_t)((n + k.width - 1) / k.width) * 4, stream);
+    {{err_t}} e = {{memset_async}}(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != {{success}})
       return e;
   }
+  const unsigned width = {{ct_width}};
   switch (k.block) {
-  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.width{{param_args}}, stream);
-  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.width{{param_args}}, stream);
+  case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
+  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   }
   return {{err_invalid}};
 }
@@ -132,15 +132,15 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
   unsigned sms = 0, max_threads = 0;
   {{err_t}} e = tgm_device_limits(&sms, &max_threads);
   if (e == {{success}})
-    *k = tgm_cols_pick_of(m, n, sms);
+    *k = tgm_cols_pick_of(m, n, sms, TGM_VW);
   return e;
 }
 {{/cols}}
 
 } // namespace {{namespace}}
 
-// The temp size {{fname}} asks for: the same for every shape and GPU.
-inline size_t {{fname}}_temp_bytes() { return tgm_rows_embed_temp(sizeof({{namespace}}::A)) + 16; }
+// The temp size {{fname}} asks for: {{temp_note}}.
+inline size_t {{fname}}_temp_bytes({{temp_decl}}) { return {{temp_expr}} + 16; }
 
 inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out, size_t m,
                            size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream) {
@@ -148,10 +148,10 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   if (!temp_bytes)
     return {{err_invalid}};
   if (!d_temp) {
-    *temp_bytes = {{fname}}_temp_bytes();
+    *temp_bytes = {{fname}}_temp_bytes({{temp_arg}});
     return {{success}};
   }
-  if (*temp_bytes < {{fname}}_temp_bytes())
+  if (*temp_bytes < {{fname}}_temp_bytes({{temp_arg}}))
     return {{err_invalid}};
   {{pick_t}} k;
   {{err_t}} e = ns::tgm_pick(m, n, &k);

@@ -379,6 +379,113 @@ __device__ __forceinline__ void tgm_columns({{in_decls}}, tgm_size m, tgm_size n
 }
 
 {{/columns}}
+{{?columns_vec}}
+
+// Columns over 16-byte vectors (CT.SV): as tgm_columns, but a thread takes
+// TGM_VW adjacent columns, a group; `width` groups a block. Groups start
+// where `in` has its 16-byte boundaries: group j is columns j * TGM_VW - s
+// .. + TGM_VW - 1, s = in's offset from its boundary, in elements. Where ld
+// is a multiple of TGM_VW every row keeps that alignment, and a group
+// wholly inside the row is one vector load; else (the edge groups, or any
+// other ld) its columns are loaded one by one. Each column is folded down
+// its rows in order, as in CT.SS; four rows are loaded before any is
+// folded, so four loads are in flight. Deterministic.
+__device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
+  return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
+}
+
+template <unsigned BLOCK>
+__device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
+                                                R *__restrict__ out, A *partials, unsigned *counter,
+                                                unsigned width{{param_decls}}) {
+  __shared__ A lane_values[TGM_VW][BLOCK];
+  __shared__ bool is_last;
+  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
+  const long long first = ((long long)blockIdx.x * width + threadIdx.x % width) * TGM_VW - s; // may be < 0
+  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
+  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
+  A acc[TGM_VW];
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    acc[k] = tgm_identity();
+  if (whole) {
+    const T *col = in + first;
+    tgm_size r = lo + lane;
+    for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
+      V v[4];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        v[u] = *reinterpret_cast<const V *>(col + (r + u * (tgm_size)lanes) * ld);
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+        for (unsigned k = 0; k < TGM_VW; k++)
+          acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v[u]) + k, 1, 1{{param_args}}));
+    }
+    for (; r < hi; r += lanes) {
+      V v = *reinterpret_cast<const V *>(col + r * ld);
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++)
+        acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v) + k, 1, 1{{param_args}}));
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n && lo + lane < hi)
+        acc[k] = {{thread_name}}(in + (lo + lane) * ld + (tgm_size)c, (hi - lo - lane - 1) * ld + 1,
+                                 (tgm_size)lanes * ld{{param_args}});
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    lane_values[k][threadIdx.x] = acc[k];
+  __syncthreads();
+  if (threadIdx.x < width)
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++)
+      for (unsigned l = 1; l < lanes; l++)
+        acc[k] = tgm_combine(acc[k], lane_values[k][threadIdx.x + l * width]);
+  const bool mine = threadIdx.x < width;
+  if (gridDim.y == 1) {
+    if (mine)
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++) {
+        long long c = first + (long long)k;
+        if (c >= 0 && (tgm_size)c < n)
+          out[c] = tgm_epilogue(acc[k], m{{param_args}});
+      }
+    return;
+  }
+  if (mine) {
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n)
+        partials[(tgm_size)blockIdx.y * n + (tgm_size)c] = acc[k];
+    }
+    __threadfence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
+  __syncthreads();
+  if (is_last && mine) {
+    __threadfence();
+    const volatile A *p = partials;
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c < 0 || (tgm_size)c >= n)
+        continue;
+      A v = tgm_identity();
+      for (unsigned y = 0; y < gridDim.y; y++)
+        v = tgm_combine(v, p[(tgm_size)y * n + (tgm_size)c]);
+      out[c] = tgm_epilogue(v, m{{param_args}});
+    }
+  }
+}
+{{/columns_vec}}
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.

@@ -25,8 +25,8 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
 
 {{#launchers}}
 {{?columns}}
-// {{id}}: out[j] for each column j < n; `width` columns a block (1, 2, 4, ...,
-// BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
+// {{id}}: out[j] for each column j < n; `width` {{col_unit}} a block (1, 2,
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
 // of no elements.
@@ -44,7 +44,8 @@ template <unsigned BLOCK>
     return {{err_invalid}};
   if (n == 0)
     return {{success}};
-  tgm_size tiles = (n + width - 1) / width;
+  tgm_size span = n{{col_skew}}, cols = (tgm_size)width{{col_group}}; // {{col_note}}
+  tgm_size tiles = (span + cols - 1) / cols;
   if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
                                              temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return {{err_invalid}};

@@ -88,4 +88,9 @@ void REGC(OP, TYPE)(std::vector<RowVariant> &out) {
   CENTRY(VNAME(OP, CT_SS), 256);
   CENTRY(VNAME(OP, CT_SS), 512);
   CENTRY(VNAME(OP, CT_SS), 1024);
+  // CT.SV: `width` counts groups of 4 columns (one 16-byte vector a row)
+  CENTRY(VNAME(OP, CT_SV), 128);
+  CENTRY(VNAME(OP, CT_SV), 256);
+  CENTRY(VNAME(OP, CT_SV), 512);
+  CENTRY(VNAME(OP, CT_SV), 1024);
 }

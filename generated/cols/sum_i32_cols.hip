@@ -70,6 +70,23 @@ A sum_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   }
   return accum;
 }
+// The same over 16-byte vectors (xf_vector): size and stride count vectors.
+
+__device__ __forceinline__
+A sum_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
+  tgm_size len = in_size;
+  T accum = 0;
+  for (tgm_size i = 0; i < len; i += in_stride) {
+    {
+      V v = in[i];
+      accum += v.x;
+      accum += v.y;
+      accum += v.z;
+      accum += v.w;
+    }
+  }
+  return accum;
+}
 
 // The epilogue: the result from the whole input's accumulated value.
 
@@ -150,6 +167,19 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
   return head < n ? head : n;
 }
 
+// Block 0's share of the head and the tail around the vector body, each
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
+  A value = tgm_identity();
+  tgm_size tail = head + nv * TGM_VW;
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, sum_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, sum_scalar(in + i, 1, 1));
+  return value;
+}
 
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
@@ -184,6 +214,50 @@ __device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size
   (void)items;
   tgm_size first = b * BLOCK + t;
   return sum_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
+}
+
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)g;
+  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
+  const V *vin = reinterpret_cast<const V *>(in + head);
+  tgm_size lo = b * BLOCK * items;
+  tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
+  tgm_size first = lo + t;
+  A value = sum_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+}
+
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
+// the ITEMS loads of a chunk are all issued before any is combined, so
+// ITEMS loads are in flight (a loop over the codelet keeps one).
+template <unsigned BLOCK, unsigned ITEMS>
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
+  (void)head;
+  A value = tgm_identity();
+  const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        v[j] = vin[lo + j * BLOCK];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        value = tgm_combine(value, sum_scalar_vec(&v[j], 1, 1));
+  }
+  return value;
+}
+
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
+  const V *vin = reinterpret_cast<const V *>(in + head);
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -257,6 +331,111 @@ __device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m
   }
 }
 
+
+// Columns over 16-byte vectors (CT.SV): as tgm_columns, but a thread takes
+// TGM_VW adjacent columns, a group; `width` groups a block. Groups start
+// where `in` has its 16-byte boundaries: group j is columns j * TGM_VW - s
+// .. + TGM_VW - 1, s = in's offset from its boundary, in elements. Where ld
+// is a multiple of TGM_VW every row keeps that alignment, and a group
+// wholly inside the row is one vector load; else (the edge groups, or any
+// other ld) its columns are loaded one by one. Each column is folded down
+// its rows in order, as in CT.SS; four rows are loaded before any is
+// folded, so four loads are in flight. Deterministic.
+__device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
+  return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
+}
+
+template <unsigned BLOCK>
+__device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
+                                                R *__restrict__ out, A *partials, unsigned *counter,
+                                                unsigned width) {
+  __shared__ A lane_values[TGM_VW][BLOCK];
+  __shared__ bool is_last;
+  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
+  const long long first = ((long long)blockIdx.x * width + threadIdx.x % width) * TGM_VW - s; // may be < 0
+  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
+  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
+  A acc[TGM_VW];
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    acc[k] = tgm_identity();
+  if (whole) {
+    const T *col = in + first;
+    tgm_size r = lo + lane;
+    for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
+      V v[4];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        v[u] = *reinterpret_cast<const V *>(col + (r + u * (tgm_size)lanes) * ld);
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+        for (unsigned k = 0; k < TGM_VW; k++)
+          acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
+    }
+    for (; r < hi; r += lanes) {
+      V v = *reinterpret_cast<const V *>(col + r * ld);
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++)
+        acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n && lo + lane < hi)
+        acc[k] = sum_scalar(in + (lo + lane) * ld + (tgm_size)c, (hi - lo - lane - 1) * ld + 1,
+                                 (tgm_size)lanes * ld);
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    lane_values[k][threadIdx.x] = acc[k];
+  __syncthreads();
+  if (threadIdx.x < width)
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++)
+      for (unsigned l = 1; l < lanes; l++)
+        acc[k] = tgm_combine(acc[k], lane_values[k][threadIdx.x + l * width]);
+  const bool mine = threadIdx.x < width;
+  if (gridDim.y == 1) {
+    if (mine)
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++) {
+        long long c = first + (long long)k;
+        if (c >= 0 && (tgm_size)c < n)
+          out[c] = tgm_epilogue(acc[k], m);
+      }
+    return;
+  }
+  if (mine) {
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n)
+        partials[(tgm_size)blockIdx.y * n + (tgm_size)c] = acc[k];
+    }
+    __threadfence();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
+  __syncthreads();
+  if (is_last && mine) {
+    __threadfence();
+    const volatile A *p = partials;
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c < 0 || (tgm_size)c >= n)
+        continue;
+      A v = tgm_identity();
+      for (unsigned y = 0; y < gridDim.y; y++)
+        v = tgm_combine(v, p[(tgm_size)y * n + (tgm_size)c]);
+      out[c] = tgm_epilogue(v, m);
+    }
+  }
+}
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.
@@ -275,6 +454,14 @@ __global__
 void __launch_bounds__(BLOCK) sum_CT_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
   // columns: codelet 'scalar' down each column, `width` columns a block, the rows split over lanes and blockIdx.y
   tgm_columns<BLOCK>(in, m, n, ld, out, partials, counter, width);
+}
+
+// CT.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_CT_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
+  // columns: codelet 'scalar' down each column, `width` groups of TGM_VW columns (vector loads) a block, the rows split over lanes and blockIdx.y
+  tgm_columns_vec<BLOCK>(in, m, n, ld, out, partials, counter, width);
 }
 
 } // namespace tgm_kernels_sum_i32_cols
@@ -391,13 +578,19 @@ static inline struct tgm_rows_plan tgm_rows_plan_of(unsigned long long m, unsign
   return p;
 }
 
-// The embedded row and column calls (tgm-gen --rows/--cols --embed) take
-// one temp size for every shape: RL's and CT's counters, then at most
-// TGM_ROWS_EMBED_PARTIALS accumulators (the picks below keep m * per_row
-// and n * parts within it).
-enum { TGM_ROWS_EMBED_PARTIALS = 32768 };
+// The embedded row call (tgm-gen --rows --embed) takes one temp size for
+// every shape: RL's counters, then at most TGM_ROWS_EMBED_PARTIALS
+// accumulators (tgm_rows_pick_of keeps m * per_row within it). The column
+// call's size depends on n alone, and serves every m and every smaller n:
+// the counters, then n * parts accumulators for parts up to 4096, at most
+// TGM_COLS_EMBED_PARTIALS in all (tgm_cols_pick_of keeps within it).
+enum { TGM_ROWS_EMBED_PARTIALS = 32768, TGM_COLS_EMBED_PARTIALS = 1 << 20 };
 static inline size_t tgm_rows_embed_temp(size_t acc_bytes) {
   return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)TGM_ROWS_EMBED_PARTIALS * acc_bytes;
+}
+static inline size_t tgm_cols_embed_temp(unsigned long long n, size_t acc_bytes) {
+  unsigned long long most = TGM_COLS_EMBED_PARTIALS, partials = n < most / 4096 ? n * 4096 : most;
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)partials * acc_bytes;
 }
 static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
   unsigned long long p = 1;
@@ -408,16 +601,21 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 
 // What the embedded row call runs for m rows of n: seed 003's plan where
 // bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
-// rows, m < sms), and what that benchmark measured best elsewhere, where the
-// plan was 5-9x behind. kind as in tgm_rows_plan_of; vec: vector loads (SV).
-//   n < 128: a group of clamp(n / 4, 1, 32) threads a row (a thread a row
-//     for n < 8), blocks of 128, scalar loads: fewer threads a row keep a
-//     warp's loads coalesced across rows;
-//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4;
+// long rows), and what the benchmarks measured best elsewhere, where the
+// plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100). kind as
+// in tgm_rows_plan_of; vec: vector loads (SV).
+//   n < 128: a group of n / 4 threads a row (n < 64; a thread a row for
+//     n < 8) or n / 8 (64 <= n < 128), blocks of 128, scalar loads: fewer
+//     threads a row keep a warp's loads coalesced across rows, and 4-8
+//     elements a thread pay for the group's shuffles;
+//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4, where rows
+//     have n >= 16384; shorter rows are a block each (RB, the seed's block,
+//     items 1): RL's counter memset and last-block finish cost more there;
 //   long rows (n >= 8192) on m < 4 sms: RL of ceil(2 sms / m) blocks of
 //     1024 a row (RB when that is 1), items 4, so the GPU is full;
-//   n < 1024: a warp a row (RW, 32), blocks of 128;
-//   else a block of 128 a row, items 4.
+//   n < 1024: a group of n / 16 threads a row (16 elements each), vector
+//     loads, blocks of 128;
+//   else a block of 128 a row, items 1.
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items;
@@ -426,17 +624,17 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
                                                     unsigned max_threads) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1};
   if (n < 128 || m == 0) {
-    unsigned long long g = tgm_pow2_floor(n / 4 > 1 ? n / 4 : 1);
+    unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
     return k;
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    k.kind = p.kind;
-    k.per_row = p.per_row;
+    k.kind = n >= 16384 ? p.kind : 1;
+    k.per_row = k.kind == 2 ? p.per_row : 0;
     k.block = p.block;
-    k.items = 4;
+    k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
   if (n >= 8192 && m < 4ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
@@ -447,40 +645,43 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.items = 4;
     return k;
   }
-  if (n < 1024)
+  if (n < 1024) {
+    unsigned long long g = tgm_pow2_floor(n / 16);
+    k.per_row = g < 32 ? (unsigned)g : 32;
     return k;
+  }
   k.kind = 1;
   k.per_row = 0;
-  k.items = 4;
   return k;
 }
 
-// What the embedded column call runs for the n columns of m rows: width =
-// clamp(n / 2, 1, 128) columns a block (a power of two); blocks of 256 when
-// there are at least sms such tiles, else 1024; and parts blocks down the
-// rows to give the GPU 2048 threads an SM, at most 65535, at least 4 rows a
-// lane each, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
-// TGM_ROWS_EMBED_PARTIALS (bench/results/2026-11-25-cols-h100's best
-// settings, as a rule).
+// What the embedded column call runs (CT.SV) for the n columns of m rows:
+// `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 128;
+// blocks of 128 when there are at least sms tiles of columns (a row lane a
+// block: every thread walks its columns down all the rows), else 1024; and
+// `parts` blocks down the rows to give the GPU 2048 threads an SM: at least
+// 4 rows a lane each (the loads in flight), at most 4096, the tiles at most
+// TGM_ROWS_PARTS_MAX and n * parts at most TGM_COLS_EMBED_PARTIALS.
 struct tgm_cols_pick {
-  unsigned width, parts, block;
+  unsigned groups, parts, block;
 };
-static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms) {
+static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
+                                                    unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};
   if (n == 0)
     return k;
-  unsigned long long w = tgm_pow2_floor(n / 2 > 1 ? n / 2 : 1);
-  k.width = w < 128 ? (unsigned)w : 128;
-  unsigned long long tiles = (n + k.width - 1) / k.width;
-  k.block = tiles >= sms ? 256 : 1024;
-  unsigned long long lanes = k.block / k.width, target = (unsigned long long)sms * 2048 / k.block;
+  unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw);
+  k.groups = g < 128 ? (unsigned)g : 128;
+  unsigned long long tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+  k.block = tiles >= sms ? 128 : 1024;
+  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * 2048 / k.block;
   unsigned long long parts = (target + tiles - 1) / tiles, cap = m / (lanes * 4);
   if (cap < parts)
     parts = cap;
-  if (parts > 65535)
-    parts = 65535;
-  if (n > 0 && parts > TGM_ROWS_EMBED_PARTIALS / n)
-    parts = TGM_ROWS_EMBED_PARTIALS / n;
+  if (parts > 4096)
+    parts = 4096;
+  if (parts > TGM_COLS_EMBED_PARTIALS / n)
+    parts = TGM_COLS_EMBED_PARTIALS / n;
   if (parts < 1 || tiles > TGM_ROWS_PARTS_MAX)
     parts = 1;
   k.parts = (unsigned)parts;
@@ -499,8 +700,8 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
-// CT.SS: out[j] for each column j < n; `width` columns a block (1, 2, 4, ...,
-// BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
+// CT.SS: out[j] for each column j < n; `width` columns a block (1, 2,
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
 // of no elements.
@@ -518,7 +719,8 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   if (n == 0)
     return hipSuccess;
-  tgm_size tiles = (n + width - 1) / width;
+  tgm_size span = n, cols = (tgm_size)width; // columns
+  tgm_size tiles = (span + cols - 1) / cols;
   if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
                                              temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return hipErrorInvalidValue;
@@ -529,10 +731,42 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
   return hipGetLastError();
 }
 
+// CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
+// most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
+// partials). n = 0 launches nothing; m = 0 gives every column the spectrum
+// of no elements.
+template <unsigned BLOCK>
+size_t temp_bytes_sum_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
+  (void)m, (void)width;
+  return parts > 1 ? tgm_rows_temp_need(n, parts, sizeof(A)) : 0;
+}
+
+template <unsigned BLOCK>
+hipError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned parts, unsigned width, hipStream_t stream) {
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || width == 0 || width > BLOCK ||
+      (width & (width - 1)) != 0 || parts == 0 || parts > 65535)
+    return hipErrorInvalidValue;
+  if (n == 0)
+    return hipSuccess;
+  tgm_size span = n + ((unsigned long long)in & 15) / sizeof(T), cols = (tgm_size)width * TGM_VW; // groups of TGM_VW columns from the input's 16-byte boundaries
+  tgm_size tiles = (span + cols - 1) / cols;
+  if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
+                                             temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
+    return hipErrorInvalidValue;
+  unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
+  A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
+             counter, width);
+  return hipGetLastError();
+}
+
 } // namespace tgm_kernels_sum_i32_cols
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
 #define TGM_VARIANTS_sum_i32_cols(X) \
-  X("CT.SS", sum_CT_SS, 1)
+  X("CT.SS", sum_CT_SS, 1) \
+  X("CT.SV", sum_CT_SV, 1)
 
 #endif // !__HIPCC_RTC__

@@ -57,13 +57,14 @@
 #include "min_cols_f32.h"
 
 static char where[160]; // the call under way, for CK's message
-#define CK(x)                                                                                          \
-  do {                                                                                                 \
-    cudaError_t e_ = (x);                                                                              \
-    if (e_ != cudaSuccess) {                                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_), where); \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_), \
+                   where);                                                                         \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
 #include "gpu_timing.h"
@@ -78,7 +79,8 @@ static long failures;
   } while (0)
 
 template <typename T>
-using Call = cudaError_t (*)(void *, size_t *, const T *, T *, size_t, size_t, size_t, cudaStream_t);
+using Call = cudaError_t (*)(void *, size_t *, const T *, T *, size_t, size_t, size_t,
+                             cudaStream_t);
 template <typename T> static Call<T> embedded(Op op, bool cols);
 template <> Call<int32_t> embedded<int32_t>(Op op, bool cols) {
   if (cols)
@@ -90,7 +92,9 @@ template <> Call<float> embedded<float>(Op op, bool cols) {
     return op == SUM ? tgm_sum_cols_f32 : op == MAX ? tgm_max_cols_f32 : tgm_min_cols_f32;
   return op == SUM ? tgm_sum_rows_f32 : op == MAX ? tgm_max_rows_f32 : tgm_min_rows_f32;
 }
-template <typename T> static const char *tname() { return std::is_floating_point<T>::value ? "f32" : "i32"; }
+template <typename T> static const char *tname() {
+  return std::is_floating_point<T>::value ? "f32" : "i32";
+}
 
 // What the pick runs (the rule is the headers' own, templates/launch_rule.tpl).
 static std::string pick_text(bool cols, size_t m, size_t n) {
@@ -100,13 +104,13 @@ static std::string pick_text(bool cols, size_t m, size_t n) {
   CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev));
   char buf[96];
   if (cols) {
-    tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)sms);
-    std::snprintf(buf, sizeof buf, "CT b%u w%u p%u", k.block, k.width, k.parts);
+    tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)sms, 4); // 4-byte types: 4 columns a vector
+    std::snprintf(buf, sizeof buf, "CT.SV b%u g%u p%u", k.block, k.groups, k.parts);
   } else {
     tgm_rows_pick k = tgm_rows_pick_of(m, n, (unsigned)sms, (unsigned)threads);
     static const char *kinds[] = {"RW", "RB", "RL"};
-    std::snprintf(buf, sizeof buf, "%s%s b%u i%u p%u", kinds[k.kind], k.vec ? ".SV" : ".SS", k.block, k.items,
-                  k.per_row);
+    std::snprintf(buf, sizeof buf, "%s%s b%u i%u p%u", kinds[k.kind], k.vec ? ".SV" : ".SS",
+                  k.block, k.items, k.per_row);
   }
   return buf;
 }
@@ -141,15 +145,16 @@ static bool right(Op op, const T *x, size_t step, size_t len, T got, double *wan
 // Every output of a call on the matrix at h (host) against the reference;
 // false at the first wrong one (printed with `what`).
 template <typename T>
-static bool check(Op op, bool cols, const T *h, size_t m, size_t n, size_t ld, const std::vector<T> &got,
-                  const char *what) {
+static bool check(Op op, bool cols, const T *h, size_t m, size_t n, size_t ld,
+                  const std::vector<T> &got, const char *what) {
   size_t outs = cols ? n : m;
   for (size_t j = 0; j < outs; j++) {
     double want = 0;
     const T *x = cols ? h + j : h + j * ld;
     if (!right(op, x, cols ? ld : 1, cols ? m : n, got[j], &want)) {
-      FAIL("%s %s %s %zu x %zu ld %zu (%s): %s %zu is %.9g, want %.9g\n", what, op_names[op], tname<T>(), m, n, ld,
-           pick_text(cols, m, n).c_str(), cols ? "column" : "row", j, (double)got[j], want);
+      FAIL("%s %s %s %zu x %zu ld %zu (%s): %s %zu is %.9g, want %.9g\n", what, op_names[op],
+           tname<T>(), m, n, ld, pick_text(cols, m, n).c_str(), cols ? "column" : "row", j,
+           (double)got[j], want);
       return false;
     }
   }
@@ -166,10 +171,12 @@ struct End {
   __host__ __device__ long long operator()(long long r) const { return r * ld + n; }
 };
 template <typename T>
-static cudaError_t cub_rows(Op op, void *temp, size_t &bytes, const T *in, T *out, size_t m, size_t n, size_t ld,
-                            cudaStream_t s) {
-  auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), Begin{(long long)ld});
-  auto end = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), End{(long long)ld, (long long)n});
+static cudaError_t cub_rows(Op op, void *temp, size_t &bytes, const T *in, T *out, size_t m,
+                            size_t n, size_t ld, cudaStream_t s) {
+  auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
+                                               Begin{(long long)ld});
+  auto end = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
+                                             End{(long long)ld, (long long)n});
   if (op == SUM)
     return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, (int)m, begin, end, s);
   if (op == MAX)
@@ -184,18 +191,18 @@ struct Shape {
 // One call as CUB's documentation shows it, on d + off with garbage temp and
 // poisoned output, checked; CUB's too for rows when `with_cub`.
 template <typename T>
-static void one(Op op, bool cols, const std::vector<T> &h, const T *d, Shape sh, size_t ld, size_t off, void *temp,
-                size_t bytes, T *out, bool with_cub, cudaStream_t s) {
+static void one(Op op, bool cols, const std::vector<T> &h, const T *d, Shape sh, size_t ld,
+                size_t off, void *temp, size_t bytes, T *out, bool with_cub, cudaStream_t s) {
   size_t outs = cols ? sh.n : sh.m;
-  std::snprintf(where, sizeof where, "%s %s %s %zu x %zu ld %zu offset %zu", cols ? "cols" : "rows", op_names[op],
-                tname<T>(), sh.m, sh.n, ld, off);
+  std::snprintf(where, sizeof where, "%s %s %s %zu x %zu ld %zu offset %zu", cols ? "cols" : "rows",
+                op_names[op], tname<T>(), sh.m, sh.n, ld, off);
   CK(cudaMemsetAsync(temp, 0xff, bytes, s));
   CK(cudaMemsetAsync(out, 0x7f, (outs + 1) * sizeof(T), s));
   size_t b = bytes;
   cudaError_t e = embedded<T>(op, cols)(temp, &b, d + off, out, sh.m, sh.n, ld, s);
   if (e != cudaSuccess) {
-    FAIL("%s %s %s %zu x %zu ld %zu offset %zu: %s\n", cols ? "cols" : "rows", op_names[op], tname<T>(), sh.m, sh.n,
-         ld, off, cudaGetErrorString(e));
+    FAIL("%s %s %s %zu x %zu ld %zu offset %zu: %s\n", cols ? "cols" : "rows", op_names[op],
+         tname<T>(), sh.m, sh.n, ld, off, cudaGetErrorString(e));
     return;
   }
   std::vector<T> got(outs + 1);
@@ -220,16 +227,22 @@ static void one(Op op, bool cols, const std::vector<T> &h, const T *d, Shape sh,
 }
 
 static const Shape shapes[] = {
-    {1, 1},       {1, 3},     {3, 1},        {2, 31},       {7, 33},       {5, 127},     {5, 128},
-    {1, 1023},    {1, 1024},  {3, 8191},     {3, 8192},     {200, 8192},   {400, 9000},  {1000, 1023},
-    {1000, 1024}, {4096, 31}, {70000, 2},    {70000, 5},    {70000, 64},   {1, 1 << 20}, {25, 1 << 20},
-    {16, 128},    {768, 4096}, {1 << 20, 8}, {1 << 20, 32}, {4096, 4096},  {131, 3000},  {132, 3000},
+    {1, 1},        {1, 3},       {3, 1},        {2, 31},     {7, 33},     {5, 127},
+    {5, 128},      {1, 1023},    {1, 1024},     {3, 8191},   {3, 8192},   {200, 8192},
+    {400, 9000},   {1000, 1023}, {1000, 1024},  {4096, 31},  {70000, 2},  {70000, 5},
+    {70000, 64},   {1, 1 << 20}, {25, 1 << 20}, {16, 128},   {768, 4096}, {1 << 20, 8},
+    {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000},
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 
 template <typename T> static void correctness(const std::vector<T> &h, const T *d, bool quick) {
-  size_t bytes = 0;
+  // one allocation for every call: the row size (the same for every shape)
+  // or the column size for the widest matrix here, 2^26 columns
+  size_t bytes = 0, col_bytes = 0;
   CK(embedded<T>(SUM, false)(nullptr, &bytes, nullptr, nullptr, 1, 1, 1, 0));
+  CK(embedded<T>(SUM, true)(nullptr, &col_bytes, nullptr, nullptr, 1, (size_t)1 << 26,
+                            (size_t)1 << 26, 0));
+  bytes = std::max(bytes, col_bytes);
   void *temp;
   T *out;
   CK(cudaMalloc(&temp, bytes));
@@ -245,7 +258,8 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
           for (size_t off : {0, 1}) {
             if (quick && sh.m * sh.n > ((size_t)1 << 21))
               continue;
-            one<T>((Op)o, c == 1, h, d, sh, sh.n + pad, off, temp, bytes, out, pad == 0 && off == 0, s);
+            one<T>((Op)o, c == 1, h, d, sh, sh.n + pad, off, temp, bytes, out, pad == 0 && off == 0,
+                   s);
             calls++;
           }
       if (!quick)
@@ -258,7 +272,8 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
 
   // graphs: captured once, replayed with new data in the same buffers
   for (int c = 0; c < 2; c++)
-    for (const Shape &sh : {Shape{5, 127}, Shape{1000, 300}, Shape{1000, 4096}, Shape{3, 100000}, Shape{5000, 4}}) {
+    for (const Shape &sh :
+         {Shape{5, 127}, Shape{1000, 300}, Shape{1000, 4096}, Shape{3, 100000}, Shape{5000, 4}}) {
       size_t len = sh.m * sh.n;
       T *x;
       CK(cudaMalloc(&x, len * sizeof(T)));
@@ -279,7 +294,8 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
         std::vector<T> got(c == 1 ? sh.n : sh.m);
         CK(cudaMemcpyAsync(got.data(), out, got.size() * sizeof(T), cudaMemcpyDeviceToHost, s));
         CK(cudaStreamSynchronize(s));
-        check(SUM, c == 1, hx.data(), sh.m, sh.n, sh.n, got, rep == 1 ? "graph replay 1" : "graph replay 2");
+        check(SUM, c == 1, hx.data(), sh.m, sh.n, sh.n, got,
+              rep == 1 ? "graph replay 1" : "graph replay 2");
       }
       CK(cudaGraphExecDestroy(ge));
       CK(cudaGraphDestroy(g));
@@ -295,8 +311,8 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
     CK(cudaMalloc(&out2, 70000 * sizeof(T)));
     size_t b1 = bytes, b2 = bytes;
     for (int rep = 0; rep < 4; rep++) {
-      CK(embedded<T>(MAX, false)(temp, &b1, d, out, 20, 200000, 200000, s));  // RL
-      CK(embedded<T>(SUM, true)(temp2, &b2, d, out2, 60000, 64, 64, s2)); // CT in parts
+      CK(embedded<T>(MAX, false)(temp, &b1, d, out, 20, 200000, 200000, s)); // RL
+      CK(embedded<T>(SUM, true)(temp2, &b2, d, out2, 60000, 64, 64, s2));    // CT in parts
     }
     std::vector<T> g1(20), g2(64);
     CK(cudaMemcpyAsync(g1.data(), out, 20 * sizeof(T), cudaMemcpyDeviceToHost, s));
@@ -317,8 +333,9 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
 
 // ---------------------------------------------------------------- the bench
 template <typename T>
-static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std::vector<T> &h, const T *d,
-                        size_t d_len, Shape sh, const int4 *flush, size_t flush_n, int *sink) {
+static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std::vector<T> &h,
+                        const T *d, size_t d_len, Shape sh, const int4 *flush, size_t flush_n,
+                        int *sink) {
   size_t bytes = 0, m = sh.m, n = sh.n;
   auto fn = embedded<T>(op, cols);
   CK(fn(nullptr, &bytes, nullptr, nullptr, m, n, n, 0));
@@ -331,20 +348,22 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
   one<T>(op, cols, h, d, sh, n, 0, temp, bytes, out, false, s); // checked before it is timed
   double t[3], c[3] = {0, 0, 0};
   for (int k = 0; k < 3; k++)
-    t[k] = time_us<T>((Timing)k, [&](const T *in) { CK(fn(temp, &bytes, in, out, m, n, n, s)); }, d, d_len, flush,
-                      flush_n, sink, m * n, s);
+    t[k] = time_us<T>((Timing)k, [&](const T *in) { CK(fn(temp, &bytes, in, out, m, n, n, s)); }, d,
+                      d_len, flush, flush_n, sink, m * n, s);
   if (!cols) {
     size_t cb = 0;
     void *ct;
     CK(cub_rows<T>(op, nullptr, cb, d, out, m, n, n, s));
     CK(cudaMalloc(&ct, cb));
     for (int k = 0; k < 3; k++)
-      c[k] = time_us<T>((Timing)k, [&](const T *in) { CK(cub_rows<T>(op, ct, cb, in, out, m, n, n, s)); }, d, d_len,
-                        flush, flush_n, sink, m * n, s);
+      c[k] = time_us<T>((Timing)k,
+                        [&](const T *in) { CK(cub_rows<T>(op, ct, cb, in, out, m, n, n, s)); }, d,
+                        d_len, flush, flush_n, sink, m * n, s);
     CK(cudaFree(ct));
   }
-  std::fprintf(csv, "%s,%s,%s,%s,%zu,%zu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", set, cols ? "cols" : "rows",
-               tname<T>(), op_names[op], m, n, pick_text(cols, m, n).c_str(), t[0], t[1], t[2], c[0], c[1], c[2]);
+  std::fprintf(csv, "%s,%s,%s,%s,%zu,%zu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", set,
+               cols ? "cols" : "rows", tname<T>(), op_names[op], m, n,
+               pick_text(cols, m, n).c_str(), t[0], t[1], t[2], c[0], c[1], c[2]);
   std::fflush(csv);
   CK(cudaStreamDestroy(s));
   CK(cudaFree(temp));
@@ -361,8 +380,9 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
   CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
   CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
   CK(cudaMalloc(&sink, sizeof(int)));
-  static const Shape nine[] = {{16, 128},      {768, 4096},   {25, 1 << 20}, {1 << 20, 8},  {1 << 20, 32},
-                               {4096, 4096},   {4, 1 << 26},  {1 << 24, 4},  {1 << 22, 64}};
+  static const Shape nine[] = {{16, 128},    {768, 4096},   {25, 1 << 20},
+                               {1 << 20, 8}, {1 << 20, 32}, {4096, 4096},
+                               {4, 1 << 26}, {1 << 24, 4},  {1 << 22, 64}};
   for (int c = 0; c < 2; c++)
     for (int o = 0; o < 3; o++)
       for (const Shape &sh : nine)
@@ -427,8 +447,8 @@ int main(int argc, char **argv) {
       std::perror(bench_path);
       return 2;
     }
-    std::fprintf(csv, "# %s, %d SMs; us per call, cold L2: (a) stream, (b) one call, (c) graph\n", p.name,
-                 p.multiProcessorCount);
+    std::fprintf(csv, "# %s, %d SMs; us per call, cold L2: (a) stream, (b) one call, (c) graph\n",
+                 p.name, p.multiProcessorCount);
     std::fprintf(csv, "set,shape,type,op,m,n,pick,tgm_a,tgm_b,tgm_c,cub_a,cub_b,cub_c\n");
   }
   run<float>(quick, csv, sweep);

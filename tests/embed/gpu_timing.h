@@ -30,7 +30,8 @@ __global__ void flush_l2(const int4 *p, size_t n, int *sink) {
 //   (c) graph: the batch captured in one CUDA graph and replayed; time / batch
 // launch(in) makes one call on the input at in.
 enum Timing { STREAM, ONE, GRAPH };
-[[maybe_unused]] static const char *const timing_names[] = {"(a) stream", "(b) one call", "(c) graph"};
+[[maybe_unused]] static const char *const timing_names[] = {"(a) stream", "(b) one call",
+                                                            "(c) graph"};
 
 template <typename T, typename F>
 static double time_us(Timing how, F launch, const T *d, size_t d_len, const int4 *flush,

@@ -13,7 +13,8 @@
 // and several), ld = n and ld > n, the matrix at an aligned and a
 // misaligned address, and a temp buffer filled with garbage before each
 // call (CUB's temp holds anything): every row or column against a host
-// reference. Then the contract: one temp size for every shape, a size query
+// reference. Then the contract: one temp size for every shape (rows; for
+// columns one for each n, serving every m and smaller n), a size query
 // only with a NULL d_temp, d_temp at any address, errors for no temp_bytes,
 // a short temp, ld < n, a misaligned d_out and a failing device query; m = 0
 // (rows) and n = 0 (columns) write nothing.
@@ -32,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <vector>
@@ -51,23 +53,25 @@ struct Header {
   Op op;
   bool cols, is_float;
   size_t out_bytes;
-  int (*call)(void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m, size_t n,
-              size_t ld);
-  size_t (*temp_bytes)();
+  int (*call)(void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m,
+              size_t n, size_t ld);
+  size_t (*temp_bytes)(size_t n);  // rows: the same for every n
   int (*pick)(size_t m, size_t n); // rows: 0 RW scalar, 1 RW vector, 2 RB, 4 RL; columns: the parts
 };
 
-#define ROWS_PICK(NS)                                                                    \
-  [](size_t m, size_t n) {                                                               \
-    tgm_rows_pick k;                                                                     \
+#define ROWS_PICK(NS)                                                                     \
+  [](size_t m, size_t n) {                                                                \
+    tgm_rows_pick k;                                                                      \
     return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
   }
-#define COLS_PICK(NS)                                                                    \
-  [](size_t m, size_t n) {                                                               \
-    tgm_cols_pick k;                                                                     \
-    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : (int)k.parts;                    \
+#define COLS_PICK(NS)                                                 \
+  [](size_t m, size_t n) {                                            \
+    tgm_cols_pick k;                                                  \
+    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : (int)k.parts; \
   }
-#define HEADER(FN, NS, T, R, OP, COLS, ARGS, PICK)                                                \
+#define ROWS_TEMP(FN) [](size_t) { return FN##_temp_bytes(); }
+#define COLS_TEMP(FN) [](size_t n) { return FN##_temp_bytes(n); }
+#define HEADER(FN, NS, T, R, OP, COLS, ARGS, PICK, TEMP)                                          \
   Header {                                                                                        \
 #FN, OP, COLS, std::is_floating_point<T>::value, sizeof(R),                                     \
         [](void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m, size_t n, \
@@ -75,32 +79,40 @@ struct Header {
           (void)y;                                                                                 \
           return (int)FN ARGS;                                                                     \
         },                                                                                         \
-        [] { return FN##_temp_bytes(); }, PICK(NS),                                                \
+        TEMP(FN), PICK(NS), \
   }
 
 static const Header headers[] = {
     HEADER(tgm_sum_rows_f32, tgm_kernels_sum_f32_rows, float, float, SUM, false,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           ROWS_TEMP),
     HEADER(tgm_max_rows_i32, tgm_kernels_max_i32_rows, int32_t, int32_t, MAX, false,
-           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
-    HEADER(tgm_argmax_rows_f32, tgm_kernels_argmax_f32_rows, float, tgm_kernels_argmax_f32_rows::tgm_arg,
-           ARGMAX, false,
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           ROWS_TEMP),
+    HEADER(tgm_argmax_rows_f32, tgm_kernels_argmax_f32_rows, float,
+           tgm_kernels_argmax_f32_rows::tgm_arg, ARGMAX, false,
            (temp, bytes, (const float *)x, (tgm_kernels_argmax_f32_rows::tgm_arg *)out, m, n, ld,
             cudaStream_t()),
-           ROWS_PICK),
+           ROWS_PICK, ROWS_TEMP),
     HEADER(tgm_count_if_rows_f32, tgm_kernels_count_if_f32_rows, float, unsigned, COUNT_IF, false,
-           (temp, bytes, (const float *)x, (unsigned *)out, m, n, ld, 0.5f, cudaStream_t()), ROWS_PICK),
+           (temp, bytes, (const float *)x, (unsigned *)out, m, n, ld, 0.5f, cudaStream_t()),
+           ROWS_PICK, ROWS_TEMP),
     HEADER(tgm_l2norm_rows_f32, tgm_kernels_l2norm_f32_rows, float, float, L2NORM, false,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK),
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           ROWS_TEMP),
     HEADER(tgm_sum_cols_f32, tgm_kernels_sum_f32_cols, float, float, SUM, true,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           COLS_TEMP),
     HEADER(tgm_min_cols_i32, tgm_kernels_min_i32_cols, int32_t, int32_t, MIN, true,
-           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           COLS_TEMP),
     HEADER(tgm_mean_cols_f32, tgm_kernels_mean_f32_cols, float, float, MEAN, true,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK),
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           COLS_TEMP),
     HEADER(tgm_dot_cols_f32, tgm_kernels_dot_f32_cols, float, float, DOT, true,
-           (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld, cudaStream_t()),
-           COLS_PICK),
+           (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld,
+            cudaStream_t()),
+           COLS_PICK, COLS_TEMP),
 };
 
 // ------------------------------------------------------------- references
@@ -118,7 +130,8 @@ struct Line {
   size_t at(size_t i) const { return cols ? i * ld + which : which * ld + i; }
 };
 
-static bool check_one(const Header &h, const Line &l, const unsigned char *got, double *g, double *w) {
+static bool check_one(const Header &h, const Line &l, const unsigned char *got, double *g,
+                      double *w) {
   if (h.op == ARGMAX) {
     tgm_kernels_argmax_f32_rows::tgm_arg a;
     std::memcpy(&a, got, sizeof a);
@@ -155,21 +168,25 @@ static bool check_one(const Header &h, const Line &l, const unsigned char *got, 
   }
   float v;
   std::memcpy(&v, got, sizeof v);
-  double want = h.op == L2NORM ? std::sqrt(s) : h.op == MEAN ? (l.len ? s / (double)l.len : 0) : s; // mean.tgm: 0 for no rows
+  double want = h.op == L2NORM ? std::sqrt(s)
+                : h.op == MEAN ? (l.len ? s / (double)l.len : 0)
+                               : s; // mean.tgm: 0 for no rows
   *g = v, *w = want;
   if (std::isnan(want))
     return std::isnan(v);
-  return std::fabs(v - want) <= 1e-6 * std::fabs(want) + (h.op == L2NORM || h.op == MEAN ? 1e-6 : 0);
+  return std::fabs(v - want) <=
+         1e-6 * std::fabs(want) + (h.op == L2NORM || h.op == MEAN ? 1e-6 : 0);
 }
 
 struct Shape {
   size_t m, n;
 };
-static const Shape row_shapes[] = {{0, 5},   {3, 0},    {1, 1},     {1, 3},     {7, 31},   {7, 33},
-                                   {300, 33}, {40, 300}, {40, 1030}, {2, 9000},  {5, 8200}, {10, 8200},
-                                   {1, 127},  {1, 128},  {3, 2048},  {16, 128}, {200, 12}};
-static const Shape col_shapes[] = {{5000, 4}, {100, 300}, {3, 7},   {1, 1},   {64, 33},
-                                   {0, 5},    {5, 0},     {700, 64}, {9000, 3}, {40, 1030}};
+static const Shape row_shapes[] = {{0, 5},    {3, 0},     {1, 1},    {1, 3},     {7, 31},
+                                   {7, 33},   {300, 33},  {40, 300}, {40, 1030}, {2, 9000},
+                                   {5, 8200}, {10, 8200}, {1, 127},  {1, 128},   {3, 2048},
+                                   {16, 128}, {200, 12}};
+static const Shape col_shapes[] = {{5000, 4}, {100, 300}, {3, 7},    {1, 1},     {64, 33}, {0, 5},
+                                   {5, 0},    {700, 64},  {9000, 3}, {40, 1030}, {3, 5000}};
 
 static void *device_alloc(size_t bytes) {
   void *p = nullptr;
@@ -181,14 +198,20 @@ static void *device_alloc(size_t bytes) {
 // Every shape of h's kind, ld = n and n + 3, at offsets 0 and 1 element,
 // with a temp buffer of garbage; the picks seen go into picks.
 static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
-  size_t bytes = 0;
-  if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, 1, 1, 1) != 0 || bytes != h.temp_bytes()) {
-    FAIL("%s on %s: the size query gave %zu, the header says %zu\n", h.name, gpu, bytes, h.temp_bytes());
+  const Shape *shapes = h.cols ? col_shapes : row_shapes;
+  size_t count = h.cols ? sizeof col_shapes / sizeof *col_shapes
+                        : sizeof row_shapes / sizeof *row_shapes;
+  size_t widest = 0, bytes = 0;
+  for (size_t s = 0; s < count; s++)
+    widest = std::max(widest, shapes[s].n);
+  // one allocation, for the widest matrix, serves every shape
+  if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, 1, widest, widest) != 0 ||
+      bytes != h.temp_bytes(widest)) {
+    FAIL("%s on %s: the size query gave %zu, the header says %zu\n", h.name, gpu, bytes,
+         h.temp_bytes(widest));
     return;
   }
   char *temp = (char *)device_alloc(bytes);
-  const Shape *shapes = h.cols ? col_shapes : row_shapes;
-  size_t count = h.cols ? sizeof col_shapes / sizeof *col_shapes : sizeof row_shapes / sizeof *row_shapes;
   for (size_t s = 0; s < count; s++) {
     size_t m = shapes[s].m, n = shapes[s].n;
     picks->insert(h.pick(m, n));
@@ -202,25 +225,27 @@ static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
         std::vector<int32_t> hi(elems);
         for (size_t k = 0; k < elems; k++)
           hi[k] = (int32_t)hx[k];
-        cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
+        cudaMemcpy(dx,
+                   h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
                    elems * 4, cudaMemcpyHostToDevice);
         cudaMemcpy(dy, hy.data(), elems * 4, cudaMemcpyHostToDevice);
         size_t outs = h.cols ? n : m;
         unsigned char *dout = (unsigned char *)device_alloc((outs + 1) * h.out_bytes);
         cudaMemset(dout, 0x7f, (outs + 1) * h.out_bytes); // poisoned
-        cudaMemset(temp, 0xff, bytes);                   // CUB's temp holds anything
+        cudaMemset(temp, 0xff, bytes);                    // CUB's temp holds anything
         size_t b = bytes;
         int e = h.call(temp, &b, dx + off, dy + off, dout, m, n, ld);
         std::vector<unsigned char> got((outs + 1) * h.out_bytes);
         cudaMemcpy(got.data(), dout, got.size(), cudaMemcpyDeviceToHost);
         if (e != 0)
-          FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu: error %d\n", h.name, gpu, m, n, ld, off, e);
+          FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu: error %d\n", h.name, gpu, m, n, ld, off,
+               e);
         for (size_t j = 0; e == 0 && j < outs; j++) {
           Line l = {hx.data() + off, hy.data() + off, ld, j, h.cols ? m : n, h.cols};
           double g = 0, w = 0;
           if (!check_one(h, l, got.data() + j * h.out_bytes, &g, &w)) {
-            FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu (pick %d): %s %zu is %.9g, want %.9g\n", h.name,
-                 gpu, m, n, ld, off, h.pick(m, n), h.cols ? "column" : "row", j, g, w);
+            FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu (pick %d): %s %zu is %.9g, want %.9g\n",
+                 h.name, gpu, m, n, ld, off, h.pick(m, n), h.cols ? "column" : "row", j, g, w);
             break;
           }
         }
@@ -234,12 +259,19 @@ static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
 
 // The contract's edges, on the current GPU.
 static void contract(const Header &h) {
-  size_t need = h.temp_bytes(), bytes = 0;
-  for (Shape s : {Shape{1, 1}, Shape{1u << 20, 4}, Shape{4, 1u << 26}, Shape{0, 0}}) {
-    bytes = 0;
-    if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, s.m, s.n, s.n) != 0 || bytes != need || bytes < 1)
-      FAIL("%s: the size for %zu x %zu is %zu, not the one size %zu\n", h.name, s.m, s.n, bytes, need);
-  }
+  // rows: one size for every shape; columns: a size for each n, the same
+  // for every m, never smaller for a larger n
+  size_t need = h.temp_bytes(64), bytes = 0, last = 0;
+  for (size_t n : {(size_t)0, (size_t)1, (size_t)4, (size_t)64, (size_t)255, (size_t)256,
+                   (size_t)4097, (size_t)1 << 20, (size_t)1 << 26, (size_t)1 << 40})
+    for (size_t m : {(size_t)0, (size_t)1, (size_t)3, (size_t)1 << 20, (size_t)1 << 30}) {
+      bytes = 0;
+      if (h.call(nullptr, &bytes, nullptr, nullptr, nullptr, m, n, n) != 0 ||
+          bytes != h.temp_bytes(n) || bytes < 1 || bytes < last || (!h.cols && bytes != need))
+        FAIL("%s: the size for %zu x %zu is %zu (the header's %zu, the last %zu)\n", h.name, m, n,
+             bytes, h.temp_bytes(n), last);
+      last = bytes;
+    }
   if (h.call(nullptr, nullptr, nullptr, nullptr, nullptr, 1, 1, 1) == 0)
     FAIL("%s: no temp_bytes is not an error\n", h.name);
   std::vector<float> hx(64 * 64);
@@ -247,8 +279,8 @@ static void contract(const Header &h) {
     hx[k] = value_at(k, 3);
   std::vector<int32_t> hi(hx.begin(), hx.end());
   float *dx = (float *)device_alloc(hx.size() * 4);
-  cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(), hx.size() * 4,
-             cudaMemcpyHostToDevice);
+  cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
+             hx.size() * 4, cudaMemcpyHostToDevice);
   char *temp = (char *)device_alloc(need + 16);
   unsigned char *out = (unsigned char *)device_alloc(65 * h.out_bytes + 1);
   bytes = need - 1;
@@ -275,7 +307,8 @@ static void contract(const Header &h) {
   // nothing to write: m = 0 rows, n = 0 columns
   cudaMemset(out, 0x7f, 65 * h.out_bytes);
   bytes = need;
-  int e = h.cols ? h.call(temp, &bytes, dx, dx, out, 64, 0, 0) : h.call(temp, &bytes, dx, dx, out, 0, 64, 64);
+  int e = h.cols ? h.call(temp, &bytes, dx, dx, out, 64, 0, 0)
+                 : h.call(temp, &bytes, dx, dx, out, 0, 64, 64);
   unsigned char first = 0;
   cudaMemcpy(&first, out, 1, cudaMemcpyDeviceToHost);
   if (e != 0 || first != 0x7f)

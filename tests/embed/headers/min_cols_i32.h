@@ -64,6 +64,23 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   }
   return accum;
 }
+// The same over 16-byte vectors (xf_vector): size and stride count vectors.
+
+__device__ __forceinline__
+A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
+  tgm_size len = in_size;
+  T accum = tgm_highest();
+  for (tgm_size i = 0; i < len; i += in_stride) {
+    {
+      V v = in[i];
+      accum = tgm_min(accum, v.x);
+      accum = tgm_min(accum, v.y);
+      accum = tgm_min(accum, v.z);
+      accum = tgm_min(accum, v.w);
+    }
+  }
+  return accum;
+}
 
 // The epilogue: the result from the whole input's accumulated value.
 
@@ -111,6 +128,19 @@ __device__ __forceinline__ tgm_size tgm_head(const T *in, tgm_size n) {
   return head < n ? head : n;
 }
 
+// Block 0's share of the head and the tail around the vector body, each
+// element through the thread-level codelet (its transform included); a
+// group of fewer than TGM_VW threads (a row's) takes several each.
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_edges(const T *__restrict__ in, tgm_size n, tgm_size head, tgm_size nv, unsigned t) {
+  A value = tgm_identity();
+  tgm_size tail = head + nv * TGM_VW;
+  for (tgm_size i = t; i < head; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
+  for (tgm_size i = tail + t; i < n; i += BLOCK)
+    value = tgm_combine(value, min_scalar(in + i, 1, 1));
+  return value;
+}
 
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DT_ST(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
@@ -147,6 +177,50 @@ __device__ __forceinline__ A tgm_values_DS_SS(const T *__restrict__ in, tgm_size
   return min_scalar(in + first, first < n ? n - first : 0, g * BLOCK);
 }
 
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)g;
+  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
+  const V *vin = reinterpret_cast<const V *>(in + head);
+  tgm_size lo = b * BLOCK * items;
+  tgm_size hi = lo + (tgm_size)BLOCK * items < nv ? lo + (tgm_size)BLOCK * items : nv;
+  tgm_size first = lo + t;
+  A value = min_scalar_vec(vin + first, first < hi ? hi - first : 0, BLOCK);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+}
+
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
+// the ITEMS loads of a chunk are all issued before any is combined, so
+// ITEMS loads are in flight (a loop over the codelet keeps one).
+template <unsigned BLOCK, unsigned ITEMS>
+__device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
+  (void)head;
+  A value = tgm_identity();
+  const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
+  for (tgm_size lo = b * chunk + t; lo < nv; lo += g * chunk) {
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        v[j] = vin[lo + j * BLOCK];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (lo + j * BLOCK < nv)
+        value = tgm_combine(value, min_scalar_vec(&v[j], 1, 1));
+  }
+  return value;
+}
+
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
+  const V *vin = reinterpret_cast<const V *>(in + head);
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+}
+
 // A second pass's share of the partials: the operator alone (each element's
 // transform ran in the first pass).
 template <unsigned BLOCK>
@@ -168,40 +242,91 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
-// Columns (--cols): `width` columns a block, blockIdx.y's part of the rows
-// split over the block's BLOCK / width row lanes, each lane's value the
-// thread-level codelet down its column (every lanes-th row, stride
-// lanes * ld); the lanes folded in order in shared memory; with several
-// parts, each part's values in partials (parts x n), and the last part to
-// finish for this block's columns (its counter: blockIdx.x) folds them in
-// order and writes out[column].
+
+// Columns over 16-byte vectors (CT.SV): as tgm_columns, but a thread takes
+// TGM_VW adjacent columns, a group; `width` groups a block. Groups start
+// where `in` has its 16-byte boundaries: group j is columns j * TGM_VW - s
+// .. + TGM_VW - 1, s = in's offset from its boundary, in elements. Where ld
+// is a multiple of TGM_VW every row keeps that alignment, and a group
+// wholly inside the row is one vector load; else (the edge groups, or any
+// other ld) its columns are loaded one by one. Each column is folded down
+// its rows in order, as in CT.SS; four rows are loaded before any is
+// folded, so four loads are in flight. Deterministic.
+__device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
+  return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
+}
+
 template <unsigned BLOCK>
-__device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out,
-                                            A *partials, unsigned *counter, unsigned width) {
-  __shared__ A lane_values[BLOCK];
+__device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
+                                                R *__restrict__ out, A *partials, unsigned *counter,
+                                                unsigned width) {
+  __shared__ A lane_values[TGM_VW][BLOCK];
   __shared__ bool is_last;
-  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width;
-  const tgm_size col = (tgm_size)blockIdx.x * width + threadIdx.x % width;
+  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
+  const long long first = ((long long)blockIdx.x * width + threadIdx.x % width) * TGM_VW - s; // may be < 0
   const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
   const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
-  A value = tgm_identity();
-  if (col < n && lo + lane < hi) {
-    const tgm_size first = (lo + lane) * ld + col, len = (hi - lo - lane - 1) * ld + 1;
-    value = min_scalar(in + first, len, (tgm_size)lanes * ld);
+  const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
+  A acc[TGM_VW];
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    acc[k] = tgm_identity();
+  if (whole) {
+    const T *col = in + first;
+    tgm_size r = lo + lane;
+    for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
+      V v[4];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        v[u] = *reinterpret_cast<const V *>(col + (r + u * (tgm_size)lanes) * ld);
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+        for (unsigned k = 0; k < TGM_VW; k++)
+          acc[k] = tgm_combine(acc[k], min_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
+    }
+    for (; r < hi; r += lanes) {
+      V v = *reinterpret_cast<const V *>(col + r * ld);
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++)
+        acc[k] = tgm_combine(acc[k], min_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n && lo + lane < hi)
+        acc[k] = min_scalar(in + (lo + lane) * ld + (tgm_size)c, (hi - lo - lane - 1) * ld + 1,
+                                 (tgm_size)lanes * ld);
+    }
   }
-  lane_values[threadIdx.x] = value;
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    lane_values[k][threadIdx.x] = acc[k];
   __syncthreads();
   if (threadIdx.x < width)
-    for (unsigned l = 1; l < lanes; l++)
-      value = tgm_combine(value, lane_values[threadIdx.x + l * width]);
-  const bool mine = threadIdx.x < width && col < n;
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++)
+      for (unsigned l = 1; l < lanes; l++)
+        acc[k] = tgm_combine(acc[k], lane_values[k][threadIdx.x + l * width]);
+  const bool mine = threadIdx.x < width;
   if (gridDim.y == 1) {
     if (mine)
-      out[col] = tgm_epilogue(value, m);
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++) {
+        long long c = first + (long long)k;
+        if (c >= 0 && (tgm_size)c < n)
+          out[c] = tgm_epilogue(acc[k], m);
+      }
     return;
   }
   if (mine) {
-    partials[(tgm_size)blockIdx.y * n + col] = value;
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c >= 0 && (tgm_size)c < n)
+        partials[(tgm_size)blockIdx.y * n + (tgm_size)c] = acc[k];
+    }
     __threadfence();
   }
   __syncthreads();
@@ -211,13 +336,17 @@ __device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m
   if (is_last && mine) {
     __threadfence();
     const volatile A *p = partials;
-    A v = tgm_identity();
-    for (unsigned y = 0; y < gridDim.y; y++)
-      v = tgm_combine(v, p[(tgm_size)y * n + col]);
-    out[col] = tgm_epilogue(v, m);
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      long long c = first + (long long)k;
+      if (c < 0 || (tgm_size)c >= n)
+        continue;
+      A v = tgm_identity();
+      for (unsigned y = 0; y < gridDim.y; y++)
+        v = tgm_combine(v, p[(tgm_size)y * n + (tgm_size)c]);
+      out[c] = tgm_epilogue(v, m);
+    }
   }
 }
-
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.
@@ -230,12 +359,12 @@ __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
-// CT.SS: 1 launch, deterministic, partials in temp + counter
+// CT.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK) min_CT_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
-  // columns: codelet 'scalar' down each column, `width` columns a block, the rows split over lanes and blockIdx.y
-  tgm_columns<BLOCK>(in, m, n, ld, out, partials, counter, width);
+void __launch_bounds__(BLOCK) min_CT_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
+  // columns: codelet 'scalar' down each column, `width` groups of TGM_VW columns (vector loads) a block, the rows split over lanes and blockIdx.y
+  tgm_columns_vec<BLOCK>(in, m, n, ld, out, partials, counter, width);
 }
 
 } // namespace tgm_kernels_min_i32_cols
@@ -352,13 +481,19 @@ static inline struct tgm_rows_plan tgm_rows_plan_of(unsigned long long m, unsign
   return p;
 }
 
-// The embedded row and column calls (tgm-gen --rows/--cols --embed) take
-// one temp size for every shape: RL's and CT's counters, then at most
-// TGM_ROWS_EMBED_PARTIALS accumulators (the picks below keep m * per_row
-// and n * parts within it).
-enum { TGM_ROWS_EMBED_PARTIALS = 32768 };
+// The embedded row call (tgm-gen --rows --embed) takes one temp size for
+// every shape: RL's counters, then at most TGM_ROWS_EMBED_PARTIALS
+// accumulators (tgm_rows_pick_of keeps m * per_row within it). The column
+// call's size depends on n alone, and serves every m and every smaller n:
+// the counters, then n * parts accumulators for parts up to 4096, at most
+// TGM_COLS_EMBED_PARTIALS in all (tgm_cols_pick_of keeps within it).
+enum { TGM_ROWS_EMBED_PARTIALS = 32768, TGM_COLS_EMBED_PARTIALS = 1 << 20 };
 static inline size_t tgm_rows_embed_temp(size_t acc_bytes) {
   return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)TGM_ROWS_EMBED_PARTIALS * acc_bytes;
+}
+static inline size_t tgm_cols_embed_temp(unsigned long long n, size_t acc_bytes) {
+  unsigned long long most = TGM_COLS_EMBED_PARTIALS, partials = n < most / 4096 ? n * 4096 : most;
+  return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)partials * acc_bytes;
 }
 static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
   unsigned long long p = 1;
@@ -369,16 +504,21 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 
 // What the embedded row call runs for m rows of n: seed 003's plan where
 // bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
-// rows, m < sms), and what that benchmark measured best elsewhere, where the
-// plan was 5-9x behind. kind as in tgm_rows_plan_of; vec: vector loads (SV).
-//   n < 128: a group of clamp(n / 4, 1, 32) threads a row (a thread a row
-//     for n < 8), blocks of 128, scalar loads: fewer threads a row keep a
-//     warp's loads coalesced across rows;
-//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4;
+// long rows), and what the benchmarks measured best elsewhere, where the
+// plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100). kind as
+// in tgm_rows_plan_of; vec: vector loads (SV).
+//   n < 128: a group of n / 4 threads a row (n < 64; a thread a row for
+//     n < 8) or n / 8 (64 <= n < 128), blocks of 128, scalar loads: fewer
+//     threads a row keep a warp's loads coalesced across rows, and 4-8
+//     elements a thread pay for the group's shuffles;
+//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4, where rows
+//     have n >= 16384; shorter rows are a block each (RB, the seed's block,
+//     items 1): RL's counter memset and last-block finish cost more there;
 //   long rows (n >= 8192) on m < 4 sms: RL of ceil(2 sms / m) blocks of
 //     1024 a row (RB when that is 1), items 4, so the GPU is full;
-//   n < 1024: a warp a row (RW, 32), blocks of 128;
-//   else a block of 128 a row, items 4.
+//   n < 1024: a group of n / 16 threads a row (16 elements each), vector
+//     loads, blocks of 128;
+//   else a block of 128 a row, items 1.
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items;
@@ -387,17 +527,17 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
                                                     unsigned max_threads) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1};
   if (n < 128 || m == 0) {
-    unsigned long long g = tgm_pow2_floor(n / 4 > 1 ? n / 4 : 1);
+    unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
     return k;
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    k.kind = p.kind;
-    k.per_row = p.per_row;
+    k.kind = n >= 16384 ? p.kind : 1;
+    k.per_row = k.kind == 2 ? p.per_row : 0;
     k.block = p.block;
-    k.items = 4;
+    k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
   if (n >= 8192 && m < 4ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
@@ -408,40 +548,43 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.items = 4;
     return k;
   }
-  if (n < 1024)
+  if (n < 1024) {
+    unsigned long long g = tgm_pow2_floor(n / 16);
+    k.per_row = g < 32 ? (unsigned)g : 32;
     return k;
+  }
   k.kind = 1;
   k.per_row = 0;
-  k.items = 4;
   return k;
 }
 
-// What the embedded column call runs for the n columns of m rows: width =
-// clamp(n / 2, 1, 128) columns a block (a power of two); blocks of 256 when
-// there are at least sms such tiles, else 1024; and parts blocks down the
-// rows to give the GPU 2048 threads an SM, at most 65535, at least 4 rows a
-// lane each, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
-// TGM_ROWS_EMBED_PARTIALS (bench/results/2026-11-25-cols-h100's best
-// settings, as a rule).
+// What the embedded column call runs (CT.SV) for the n columns of m rows:
+// `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 128;
+// blocks of 128 when there are at least sms tiles of columns (a row lane a
+// block: every thread walks its columns down all the rows), else 1024; and
+// `parts` blocks down the rows to give the GPU 2048 threads an SM: at least
+// 4 rows a lane each (the loads in flight), at most 4096, the tiles at most
+// TGM_ROWS_PARTS_MAX and n * parts at most TGM_COLS_EMBED_PARTIALS.
 struct tgm_cols_pick {
-  unsigned width, parts, block;
+  unsigned groups, parts, block;
 };
-static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms) {
+static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
+                                                    unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};
   if (n == 0)
     return k;
-  unsigned long long w = tgm_pow2_floor(n / 2 > 1 ? n / 2 : 1);
-  k.width = w < 128 ? (unsigned)w : 128;
-  unsigned long long tiles = (n + k.width - 1) / k.width;
-  k.block = tiles >= sms ? 256 : 1024;
-  unsigned long long lanes = k.block / k.width, target = (unsigned long long)sms * 2048 / k.block;
+  unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw);
+  k.groups = g < 128 ? (unsigned)g : 128;
+  unsigned long long tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+  k.block = tiles >= sms ? 128 : 1024;
+  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * 2048 / k.block;
   unsigned long long parts = (target + tiles - 1) / tiles, cap = m / (lanes * 4);
   if (cap < parts)
     parts = cap;
-  if (parts > 65535)
-    parts = 65535;
-  if (n > 0 && parts > TGM_ROWS_EMBED_PARTIALS / n)
-    parts = TGM_ROWS_EMBED_PARTIALS / n;
+  if (parts > 4096)
+    parts = 4096;
+  if (parts > TGM_COLS_EMBED_PARTIALS / n)
+    parts = TGM_COLS_EMBED_PARTIALS / n;
   if (parts < 1 || tiles > TGM_ROWS_PARTS_MAX)
     parts = 1;
   k.parts = (unsigned)parts;
@@ -460,32 +603,33 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
-// CT.SS: out[j] for each column j < n; `width` columns a block (1, 2, 4, ...,
-// BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
+// CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
 // of no elements.
 template <unsigned BLOCK>
-size_t temp_bytes_min_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
+size_t temp_bytes_min_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
   return parts > 1 ? tgm_rows_temp_need(n, parts, sizeof(A)) : 0;
 }
 
 template <unsigned BLOCK>
-cudaError_t launch_min_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || width == 0 || width > BLOCK ||
       (width & (width - 1)) != 0 || parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
     return cudaSuccess;
-  tgm_size tiles = (n + width - 1) / width;
+  tgm_size span = n + ((unsigned long long)in & 15) / sizeof(T), cols = (tgm_size)width * TGM_VW; // groups of TGM_VW columns from the input's 16-byte boundaries
+  tgm_size tiles = (span + cols - 1) / cols;
   if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
                                              temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  TGM_LAUNCH(min_CT_SS<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
+  TGM_LAUNCH(min_CT_SV<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();
 }
@@ -494,7 +638,7 @@ cudaError_t launch_min_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
 #define TGM_VARIANTS_min_i32_cols(X) \
-  X("CT.SS", min_CT_SS, 1)
+  X("CT.SV", min_CT_SV, 1)
 
 #endif // !__CUDACC_RTC__
 
@@ -512,10 +656,10 @@ cudaError_t launch_min_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 // for each column j < n, out[j] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest() of column j, in[i * ld + j], n the rows (m)
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - The temp size is the same for every m, n and ld on every GPU (a few
-//   hundred KiB at most; tgm_min_cols_i32_temp_bytes() without a call), so one
-//   allocation serves every shape. A NULL d_temp is a size query, and only
-//   that. d_temp needs no alignment.
+// - The temp size depends on n alone (at most 16 KiB + 2^20 accumulators),
+//   and the size for n serves every m and every smaller n: allocate once
+//   for the widest matrix. A NULL d_temp is a size query, and only that. d_temp
+//   needs no alignment.
 // - n = 0 writes nothing; m = 0 gives every column the spectrum of no elements.
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
 //   type's alignment; ld < n returns cudaErrorInvalidValue.
@@ -559,18 +703,20 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads) {
   return cudaSuccess;
 }
 
-// Runs pick k with CT.SS. temp: 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes.
+// Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block). temp: 16-byte aligned,
+// tgm_cols_embed_temp(n, sizeof(A)) bytes.
 inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes, cudaStream_t stream) {
   if (k.parts > 1 && n > 0) {
     // the column tiles' counters start at zero: CUB's temp storage holds anything
-    cudaError_t e = cudaMemsetAsync(temp, 0, (size_t)((n + k.width - 1) / k.width) * 4, stream);
+    cudaError_t e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != cudaSuccess)
       return e;
   }
+  const unsigned width = k.groups;
   switch (k.block) {
-  case 256: return launch_min_CT_SS<256>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.width, stream);
-  case 1024: return launch_min_CT_SS<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.width, stream);
+  case 128: return launch_min_CT_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
+  case 1024: return launch_min_CT_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -580,14 +726,14 @@ inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
   unsigned sms = 0, max_threads = 0;
   cudaError_t e = tgm_device_limits(&sms, &max_threads);
   if (e == cudaSuccess)
-    *k = tgm_cols_pick_of(m, n, sms);
+    *k = tgm_cols_pick_of(m, n, sms, TGM_VW);
   return e;
 }
 
 } // namespace tgm_kernels_min_i32_cols
 
-// The temp size tgm_min_cols_i32 asks for: the same for every shape and GPU.
-inline size_t tgm_min_cols_i32_temp_bytes() { return tgm_rows_embed_temp(sizeof(tgm_kernels_min_i32_cols::A)) + 16; }
+// The temp size tgm_min_cols_i32 asks for: it depends on n alone, and serves every m and every smaller n.
+inline size_t tgm_min_cols_i32_temp_bytes(size_t n) { return tgm_cols_embed_temp(n, sizeof(tgm_kernels_min_i32_cols::A)) + 16; }
 
 inline cudaError_t tgm_min_cols_i32(void *d_temp, size_t *temp_bytes, const int32_t *d_in, int32_t *d_out, size_t m,
                            size_t n, size_t ld, cudaStream_t stream) {
@@ -595,10 +741,10 @@ inline cudaError_t tgm_min_cols_i32(void *d_temp, size_t *temp_bytes, const int3
   if (!temp_bytes)
     return cudaErrorInvalidValue;
   if (!d_temp) {
-    *temp_bytes = tgm_min_cols_i32_temp_bytes();
+    *temp_bytes = tgm_min_cols_i32_temp_bytes(n);
     return cudaSuccess;
   }
-  if (*temp_bytes < tgm_min_cols_i32_temp_bytes())
+  if (*temp_bytes < tgm_min_cols_i32_temp_bytes(n))
     return cudaErrorInvalidValue;
   tgm_cols_pick k;
   cudaError_t e = ns::tgm_pick(m, n, &k);
