@@ -1,0 +1,138 @@
+"""heatmap.py -- the report of the embedded row and column calls: the
+tables and the heat maps of tests/embed/gpu_rows.cu --bench (tgm and CUB in
+one process) and bench/rows/torch_rows.py --csv (torch, in another).
+
+    python3 bench/rows/heatmap.py GPU_ROWS.csv TORCH.csv OUT_DIR
+
+Writes OUT_DIR/report.md (the nine shapes of issue 12 for every type and op:
+the three timings, TB/s, the ratio to each peer; the sweep: per m*n and n,
+TB/s and the ratio to the better peer) and OUT_DIR/heat_{rows,cols}_{f32,i32}.svg:
+one cell per (log2 m*n, log2 n), its colour and number the better peer's
+time over tgm's in timing (b) (one call after an L2 flush; torch is timed
+only so for that and (a)); above 1, tgm is faster. Plain Python: no plotting
+library is needed on the GPU machine or here.
+"""
+import csv
+import math
+import os
+import sys
+
+
+def load(path):
+    lines = [line for line in open(path) if not line.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def key(r):
+    return (r["set"], r["shape"], r["type"], r["op"], int(r["m"]), int(r["n"]))
+
+
+def tbps(m, n, us):
+    return m * n * 4 / us / 1e6
+
+
+def peer_b(r, torch):
+    """The better peer's time in (b) and its name (CUB for rows, torch)."""
+    best = []
+    t = torch.get(key(r))
+    if t:
+        best.append((float(t["torch_b"]), "torch"))
+    if r["shape"] == "rows" and float(r["cub_b"]) > 0:
+        best.append((float(r["cub_b"]), "CUB"))
+    return min(best) if best else (None, None)
+
+
+def colour(ratio):
+    """Red below 1 (tgm slower), white at 1, green above (to 4x)."""
+    if ratio is None:
+        return "#dddddd"
+    x = max(-1.0, min(1.0, math.log(ratio) / math.log(4)))
+    if x < 0:
+        v = int(255 * (1 + x))
+        return f"#ff{v:02x}{v:02x}"
+    v = int(255 * (1 - x))
+    return f"#{v:02x}ff{v:02x}"
+
+
+def svg(cells, title, path):
+    """cells: {(log2 total, log2 n): ratio}"""
+    totals = sorted({c[0] for c in cells})
+    ns = sorted({c[1] for c in cells})
+    w, h, left, top = 46, 24, 70, 50
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + w * len(totals) + 20}" '
+           f'height="{top + h * len(ns) + 50}" font-family="sans-serif" font-size="11">',
+           f'<text x="{left}" y="20" font-size="13">{title}</text>']
+    for i, t in enumerate(totals):
+        out.append(f'<text x="{left + i * w + w / 2}" y="{top + h * len(ns) + 16}" '
+                   f'text-anchor="middle">2^{t}</text>')
+    out.append(f'<text x="{left + w * len(totals) / 2}" y="{top + h * len(ns) + 34}" '
+               f'text-anchor="middle">m x n (elements)</text>')
+    for j, n in enumerate(reversed(ns)):
+        out.append(f'<text x="{left - 6}" y="{top + j * h + h / 2 + 4}" text-anchor="end">n = 2^{n}</text>')
+        for i, t in enumerate(totals):
+            r = cells.get((t, n))
+            if r is None:
+                continue
+            x, y = left + i * w, top + j * h
+            out.append(f'<rect x="{x}" y="{y}" width="{w - 1}" height="{h - 1}" fill="{colour(r)}"/>')
+            out.append(f'<text x="{x + w / 2}" y="{y + h / 2 + 4}" text-anchor="middle">{r:.2f}</text>')
+    out.append("</svg>")
+    open(path, "w").write("\n".join(out) + "\n")
+
+
+def main():
+    tgm, torch_rows, outdir = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
+    torch = {key(r): r for r in torch_rows}
+    header = open(sys.argv[1]).readline().lstrip("# ").strip()
+    os.makedirs(outdir, exist_ok=True)
+    md = [f"# The embedded row and column calls: {header}", "",
+          "(a) 20 calls back to back, (b) one call after an L2 flush, (c) 20 calls in a CUDA graph; "
+          "us per call, median of 15, cold L2 (tests/embed/gpu_timing.h). CUB: "
+          "DeviceSegmentedReduce (rows only). torch: another process, (a) and (b) only "
+          "(bench/rows/torch_rows.py --csv). TB/s: m n 4 bytes / (b).", ""]
+    md += ["## The nine shapes of issue 12", "",
+           "| shape | type | op | m x n | pick | tgm (a) | (b) | (c) | TB/s | CUB/tgm (a) | (b) | (c) | "
+           "torch/tgm (a) | (b) |",
+           "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in tgm:
+        if r["set"] != "issue":
+            continue
+        m, n = int(r["m"]), int(r["n"])
+        t = [float(r[f"tgm_{x}"]) for x in "abc"]
+        c = [float(r[f"cub_{x}"]) for x in "abc"]
+        p = torch.get(key(r))
+        cub = " | ".join(f"{c[i] / t[i]:.2f}" for i in range(3)) if r["shape"] == "rows" else "— | — | —"
+        tor = (f"{float(p['torch_a']) / t[0]:.2f} | {float(p['torch_b']) / t[1]:.2f}" if p else "— | —")
+        md.append(f"| {r['shape']} | {r['type']} | {r['op']} | {m} x {n} | {r['pick']} | {t[0]:.1f} | "
+                  f"{t[1]:.1f} | {t[2]:.1f} | {tbps(m, n, t[1]):.2f} | {cub} | {tor} |")
+    for shape in ("rows", "cols"):
+        for ty in ("f32", "i32"):
+            rows = [r for r in tgm if r["set"] == "sweep" and r["shape"] == shape and r["type"] == ty]
+            if not rows:
+                continue
+            md += ["", f"## Sweep: {shape}, sum {ty}", "",
+                   "| m x n | n | pick | tgm (b) us | TB/s | better peer (b) | peer/tgm (b) | peer/tgm (a) |",
+                   "| --- | --- | --- | ---: | ---: | --- | ---: | ---: |"]
+            cells = {}
+            for r in rows:
+                m, n = int(r["m"]), int(r["n"])
+                tb = float(r["tgm_b"])
+                pt, pn = peer_b(r, torch)
+                p = torch.get(key(r))
+                pa = [float(p["torch_a"])] if p else []
+                if shape == "rows":
+                    pa.append(float(r["cub_a"]))
+                ra = min(pa) / float(r["tgm_a"]) if pa else None
+                lt, ln = int(math.log2(m * n)), int(math.log2(n))
+                cells[(lt, ln)] = pt / tb if pt else None
+                md.append(f"| 2^{lt} | 2^{ln} | {r['pick']} | {tb:.1f} | {tbps(m, n, tb):.2f} | {pn or '—'} | "
+                          + (f"{pt / tb:.2f}" if pt else "—") + " | " + (f"{ra:.2f}" if ra else "—") + " |")
+            name = f"heat_{shape}_{ty}.svg"
+            svg(cells, f"{shape}, sum {ty}, {header.split(';')[0]}: better peer / tgm, one call after a flush",
+                os.path.join(outdir, name))
+            md += ["", f"![{shape} {ty}]({name})"]
+    open(os.path.join(outdir, "report.md"), "w").write("\n".join(md) + "\n")
+
+
+if __name__ == "__main__":
+    main()
