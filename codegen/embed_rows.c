@@ -42,6 +42,25 @@ static void add_plan(Arena *a, PtrVec *plans, const Plan *p) {
   vec_push(a, plans, (void *)p);
 }
 
+/* What the entry point says and takes, for rows and for columns. */
+static const struct ShapeText {
+  const char *flag, *shape, *plural, *out_count, *pick_fn, *pick_t, *empty_note, *temp_note,
+      *temp_decl, *temp_arg, *temp_fn, *temp_contract;
+} shape_texts[2] = {
+    {"rows", "row", "rows", "m", "tgm_rows_pick_of", "tgm_rows_pick",
+     "m = 0 writes nothing; n = 0 gives every row the spectrum of no elements",
+     "the same for every shape and GPU", "", "", "tgm_rows_embed_temp(",
+     "The temp size is the same for every m, n and ld on every GPU (about\n"
+     "//   150 KiB for 4-byte accumulators), so one allocation serves every shape."},
+    {"cols", "column", "columns", "n", "tgm_cols_pick_of", "tgm_cols_pick",
+     "n = 0 writes nothing; m = 0 gives every column the spectrum of no elements",
+     "it depends on n alone, and serves every m and every smaller n", "size_t n", "n",
+     "tgm_cols_embed_temp(n, ",
+     "The temp size depends on n alone (at most 16 KiB + 2^20 accumulators),\n"
+     "//   and the size for n serves every m and every smaller n: allocate once\n"
+     "//   for the widest matrix."},
+};
+
 int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
                    size_t errlen) {
   PtrVec plans = {0};
@@ -49,44 +68,30 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   embed_fill_signature(d, a, c);
   if (c->rows) {
     struct {
-      const char *role;
+      const char *role, *grid;
       GridKind g;
       ThreadKind t;
-    } roles[] = {{"rw_narrow", G_RW, T_SS},
-                 {"rw_wide", G_RW, T_SV},
-                 {"rb", G_RB, T_SV},
-                 {"rl", G_RL, T_SV}};
+    } roles[] = {{"rw_narrow", "RW", G_RW, T_SS},
+                 {"rw_wide", "RW", G_RW, T_SV},
+                 {"rb", "RB", G_RB, T_SV},
+                 {"rl", "RL", G_RL, T_SV}};
     for (size_t i = 0; i < COUNT_OF(roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
       if (!p) {
-        snprintf(err, errlen, "no %s variant for %s %s: the embedded row call needs RW, RB and RL",
-                 roles[i].role, c->name, elem_info(c->elem)->name);
+        snprintf(err, errlen,
+                 "%s %s has no %s variant left for %s: the embedded row call needs RW, RB and RL",
+                 c->name, elem_info(c->elem)->name, roles[i].grid, c->target->name);
         return -1;
       }
       tpl_set(d, roles[i].role, p->id);
       tpl_set(d, arena_printf(a, "%s_c", roles[i].role), p->cname);
       add_plan(a, &plans, p);
     }
-    tpl_set(d, "rows", "1");
-    tpl_set(d, "shape", "row");
-    tpl_set(d, "shape_plural", "rows");
-    tpl_set(d, "out_count", "m");
-    tpl_set(d, "pick_fn", "tgm_rows_pick_of");
-    tpl_set(d, "pick_t", "tgm_rows_pick");
-    tpl_set(d, "empty_note",
-            "m = 0 writes nothing; n = 0 gives every row the spectrum of no elements");
-    tpl_set(d, "temp_note", "the same for every shape and GPU");
-    tpl_set(d, "temp_decl", "");
-    tpl_set(d, "temp_arg", "");
-    tpl_set(d, "temp_expr",
-            arena_printf(a, "tgm_rows_embed_temp(sizeof(%s::A))", gen_base_ns(a, c)));
-    tpl_set(d, "temp_contract",
-            "The temp size is the same for every m, n and ld on every GPU (about\n"
-            "//   150 KiB for 4-byte accumulators), so one allocation serves every shape.");
   } else {
     const Plan *p = pick_plan(c, G_CT, T_SV);
     if (!p) {
-      snprintf(err, errlen, "no column variant for %s %s", c->name, elem_info(c->elem)->name);
+      snprintf(err, errlen, "%s %s has no column variant left for %s", c->name,
+               elem_info(c->elem)->name, c->target->name);
       return -1;
     }
     tpl_set(d, "ct", p->id);
@@ -95,27 +100,23 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
                          : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block");
     tpl_set(d, "ct_how",
             p->t == T_SV ? "k.groups groups of TGM_VW columns a block"
-                         : "k.groups * TGM_VW columns a block, scalar loads");
-    tpl_set(d, "temp_note", "it depends on n alone, and serves every m and every smaller n");
-    tpl_set(d, "temp_decl", "size_t n");
-    tpl_set(d, "temp_arg", "n");
-    tpl_set(d, "temp_expr",
-            arena_printf(a, "tgm_cols_embed_temp(n, sizeof(%s::A))", gen_base_ns(a, c)));
-    tpl_set(d, "temp_contract",
-            "The temp size depends on n alone (at most 16 KiB + 2^20 accumulators),\n"
-            "//   and the size for n serves every m and every smaller n: allocate once\n"
-            "//   for the widest matrix.");
+                         : "k.groups * TGM_VW columns a block, at most the block, scalar loads");
     tpl_set(d, "ct_c", p->cname);
     add_plan(a, &plans, p);
-    tpl_set(d, "cols", "1");
-    tpl_set(d, "shape", "column");
-    tpl_set(d, "shape_plural", "columns");
-    tpl_set(d, "out_count", "n");
-    tpl_set(d, "pick_fn", "tgm_cols_pick_of");
-    tpl_set(d, "pick_t", "tgm_cols_pick");
-    tpl_set(d, "empty_note",
-            "n = 0 writes nothing; m = 0 gives every column the spectrum of no elements");
   }
+  const struct ShapeText *st = &shape_texts[c->rows ? 0 : 1];
+  tpl_set(d, st->flag, "1");
+  tpl_set(d, "shape", st->shape);
+  tpl_set(d, "shape_plural", st->plural);
+  tpl_set(d, "out_count", st->out_count);
+  tpl_set(d, "pick_fn", st->pick_fn);
+  tpl_set(d, "pick_t", st->pick_t);
+  tpl_set(d, "empty_note", st->empty_note);
+  tpl_set(d, "temp_note", st->temp_note);
+  tpl_set(d, "temp_decl", st->temp_decl);
+  tpl_set(d, "temp_arg", st->temp_arg);
+  tpl_set(d, "temp_expr", arena_printf(a, "%ssizeof(%s::A))", st->temp_fn, gen_base_ns(a, c)));
+  tpl_set(d, "temp_contract", st->temp_contract);
   if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
     return -1;
   return tpl_expand(out, "embed_rows.tpl", tpl_text("embed_rows.tpl"), d, err, errlen);

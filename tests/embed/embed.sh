@@ -67,6 +67,12 @@ if [ "$what" = cli ]; then
   "$gen" --rows --embed=db.json -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows with a database"
   "$gen" --cols --embed --variant=CT.SS -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--cols with --variant"
   "$gen" --rows --reduce-api -o "$work/shaped_x.h" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows --reduce-api"
+  # a codelet with an error: located, exit 1, nothing written
+  sed 's/accum += in\[i\];/accum += in[i] +;/' codelets/sum.tgm >"$work/broken.tgm"
+  ! cmp -s codelets/sum.tgm "$work/broken.tgm" || fail "the broken codelet differs"
+  "$gen" --rows --embed --type=f32 -o "$work/shaped_b.cuh" "$work/broken.tgm" 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && [ ! -e "$work/shaped_b.cuh" ] && grep -q "broken.tgm:[0-9]*:[0-9]*: error:" "$work/err" ||
+    fail "a broken codelet with --rows --embed ($rc): $(head -1 "$work/err")"
   "$gen" --cols --embed --type=f32 -o "$work/shaped_x.cuh" codelets/argmax.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && [ ! -e "$work/shaped_x.cuh" ] && grep -q "argmax.tgm:[0-9]*:[0-9]*: note: columns (CT.SS)" "$work/err" ||
     fail "argmax columns are refused, located ($rc)"
