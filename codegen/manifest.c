@@ -71,12 +71,14 @@ json_t *manifest_tunables(const Plan *p) {
   return tun;
 }
 
-static json_t *launch(const char *ns, const char *kernel, bool templ, const char *grid,
+/* templ: the template arguments the name expression takes ("<BLOCK>"; RW's
+ * "<BLOCK, GROUP>", GROUP its per_row), or "" */
+static json_t *launch(const char *ns, const char *kernel, const char *templ, const char *grid,
                       const char *block, const char *const args[], size_t nargs) {
   json_t *l = json_object();
   json_object_set_new(l, "kernel", json_string(kernel));
   char name[256];
-  snprintf(name, sizeof name, "%s::%s%s", ns, kernel, templ ? "<BLOCK>" : "");
+  snprintf(name, sizeof name, "%s::%s%s", ns, kernel, templ);
   json_object_set_new(l, "name_expr", json_string(name));
   json_object_set_new(l, "grid", json_string(grid));
   json_object_set_new(l, "block", json_string(block));
@@ -157,22 +159,23 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
   if (p->g == G_RW || p->g == G_RB || p->g == G_RL || p->g == G_CT) { /* one launch */
-    json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
-                                     (const char **)p->kernel->roles.items, (size_t)kr->len));
+    json_array_append_new(ls, launch(ns, p->cname, p->g == G_RW ? "<BLOCK, GROUP>" : "<BLOCK>",
+                                     p->grid_rule, "BLOCK", (const char **)p->kernel->roles.items,
+                                     (size_t)kr->len));
     json_object_set_new(v, "launches_m_positive", ls);
     return v;
   }
   if (p->needs_init)
-    json_array_append_new(ls, launch(ns, "tgm_init", false, "one", "1", iargs, ni));
-  json_array_append_new(ls, launch(ns, p->cname, true, p->grid_rule, "BLOCK",
+    json_array_append_new(ls, launch(ns, "tgm_init", "", "one", "1", iargs, ni));
+  json_array_append_new(ls, launch(ns, p->cname, "<BLOCK>", p->grid_rule, "BLOCK",
                                    (const char **)p->kernel->roles.items, (size_t)kr->len));
   if (p->pass2)
-    json_array_append_new(ls, launch(ns, arena_printf(a, "%s_pass2", p->cname), true, "one",
+    json_array_append_new(ls, launch(ns, arena_printf(a, "%s_pass2", p->cname), "<BLOCK>", "one",
                                      "BLOCK", (const char **)p->pass2->roles.items,
                                      (size_t)p->pass2->roles.len));
   json_object_set_new(v, "launches_n_positive", ls);
   json_t *zero = json_array();
-  json_array_append_new(zero, launch(ns, "tgm_init", false, "one", "1", iargs, ni));
+  json_array_append_new(zero, launch(ns, "tgm_init", "", "one", "1", iargs, ni));
   json_object_set_new(v, "launches_n_zero", zero);
   return v;
 }
@@ -273,7 +276,7 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
         strcmp(roles->items[i], "items") && strcmp(roles->items[i], "m") &&
         strcmp(roles->items[i], "ld") && strcmp(roles->items[i], "width"))
       rargs[nr++] = roles->items[i];
-  json_t *ref = launch(ns, "tgm_reference_kernel", false, "one", "1024", rargs, nr);
+  json_t *ref = launch(ns, "tgm_reference_kernel", "", "one", "1024", rargs, nr);
   json_object_set_new(ref, "out",
                       json_string("R[3]: the scalar codelet run sequentially (past "
                                   "2^22 elements, 1024 parts combined in order); the "
@@ -287,11 +290,15 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                                     "contiguous (m elements)"));
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
-                      json_string(c->cols ? "cols: ceil(n / width) x parts blocks"
+                      json_string(c->cols ? "cols: ceil(n / width) x parts blocks (CT.SV: "
+                                            "width groups of 16-byte vectors from the "
+                                            "input's 16-byte boundary: ceil((n + skew) / "
+                                            "(width * vw)) x parts)"
                                   : c->rows
                                       ? "rows: m blocks; rows_group: ceil(m / (block / per_row)) "
-                                        "blocks (launch_rule.tpl's tgm_rows_grid_of); "
-                                        "rows_parts: per_row x m blocks (blockIdx.y the row)"
+                                        "blocks (launch_rule.tpl's tgm_rows_grid_of), the "
+                                        "kernel's GROUP = per_row; rows_parts: per_row x m "
+                                        "blocks (blockIdx.y the row)"
                                       : "one: 1 block; tiles: ceil(n / (block * items)); "
                                         "tiles_vec: the same over the 16-byte aligned body, in "
                                         "vectors, at least 1; strided, strided_vec: as tiles, at "

@@ -1,7 +1,8 @@
 // sim_rows.cpp -- the embedded row and column calls (tgm-gen --rows/--cols
 // --embed) on the CPU simulator: the headers compiled as they are, their
 // kernels run on the CPU, the device queries answered by fake GPUs
-// (sim_device.h).
+// (sim_device.h). Built for CUDA and, with -DTGM_HIP against --hip headers,
+// for HIP (warps of 64 in the simulator).
 //
 // Headers (made by tgm-gen at build time): rows of sum f32, max i32, argmax
 // f32 (a pair), count_if f32 (a parameter, an unsigned result) and l2norm
@@ -38,6 +39,15 @@
 #include <set>
 #include <vector>
 
+// The runtime's names in the dialect the headers are in (-DTGM_HIP: hip*).
+#ifdef TGM_HIP
+typedef hipStream_t stream_t;
+#define DEV(x) hip##x
+#else
+typedef cudaStream_t stream_t;
+#define DEV(x) cuda##x
+#endif
+
 static long failures;
 #define FAIL(...)                        \
   do {                                   \
@@ -59,15 +69,15 @@ struct Header {
   int (*pick)(size_t m, size_t n); // rows: 0 RW scalar, 1 RW vector, 2 RB, 4 RL; columns: the parts
 };
 
-#define ROWS_PICK(NS)                                                                     \
-  [](size_t m, size_t n) {                                                                \
-    tgm_rows_pick k;                                                                      \
-    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
+#define ROWS_PICK(NS)                                                                      \
+  [](size_t m, size_t n) {                                                                 \
+    tgm_rows_pick k;                                                                       \
+    return NS::tgm_pick(m, n, &k) != DEV(Success) ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
   }
-#define COLS_PICK(NS)                                                 \
-  [](size_t m, size_t n) {                                            \
-    tgm_cols_pick k;                                                  \
-    return NS::tgm_pick(m, n, &k) != cudaSuccess ? -1 : (int)k.parts; \
+#define COLS_PICK(NS)                                                  \
+  [](size_t m, size_t n) {                                             \
+    tgm_cols_pick k;                                                   \
+    return NS::tgm_pick(m, n, &k) != DEV(Success) ? -1 : (int)k.parts; \
   }
 #define ROWS_TEMP(FN) [](size_t) { return FN##_temp_bytes(); }
 #define COLS_TEMP(FN) [](size_t n) { return FN##_temp_bytes(n); }
@@ -84,34 +94,33 @@ struct Header {
 
 static const Header headers[] = {
     HEADER(tgm_sum_rows_f32, tgm_kernels_sum_f32_rows, float, float, SUM, false,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
     HEADER(tgm_max_rows_i32, tgm_kernels_max_i32_rows, int32_t, int32_t, MAX, false,
-           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
     HEADER(tgm_argmax_rows_f32, tgm_kernels_argmax_f32_rows, float,
            tgm_kernels_argmax_f32_rows::tgm_arg, ARGMAX, false,
            (temp, bytes, (const float *)x, (tgm_kernels_argmax_f32_rows::tgm_arg *)out, m, n, ld,
-            cudaStream_t()),
+            stream_t()),
            ROWS_PICK, ROWS_TEMP),
     HEADER(tgm_count_if_rows_f32, tgm_kernels_count_if_f32_rows, float, unsigned, COUNT_IF, false,
-           (temp, bytes, (const float *)x, (unsigned *)out, m, n, ld, 0.5f, cudaStream_t()),
-           ROWS_PICK, ROWS_TEMP),
+           (temp, bytes, (const float *)x, (unsigned *)out, m, n, ld, 0.5f, stream_t()), ROWS_PICK,
+           ROWS_TEMP),
     HEADER(tgm_l2norm_rows_f32, tgm_kernels_l2norm_f32_rows, float, float, L2NORM, false,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), ROWS_PICK,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
     HEADER(tgm_sum_cols_f32, tgm_kernels_sum_f32_cols, float, float, SUM, true,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), COLS_PICK,
            COLS_TEMP),
     HEADER(tgm_min_cols_i32, tgm_kernels_min_i32_cols, int32_t, int32_t, MIN, true,
-           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, stream_t()), COLS_PICK,
            COLS_TEMP),
     HEADER(tgm_mean_cols_f32, tgm_kernels_mean_f32_cols, float, float, MEAN, true,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, cudaStream_t()), COLS_PICK,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), COLS_PICK,
            COLS_TEMP),
     HEADER(tgm_dot_cols_f32, tgm_kernels_dot_f32_cols, float, float, DOT, true,
-           (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld,
-            cudaStream_t()),
+           (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld, stream_t()),
            COLS_PICK, COLS_TEMP),
 };
 
@@ -190,7 +199,7 @@ static const Shape col_shapes[] = {{5000, 4}, {100, 300}, {3, 7},    {1, 1},    
 
 static void *device_alloc(size_t bytes) {
   void *p = nullptr;
-  if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess)
+  if (DEV(Malloc)(&p, bytes ? bytes : 1) != DEV(Success))
     std::abort();
   return p;
 }
@@ -225,18 +234,18 @@ static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
         std::vector<int32_t> hi(elems);
         for (size_t k = 0; k < elems; k++)
           hi[k] = (int32_t)hx[k];
-        cudaMemcpy(dx,
-                   h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
-                   elems * 4, cudaMemcpyHostToDevice);
-        cudaMemcpy(dy, hy.data(), elems * 4, cudaMemcpyHostToDevice);
+        DEV(Memcpy)
+        (dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
+         elems * 4, DEV(MemcpyHostToDevice));
+        DEV(Memcpy)(dy, hy.data(), elems * 4, DEV(MemcpyHostToDevice));
         size_t outs = h.cols ? n : m;
         unsigned char *dout = (unsigned char *)device_alloc((outs + 1) * h.out_bytes);
-        cudaMemset(dout, 0x7f, (outs + 1) * h.out_bytes); // poisoned
-        cudaMemset(temp, 0xff, bytes);                    // CUB's temp holds anything
+        DEV(Memset)(dout, 0x7f, (outs + 1) * h.out_bytes); // poisoned
+        DEV(Memset)(temp, 0xff, bytes);                    // CUB's temp holds anything
         size_t b = bytes;
         int e = h.call(temp, &b, dx + off, dy + off, dout, m, n, ld);
         std::vector<unsigned char> got((outs + 1) * h.out_bytes);
-        cudaMemcpy(got.data(), dout, got.size(), cudaMemcpyDeviceToHost);
+        DEV(Memcpy)(got.data(), dout, got.size(), DEV(MemcpyDeviceToHost));
         if (e != 0)
           FAIL("%s on %s, %zu x %zu, ld %zu, offset %zu: error %d\n", h.name, gpu, m, n, ld, off,
                e);
@@ -251,10 +260,10 @@ static void run_shapes(const Header &h, const char *gpu, std::set<int> *picks) {
         }
         if (got[outs * h.out_bytes] != 0x7f)
           FAIL("%s on %s, %zu x %zu: wrote past d_out[%zu]\n", h.name, gpu, m, n, outs);
-        cudaFree(dx), cudaFree(dy), cudaFree(dout);
+        DEV(Free)(dx), DEV(Free)(dy), DEV(Free)(dout);
       }
   }
-  cudaFree(temp);
+  DEV(Free)(temp);
 }
 
 // The contract's edges, on the current GPU.
@@ -279,8 +288,9 @@ static void contract(const Header &h) {
     hx[k] = value_at(k, 3);
   std::vector<int32_t> hi(hx.begin(), hx.end());
   float *dx = (float *)device_alloc(hx.size() * 4);
-  cudaMemcpy(dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
-             hx.size() * 4, cudaMemcpyHostToDevice);
+  DEV(Memcpy)
+  (dx, h.is_float || h.op == ARGMAX ? (const void *)hx.data() : (const void *)hi.data(),
+   hx.size() * 4, DEV(MemcpyHostToDevice));
   char *temp = (char *)device_alloc(need + 16);
   unsigned char *out = (unsigned char *)device_alloc(65 * h.out_bytes + 1);
   bytes = need - 1;
@@ -294,23 +304,23 @@ static void contract(const Header &h) {
   // d_temp at any address: 3 bytes in, of a buffer 3 bytes longer
   for (size_t skew : {1, 3, 15}) {
     bytes = need;
-    cudaMemset(temp, 0xff, need + 16);
-    cudaMemset(out, 0x7f, 65 * h.out_bytes);
+    DEV(Memset)(temp, 0xff, need + 16);
+    DEV(Memset)(out, 0x7f, 65 * h.out_bytes);
     int e = h.call(temp + skew, &bytes, dx, dx, out, 64, 64, 64);
     std::vector<unsigned char> got(64 * h.out_bytes);
-    cudaMemcpy(got.data(), out, got.size(), cudaMemcpyDeviceToHost);
+    DEV(Memcpy)(got.data(), out, got.size(), DEV(MemcpyDeviceToHost));
     Line l = {hx.data(), hx.data(), 64, 5, 64, h.cols};
     double g, w;
     if (e != 0 || !check_one(h, l, got.data() + 5 * h.out_bytes, &g, &w))
       FAIL("%s: d_temp %zu bytes past an alignment: error %d\n", h.name, skew, e);
   }
   // nothing to write: m = 0 rows, n = 0 columns
-  cudaMemset(out, 0x7f, 65 * h.out_bytes);
+  DEV(Memset)(out, 0x7f, 65 * h.out_bytes);
   bytes = need;
   int e = h.cols ? h.call(temp, &bytes, dx, dx, out, 64, 0, 0)
                  : h.call(temp, &bytes, dx, dx, out, 0, 64, 64);
   unsigned char first = 0;
-  cudaMemcpy(&first, out, 1, cudaMemcpyDeviceToHost);
+  DEV(Memcpy)(&first, out, 1, DEV(MemcpyDeviceToHost));
   if (e != 0 || first != 0x7f)
     FAIL("%s: an empty output: error %d, or it was written\n", h.name, e);
   fake::fail = true;
@@ -318,7 +328,7 @@ static void contract(const Header &h) {
   if (h.call(temp, &bytes, dx, dx, out, 8, 8, 8) == 0)
     FAIL("%s: a failing device query is not an error\n", h.name);
   fake::fail = false;
-  cudaFree(dx), cudaFree(temp), cudaFree(out);
+  DEV(Free)(dx), DEV(Free)(temp), DEV(Free)(out);
 }
 
 int main() {

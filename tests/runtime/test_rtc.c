@@ -4,8 +4,13 @@
 // Every variant of the manifest (for that dialect), every block size (or
 // the first BLOCKS of them), one job per 4 variants, and the reference kernel
 // with tgm-tune's unoptimized options, compiled in parallel, no cache. Exit 0: all compiled; 77: no such compiler here; 1: failures.
+// A manifest of rows or columns (tgm-gen --rows/--cols, which tgm-tune does
+// not read yet) is read here: each variant's name expression with BLOCK =
+// 128 and, for RW, GROUP = 1 and 32, as a tuner or tgm_reduce would ask
+// for them.
 #include "tgm/tgm.h"
 #include "tune.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +18,81 @@
 #include <unistd.h>
 
 #include "../../runtime/src/internal.h" // tgm__read_file
+
+// "BLOCK" -> block and "GROUP" -> group in a name expression.
+static char *instance(const char *pattern, unsigned block, unsigned group) {
+  char *with_block = tune_name_expr(pattern, block), *at = strstr(with_block, "GROUP");
+  if (!at)
+    return with_block;
+  size_t len = strlen(with_block) + 16;
+  char *out = malloc(len);
+  snprintf(out, len, "%.*s%u%s", (int)(at - with_block), with_block, group, at + 5);
+  free(with_block);
+  return out;
+}
+
+// A rows or columns manifest: every variant of the dialect, one job each.
+static int shaped(tgm_backend *b, const char *path, json_t *root, int hip) {
+  const char *src_name = json_string_value(
+      json_object_get(json_object_get(root, "sources"), hip ? "hip" : "cuda"));
+  const char *slash = strrchr(path, '/');
+  char file[4096];
+  snprintf(file, sizeof file, "%.*s/%s", slash ? (int)(slash - path) : 1, slash ? path : ".",
+           src_name ? src_name : "");
+  char *src = src_name ? tgm__read_file(file, NULL) : NULL;
+  if (!src) {
+    fprintf(stderr, "cannot read %s\n", file);
+    return 1;
+  }
+  json_t *vs = json_object_get(root, "variants"), *v;
+  size_t nv = json_array_size(vs), i;
+  tgm_compile_job *jobs = calloc(nv + 1, sizeof *jobs);
+  char *(*names)[2] = calloc(nv + 1, sizeof *names);
+  int nj = 0;
+  json_array_foreach(vs, i, v) {
+    int in_dialect = 0;
+    json_t *d;
+    size_t k;
+    json_array_foreach(json_object_get(v, "dialects"), k, d)
+        in_dialect |= !strcmp(json_string_value(d), hip ? "hip" : "cuda");
+    json_t *l = json_array_get(json_object_get(v, "launches_m_positive"), 0);
+    const char *expr = json_string_value(json_object_get(l, "name_expr"));
+    if (!in_dialect)
+      continue;
+    if (!expr) {
+      fprintf(stderr, "%s: variant %zu has no launches_m_positive[0].name_expr\n", path, i);
+      return 1;
+    }
+    jobs[nj].source = src;
+    jobs[nj].source_name = file;
+    names[nj][0] = instance(expr, 128, 1);
+    names[nj][1] = instance(expr, 128, 32);
+    jobs[nj].names = (const char *const *)names[nj];
+    jobs[nj].n_names = strcmp(names[nj][0], names[nj][1]) ? 2 : 1;
+    nj++;
+  }
+  tgm_compile_result *res = calloc((size_t)nj + 1, sizeof *res);
+  long threads = sysconf(_SC_NPROCESSORS_ONLN);
+  tgm_compile(b, jobs, nj, (int)threads, "", res);
+  int bad = 0;
+  for (int j = 0; j < nj; j++) {
+    if (res[j].status != TGM_OK) {
+      bad++;
+      fprintf(stderr, "%s: %s\n%s\n", jobs[j].names[0], tgm_strerror(res[j].status),
+              res[j].log ? res[j].log : "");
+    }
+    tgm_compile_result_free(&res[j]);
+    free(names[j][0]);
+    free(names[j][1]);
+  }
+  printf("%s %s: %d variants of %s, %d failed\n", tgm_backend_info(b)->compiler,
+         json_string_value(json_object_get(root, "shape")), nj, path, bad);
+  free(jobs);
+  free(names);
+  free(res);
+  free(src);
+  return bad ? 1 : 0;
+}
 
 int main(int argc, char **argv) {
   if (argc < 4) {
@@ -27,6 +107,14 @@ int main(int argc, char **argv) {
     printf("skipped: %s\n", tgm_last_error());
     return 77;
   }
+  json_t *root = json_load_file(argv[3], 0, NULL);
+  if (root && json_object_get(root, "shape")) {
+    int r = shaped(b, argv[3], root, hip);
+    json_decref(root);
+    tgm_backend_close(b);
+    return r;
+  }
+  json_decref(root);
   tune_manifest m;
   if (tune_manifest_read(argv[3], &m) != TGM_OK) {
     fprintf(stderr, "%s\n", tgm_last_error());
