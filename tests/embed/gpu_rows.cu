@@ -252,7 +252,6 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
   long calls = 0;
   for (int c = 0; c < 2; c++)
     for (int o = 0; o < 3; o++) {
-      std::vector<std::string> picks;
       for (const Shape &sh : shapes)
         for (size_t pad : {0, 1})
           for (size_t off : {0, 1}) {
