@@ -206,7 +206,11 @@ static void fill_reference(TplDict *d, Arena *a, const Composition *c) {
   tpl_set(d, "bound_sum", strcmp(bound, "sum") ? "" : "1");
   tpl_set(d, "bound_exact", strcmp(bound, "exact") ? "" : "1");
   tpl_set(d, "bound_of", strcmp(bound, "sum") ? "(acc < 0 ? -(double)acc : (double)acc)" : "mag");
-  tpl_set(d, "eps", elem_info(c->acc_elem)->bytes == 4 ? "1.1920929e-7" : "2.220446049250313e-16");
+  bool single = elem_info(c->acc_elem)->bytes == 4;
+  tpl_set(d, "eps", single ? "1.1920929e-7" : "2.220446049250313e-16");
+  /* the smallest subnormal: below the normal range a step loses that much,
+     whatever the value (a product of many small factors gets there) */
+  tpl_set(d, "tiny", single ? "1.40129846e-45" : "4.9406564584124654e-324");
 }
 
 /* The holes that spell the inputs and parameters: `const T *__restrict__ x, ...` */

@@ -182,7 +182,9 @@ __global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_dec
     mag += part_mag[p];
 {{/bound_sum}}
 {{?bound}}
-  double b = 2.0 * (double)(n + 1) * {{eps}} * {{bound_of}};
+  // relative rounding, and n + 1 steps of the smallest subnormal for
+  // results that fall below the normal range
+  double b = 2.0 * (double)(n + 1) * {{eps}} * {{bound_of}} + (double)(n + 1) * {{tiny}};
   out[1] = tgm_epilogue((A)(acc - b), n{{param_args}});
   out[2] = tgm_epilogue((A)(acc + b), n{{param_args}});
 {{/bound}}

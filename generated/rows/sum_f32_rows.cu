@@ -146,7 +146,9 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
   double mag = parts == 1 ? tgm_magnitude(in, 0, n) : 0;
   for (tgm_size p = 0; p < parts && parts > 1; p++)
     mag += part_mag[p];
-  double b = 2.0 * (double)(n + 1) * 1.1920929e-7 * mag;
+  // relative rounding, and n + 1 steps of the smallest subnormal for
+  // results that fall below the normal range
+  double b = 2.0 * (double)(n + 1) * 1.1920929e-7 * mag + (double)(n + 1) * 1.40129846e-45;
   out[1] = tgm_epilogue((A)(acc - b), n);
   out[2] = tgm_epilogue((A)(acc + b), n);
 }
