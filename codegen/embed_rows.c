@@ -31,10 +31,6 @@ static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   return NULL;
 }
 
-static const char *gen_base_ns(Arena *a, const Composition *c) {
-  return arena_printf(a, "tgm_kernels_%s", gen_base_name(a, c));
-}
-
 static void add_plan(Arena *a, PtrVec *plans, const Plan *p) {
   for (int i = 0; i < plans->len; i++)
     if (plans->items[i] == p)
@@ -115,7 +111,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   tpl_set(d, "temp_note", st->temp_note);
   tpl_set(d, "temp_decl", st->temp_decl);
   tpl_set(d, "temp_arg", st->temp_arg);
-  tpl_set(d, "temp_expr", arena_printf(a, "%ssizeof(%s::A))", st->temp_fn, gen_base_ns(a, c)));
+  tpl_set(d, "temp_fn", st->temp_fn);
   tpl_set(d, "temp_contract", st->temp_contract);
   if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
     return -1;

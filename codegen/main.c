@@ -309,6 +309,25 @@ static void dump_code(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) 
   }
 }
 
+/* comp in every dialect (by), each with variants left (else an error);
+ * with `check`, run on the CPU first: wrong variants are left out, and
+ * what is left must not be empty either. 0, or -1 with errors reported. */
+static int dialects_checked(Ctx *ctx, const Options *opt, const char *path, const Composition *comp,
+                            bool check, Composition *by[DIALECT_COUNT]) {
+  for (int d = 0; d < DIALECT_COUNT; d++)
+    by[d] = composition_for(ctx->arena, comp, (DialectKind)d, dialect_get((DialectKind)d));
+  compose_check_empty(ctx, by);
+  if (ctx->diag->nerrors)
+    return -1;
+  if (!check)
+    return 0;
+  /* nothing is written that was not run: wrong variants are left out */
+  if (check_compositions(ctx, by, path, &opt->check) != 0)
+    return -1;
+  compose_check_empty(ctx, by);
+  return ctx->diag->nerrors ? -1 : 0;
+}
+
 /* --embed: one header with the chosen variants (from a database or one
  * named variant) and the CUB-like entry point. */
 static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog,
@@ -323,15 +342,7 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
   }
   if (c->rows || c->cols) { /* the variants are checked on the CPU first, as for -o DIR */
     Composition *by[DIALECT_COUNT];
-    for (int d = 0; d < DIALECT_COUNT; d++)
-      by[d] = composition_for(arena, comps->items[0], (DialectKind)d, dialect_get((DialectKind)d));
-    compose_check_empty(ctx, by);
-    if (ctx->diag->nerrors)
-      return;
-    if (!opt->no_check && check_compositions(ctx, by, path, &opt->check) != 0)
-      return;
-    compose_check_empty(ctx, by);
-    if (ctx->diag->nerrors)
+    if (dialects_checked(ctx, opt, path, comps->items[0], !opt->no_check, by) != 0)
       return;
     const char *slash = strrchr(opt->outdir, '/');
     Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
@@ -430,20 +441,11 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
 
   for (int i = 0; i < comps.len; i++) {
     Composition *by[DIALECT_COUNT];
-    for (int d = 0; d < DIALECT_COUNT; d++)
-      by[d] = composition_for(arena, comps.items[i], (DialectKind)d, dialect_get((DialectKind)d));
-    const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
-    compose_check_empty(ctx, by);
-    if (ctx->diag->nerrors)
+    if (dialects_checked(ctx, opt, path, comps.items[i],
+                         opt->outdir && !opt->list && opt->dump == DUMP_NONE && !opt->no_check,
+                         by) != 0)
       return;
-    if (opt->outdir && !opt->list && opt->dump == DUMP_NONE && !opt->no_check) {
-      /* nothing is written that was not run: wrong variants are left out */
-      if (check_compositions(ctx, by, path, &opt->check) != 0)
-        return;
-      compose_check_empty(ctx, by);
-      if (ctx->diag->nerrors)
-        return;
-    }
+    const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
     if (opt->list) {
       gen_list(stdout_buf, arena, by);
       continue;

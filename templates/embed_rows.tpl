@@ -140,7 +140,7 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
 } // namespace {{namespace}}
 
 // The temp size {{fname}} asks for: {{temp_note}}.
-inline size_t {{fname}}_temp_bytes({{temp_decl}}) { return {{temp_expr}} + 16; }
+inline size_t {{fname}}_temp_bytes({{temp_decl}}) { return {{temp_fn}}sizeof({{namespace}}::A)) + 16; }
 
 inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out, size_t m,
                            size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream) {
