@@ -80,6 +80,32 @@ def svg(cells, title, path):
     open(path, "w").write("\n".join(out) + "\n")
 
 
+def summary(cells, big):
+    """The issue's goals over one sweep: the geomean and the cells below the
+    better peer, TB/s at m n >= 2^24, 1.5x where the peer reads < 2 TB/s."""
+    rs = {c: r for c, r in cells.items() if r}
+    if not rs:
+        return []
+    geo = math.exp(sum(math.log(r) for r in rs.values()) / len(rs))
+    low = sorted((r, c) for c, r in rs.items() if r < 1.0)
+    worst = ", ".join(f"2^{c[0]}/n=2^{c[1]} {r:.2f}" for r, c in low[:5])
+    large = [b for b in big if b[0] >= 24]
+    fast = [b for b in large if b[2] >= 2.9]
+    slow_peer = [(c, r) for c, r in rs.items() if big_peer(big, c) is not None and big_peer(big, c) < 2.0]
+    won = [x for x in slow_peer if x[1] >= 1.5]
+    return [f"Summary: geomean better peer / tgm (b) {geo:.2f} over {len(rs)} cells; "
+            f"{len(low)} below 1.0" + (f" (lowest: {worst})" if low else "") + "; "
+            f"m n >= 2^24: {len(fast)} of {len(large)} cells at >= 2.9 TB/s; "
+            f"where the better peer reads < 2 TB/s: {len(won)} of {len(slow_peer)} cells >= 1.5x."]
+
+
+def big_peer(big, c):
+    for b in big:
+        if (b[0], b[1]) == c:
+            return b[3]
+    return None
+
+
 def main():
     tgm, torch_rows, outdir = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
     torch = {key(r): r for r in torch_rows}
@@ -113,7 +139,7 @@ def main():
             md += ["", f"## Sweep: {shape}, sum {ty}", "",
                    "| m x n | n | pick | tgm (b) us | TB/s | better peer (b) | peer/tgm (b) | peer/tgm (a) |",
                    "| --- | --- | --- | ---: | ---: | --- | ---: | ---: |"]
-            cells = {}
+            cells, big = {}, []
             for r in rows:
                 m, n = int(r["m"]), int(r["n"])
                 tb = float(r["tgm_b"])
@@ -125,8 +151,10 @@ def main():
                 ra = min(pa) / float(r["tgm_a"]) if pa else None
                 lt, ln = int(math.log2(m * n)), int(math.log2(n))
                 cells[(lt, ln)] = pt / tb if pt else None
+                big.append((lt, ln, tbps(m, n, tb), tbps(m, n, pt) if pt else None))
                 md.append(f"| 2^{lt} | 2^{ln} | {r['pick']} | {tb:.1f} | {tbps(m, n, tb):.2f} | {pn or '—'} | "
                           + (f"{pt / tb:.2f}" if pt else "—") + " | " + (f"{ra:.2f}" if ra else "—") + " |")
+            md += [""] + summary(cells, big)
             name = f"heat_{shape}_{ty}.svg"
             svg(cells, f"{shape}, sum {ty}, {header.split(';')[0]}: better peer / tgm, one call after a flush",
                 os.path.join(outdir, name))
