@@ -333,6 +333,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   }
   tpl_set(d, "columns", col_ss ? "1" : "");
   tpl_set(d, "columns_vec", col_sv ? "1" : "");
+  tpl_set(d, "columns_any", col_ss || col_sv ? "1" : "");
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;

@@ -57,6 +57,9 @@ static const Shape shapes[] = {
     // ld a multiple of 4 with the matrix 1 and 2 elements past a 16-byte
     // boundary: CT.SV's vector loads with partial groups at both edges
     {21, 30, 32, 1}, {100, 9, 12, 2}, {67, 64, 64, 0},
+    // rows packed (ld = n), fewer columns than a vector: CT.SV reads the
+    // matrix as one run of vectors, the head and tail off the boundary
+    {45, 2, 2, 1}, {300, 1, 1, 3}, {1000, 2, 2, 0},
 };
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 

@@ -29,5 +29,5 @@ for tool in memcheck racecheck; do
   timeout 150 "$sanitizer" --tool $tool --error-exitcode 9 "$bin/gpu_rows" --quick >"$out/$tool.txt" 2>&1 ||
     status=1
 done
-tail -3 "$out/log.txt" "$out/memcheck.txt" "$out/racecheck.txt"
+tail -n 3 "$out/log.txt" "$out/memcheck.txt" "$out/racecheck.txt"
 exit $status

@@ -284,56 +284,126 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
-// Columns (--cols): `width` columns a block, blockIdx.y's part of the rows
-// split over the block's BLOCK / width row lanes, each lane's value the
-// thread-level codelet down its column (every lanes-th row, stride
-// lanes * ld); the lanes folded in order in shared memory; with several
-// parts, each part's values in partials (parts x n), and the last part to
-// finish for this block's columns (its counter: blockIdx.x) folds them in
-// order and writes out[column].
-template <unsigned BLOCK>
-__device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out,
-                                            A *partials, unsigned *counter, unsigned width) {
-  __shared__ A lane_values[BLOCK];
-  __shared__ bool is_last;
-  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width;
-  const tgm_size col = (tgm_size)blockIdx.x * width + threadIdx.x % width;
-  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
-  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
-  A value = tgm_identity();
-  if (col < n && lo + lane < hi) {
-    const tgm_size first = (lo + lane) * ld + col, len = (hi - lo - lane - 1) * ld + 1;
-    value = sum_scalar(in + first, len, (tgm_size)lanes * ld);
+// Folds `count` values in shared memory in order, pairwise ((v0 v1) (v2 v3))
+// ..., log2(count) steps: `stride` independent folds side by side, value j
+// of fold f at v[f + j * stride], the result in v[f]. Thread i combines
+// into v[i]; a step writes only the slots no thread reads in it. Every
+// thread of the block calls it (it synchronises).
+__device__ __forceinline__ void tgm_fold_shared(A *v, unsigned count, unsigned stride) {
+  const unsigned j = threadIdx.x / stride;
+  for (unsigned s = 1; s < count; s *= 2) {
+    __syncthreads();
+    if (j % (2 * s) == 0 && j + s < count)
+      v[threadIdx.x] = tgm_combine(v[threadIdx.x], v[threadIdx.x + s * stride]);
   }
-  lane_values[threadIdx.x] = value;
   __syncthreads();
+}
+
+// Parts lo .. hi - 1 of column c (partials: parts x n) folded in order,
+// four volatile loads in flight: other blocks wrote them in this kernel.
+__device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm_size c, unsigned lo, unsigned hi) {
+  const volatile A *p = partials;
+  A v = tgm_identity();
+  tgm_size i = (tgm_size)lo * n + c;
+  unsigned y = lo;
+  for (; y + 4 <= hi; y += 4) {
+    A x[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++, i += n)
+      x[u] = p[i];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+      v = tgm_combine(v, x[u]);
+  }
+  for (; y < hi; y++, i += n)
+    v = tgm_combine(v, p[i]);
+  return v;
+}
+
+// The end of a column block (CT.SS, CT.SV): each thread holds W adjacent
+// columns' values, first .. first + W - 1 (those outside [0, n) ignored),
+// each folded down its row lane's rows of blockIdx.y's part; `width`
+// threads a lane, BLOCK / width lanes; the block's columns are tile ..
+// tile + width * W - 1. The lanes are folded in order (tgm_fold_shared);
+// with one part that is out[column]; else each part's values go to
+// partials (parts x n), and the last part to finish for this block's
+// columns (its counter: blockIdx.x) folds them in order, the whole block at
+// it: BLOCK / (width * W) chunks of consecutive parts a column, each chunk
+// folded in order by one thread, then the chunks folded pairwise.
+template <unsigned BLOCK, unsigned W>
+__device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first, long long tile, tgm_size m,
+                                                   tgm_size n, R *__restrict__ out, A *partials, unsigned *counter,
+                                                   unsigned width) {
+  __shared__ A lane_values[W][BLOCK];
+  __shared__ bool is_last;
+  const unsigned lanes = BLOCK / width;
+#pragma unroll
+  for (unsigned k = 0; k < W; k++)
+    lane_values[k][threadIdx.x] = acc[k];
+#pragma unroll
+  for (unsigned k = 0; k < W; k++)
+    tgm_fold_shared(lane_values[k], lanes, width);
   if (threadIdx.x < width)
-    for (unsigned l = 1; l < lanes; l++)
-      value = tgm_combine(value, lane_values[threadIdx.x + l * width]);
-  const bool mine = threadIdx.x < width && col < n;
-  if (gridDim.y == 1) {
-    if (mine)
-      out[col] = tgm_epilogue(value, m);
+#pragma unroll
+    for (unsigned k = 0; k < W; k++) {
+      long long c = first + (long long)k;
+      if (c < 0 || (tgm_size)c >= n)
+        continue;
+      if (gridDim.y == 1)
+        out[c] = tgm_epilogue(lane_values[k][threadIdx.x], m);
+      else
+        partials[(tgm_size)blockIdx.y * n + (tgm_size)c] = lane_values[k][threadIdx.x];
+    }
+  if (gridDim.y == 1)
     return;
-  }
-  if (mine) {
-    partials[(tgm_size)blockIdx.y * n + col] = value;
-    __threadfence();
-  }
+  __threadfence();
   __syncthreads();
   if (threadIdx.x == 0)
     is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
   __syncthreads();
-  if (is_last && mine) {
-    __threadfence();
-    const volatile A *p = partials;
-    A v = tgm_identity();
-    for (unsigned y = 0; y < gridDim.y; y++)
-      v = tgm_combine(v, p[(tgm_size)y * n + col]);
-    out[col] = tgm_epilogue(v, m);
+  if (!is_last)
+    return;
+  __threadfence();
+  const unsigned cols = width * W, parts = gridDim.y;
+  if (cols >= BLOCK) { // a thread a column, all its parts
+    for (unsigned t = threadIdx.x; t < cols; t += BLOCK) {
+      long long c = tile + (long long)t;
+      if (c >= 0 && (tgm_size)c < n)
+        out[c] = tgm_epilogue(tgm_column_parts(partials, n, (tgm_size)c, 0, parts), m);
+    }
+    return;
   }
+  const unsigned chunks = BLOCK / cols, t = threadIdx.x % cols, chunk = threadIdx.x / cols;
+  const long long c = tile + (long long)t;
+  A *v = &lane_values[0][0];
+  v[threadIdx.x] = tgm_identity();
+  if (chunk < chunks && c >= 0 && (tgm_size)c < n)
+    v[threadIdx.x] = tgm_column_parts(partials, n, (tgm_size)c, (unsigned)((unsigned long long)parts * chunk / chunks),
+                                      (unsigned)((unsigned long long)parts * (chunk + 1) / chunks));
+  tgm_fold_shared(v, chunks, cols);
+  if (chunk == 0 && c >= 0 && (tgm_size)c < n)
+    out[c] = tgm_epilogue(v[threadIdx.x], m);
 }
 
+// Columns (--cols, CT.SS): `width` columns a block, blockIdx.y's part of
+// the rows split over the block's BLOCK / width row lanes, each lane's
+// value the thread-level codelet down its column (every lanes-th row,
+// stride lanes * ld); then tgm_columns_finish.
+template <unsigned BLOCK>
+__device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out,
+                                            A *partials, unsigned *counter, unsigned width) {
+  const unsigned lanes = BLOCK / width, lane = threadIdx.x / width;
+  const tgm_size col = (tgm_size)blockIdx.x * width + threadIdx.x % width;
+  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
+  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  A value[1] = {tgm_identity()};
+  if (col < n && lo + lane < hi && lane < lanes) {
+    const tgm_size first = (lo + lane) * ld + col, len = (hi - lo - lane - 1) * ld + 1;
+    value[0] = sum_scalar(in + first, len, (tgm_size)lanes * ld);
+  }
+  tgm_columns_finish<BLOCK, 1>(value, (long long)col, (long long)blockIdx.x * width, m, n, out, partials, counter,
+                               width);
+}
 
 // Columns over 16-byte vectors (CT.SV): as tgm_columns, but a thread takes
 // TGM_VW adjacent columns, a group; `width` groups a block. Groups start
@@ -348,22 +418,81 @@ __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
   return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
 }
 
+// Fewer columns than a vector holds, rows packed (ld == n, TGM_VW % n ==
+// 0): blockIdx.y's part of the rows is one run of elements, read as 16-byte
+// vectors by the whole block, four in flight, the unaligned head and tail
+// element by element (thread 0); element k of every vector is column
+// (k - s) mod n, so each thread keeps TGM_VW slots and folds them into its
+// columns at the end. Block x > 0 has no columns here (its first column is
+// past n). Deterministic.
+template <unsigned BLOCK>
+__device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size lo,
+                                                   tgm_size hi, unsigned s, R *__restrict__ out, A *partials,
+                                                   unsigned *counter) {
+  A acc[TGM_VW], col[TGM_VW];
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    acc[k] = col[k] = tgm_identity();
+  if (blockIdx.x == 0) {
+    const tgm_size begin = lo * n, end = hi * n; // the part's elements
+    tgm_size j0 = (begin + s + TGM_VW - 1) / TGM_VW, j1 = (end + s) / TGM_VW; // its whole vectors: j0 .. j1 - 1
+    if (j1 < j0)
+      j1 = j0;
+    const tgm_size head_end = j0 * TGM_VW - s < end ? j0 * TGM_VW - s : end,
+                   tail = j1 * TGM_VW - s > head_end ? j1 * TGM_VW - s : head_end;
+    tgm_size j = j0 + threadIdx.x;
+    for (; j + 3 * (tgm_size)BLOCK < j1; j += 4 * (tgm_size)BLOCK) {
+      V v[4];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        v[u] = *reinterpret_cast<const V *>(in + (j + u * (tgm_size)BLOCK) * TGM_VW - s);
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+        for (unsigned k = 0; k < TGM_VW; k++)
+          acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
+    }
+    for (; j < j1; j += BLOCK) {
+      V v = *reinterpret_cast<const V *>(in + j * TGM_VW - s);
+#pragma unroll
+      for (unsigned k = 0; k < TGM_VW; k++)
+        acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
+    }
+    if (threadIdx.x == 0) {
+      for (tgm_size i = begin; i < head_end; i++)
+        acc[(i % n + s) % n] = tgm_combine(acc[(i % n + s) % n], sum_scalar(in + i, 1, 1));
+      for (tgm_size i = tail; i < end; i++)
+        acc[(i % n + s) % n] = tgm_combine(acc[(i % n + s) % n], sum_scalar(in + i, 1, 1));
+    }
+#pragma unroll
+    for (unsigned k = 0; k < TGM_VW; k++) {
+      const unsigned c = (unsigned)((k + TGM_VW * n - s) % n);
+      col[c] = tgm_combine(col[c], acc[k]);
+    }
+  }
+  const long long first = (long long)blockIdx.x * TGM_VW;
+  tgm_columns_finish<BLOCK, TGM_VW>(col, first, first, m, n, out, partials, counter, 1);
+}
+
 template <unsigned BLOCK>
 __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
                                                 R *__restrict__ out, A *partials, unsigned *counter,
                                                 unsigned width) {
-  __shared__ A lane_values[TGM_VW][BLOCK];
-  __shared__ bool is_last;
   const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
-  const long long first = ((long long)blockIdx.x * width + threadIdx.x % width) * TGM_VW - s; // may be < 0
+  const long long tile = (long long)blockIdx.x * width * TGM_VW - s;
+  const long long first = tile + (long long)(threadIdx.x % width) * TGM_VW; // may be < 0
   const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
   const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  if (ld == n && n < TGM_VW && TGM_VW % n == 0) {
+    tgm_columns_packed<BLOCK>(in, m, n, lo, hi, s, out, partials, counter);
+    return;
+  }
   const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
   A acc[TGM_VW];
 #pragma unroll
   for (unsigned k = 0; k < TGM_VW; k++)
     acc[k] = tgm_identity();
-  if (whole) {
+  if (lane < lanes && whole) {
     const T *col = in + first;
     tgm_size r = lo + lane;
     for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
@@ -383,7 +512,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
       for (unsigned k = 0; k < TGM_VW; k++)
         acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
     }
-  } else {
+  } else if (lane < lanes) {
 #pragma unroll
     for (unsigned k = 0; k < TGM_VW; k++) {
       long long c = first + (long long)k;
@@ -392,52 +521,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
                                  (tgm_size)lanes * ld);
     }
   }
-#pragma unroll
-  for (unsigned k = 0; k < TGM_VW; k++)
-    lane_values[k][threadIdx.x] = acc[k];
-  __syncthreads();
-  if (threadIdx.x < width)
-#pragma unroll
-    for (unsigned k = 0; k < TGM_VW; k++)
-      for (unsigned l = 1; l < lanes; l++)
-        acc[k] = tgm_combine(acc[k], lane_values[k][threadIdx.x + l * width]);
-  const bool mine = threadIdx.x < width;
-  if (gridDim.y == 1) {
-    if (mine)
-#pragma unroll
-      for (unsigned k = 0; k < TGM_VW; k++) {
-        long long c = first + (long long)k;
-        if (c >= 0 && (tgm_size)c < n)
-          out[c] = tgm_epilogue(acc[k], m);
-      }
-    return;
-  }
-  if (mine) {
-#pragma unroll
-    for (unsigned k = 0; k < TGM_VW; k++) {
-      long long c = first + (long long)k;
-      if (c >= 0 && (tgm_size)c < n)
-        partials[(tgm_size)blockIdx.y * n + (tgm_size)c] = acc[k];
-    }
-    __threadfence();
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
-  __syncthreads();
-  if (is_last && mine) {
-    __threadfence();
-    const volatile A *p = partials;
-    for (unsigned k = 0; k < TGM_VW; k++) {
-      long long c = first + (long long)k;
-      if (c < 0 || (tgm_size)c >= n)
-        continue;
-      A v = tgm_identity();
-      for (unsigned y = 0; y < gridDim.y; y++)
-        v = tgm_combine(v, p[(tgm_size)y * n + (tgm_size)c]);
-      out[c] = tgm_epilogue(v, m);
-    }
-  }
+  tgm_columns_finish<BLOCK, TGM_VW>(acc, first, tile, m, n, out, partials, counter, width);
 }
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
