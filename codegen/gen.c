@@ -300,6 +300,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "value_t", sp->pair ? "T" : "A"); /* what Lowest(), max, ... take and give */
   tpl_set(d, "shfl_key", arena_printf(a, dl->shfl_down_width, "v.key", "offset", "width"));
   tpl_set(d, "shfl_value", arena_printf(a, dl->shfl_down_width, "v.value", "offset", "width"));
+  tpl_set(d, "shfl_acc", arena_printf(a, dl->shfl_down_width, "v", "offset", "TGM_WARP"));
   tpl_set(d, "volatile_load", sp->pair ? "tgm_load(p + i)" : "p[i]");
   tpl_set(d, "lowest", at->lowest);
   tpl_set(d, "highest", at->highest);

@@ -25,9 +25,11 @@ status=0
 python3 bench/rows/torch_rows.py --csv "$out/torch.csv" --sweep >>"$out/log.txt" 2>&1 ||
   echo "torch: failed" >>"$out/log.txt"
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
-for tool in memcheck racecheck; do
+# TGM_SANITIZERS=0 skips them (a second GPU of a run that had them)
+[ "${TGM_SANITIZERS:-1}" = 0 ] && tools= || tools="memcheck racecheck"
+for tool in $tools; do
   timeout 150 "$sanitizer" --tool $tool --error-exitcode 9 "$bin/gpu_rows" --quick >"$out/$tool.txt" 2>&1 ||
     status=1
 done
-tail -n 3 "$out/log.txt" "$out/memcheck.txt" "$out/racecheck.txt"
+tail -n 3 "$out"/*.txt
 exit $status

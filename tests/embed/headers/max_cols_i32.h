@@ -242,17 +242,38 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
-// Folds `count` values in shared memory in order, pairwise ((v0 v1) (v2 v3))
-// ..., log2(count) steps: `stride` independent folds side by side, value j
-// of fold f at v[f + j * stride], the result in v[f]. Thread i combines
-// into v[i]; a step writes only the slots no thread reads in it. Every
-// thread of the block calls it (it synchronises).
-__device__ __forceinline__ void tgm_fold_shared(A *v, unsigned count, unsigned stride) {
+// Folds the values of `count` lanes in order, pairwise ((l0 l1) (l2 l3))
+// ..., `stride` folds side by side: the thread j * stride + f holds lane
+// j's W values of fold f in acc. While lanes j and j + s lie in one warp
+// (stride a power of two, s * stride < TGM_WARP) a step is a shuffle;
+// the rest go through v (W planes of BLOCK values), one barrier a step for
+// all W. The result: v[k * BLOCK + f], f < stride. Every thread of the
+// block calls it.
+__device__ __forceinline__ A tgm_shfl_down_acc(A v, unsigned offset) {
+  return __shfl_down_sync(0xffffffffu, v, offset, TGM_WARP);
+}
+
+template <unsigned BLOCK, unsigned W>
+__device__ __forceinline__ void tgm_fold_lanes(A *v, A (&acc)[W], unsigned count, unsigned stride) {
   const unsigned j = threadIdx.x / stride;
-  for (unsigned s = 1; s < count; s *= 2) {
+  unsigned s = 1;
+  if ((stride & (stride - 1)) == 0)
+    for (; s < count && s * stride < TGM_WARP; s *= 2)
+#pragma unroll
+      for (unsigned k = 0; k < W; k++) {
+        A other = tgm_shfl_down_acc(acc[k], s * stride);
+        if (j % (2 * s) == 0 && j + s < count)
+          acc[k] = tgm_combine(acc[k], other);
+      }
+#pragma unroll
+  for (unsigned k = 0; k < W; k++)
+    v[k * BLOCK + threadIdx.x] = acc[k];
+  for (; s < count; s *= 2) {
     __syncthreads();
     if (j % (2 * s) == 0 && j + s < count)
-      v[threadIdx.x] = tgm_combine(v[threadIdx.x], v[threadIdx.x + s * stride]);
+#pragma unroll
+      for (unsigned k = 0; k < W; k++)
+        v[k * BLOCK + threadIdx.x] = tgm_combine(v[k * BLOCK + threadIdx.x], v[k * BLOCK + threadIdx.x + s * stride]);
   }
   __syncthreads();
 }
@@ -282,7 +303,7 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 // columns' values, first .. first + W - 1 (those outside [0, n) ignored),
 // each folded down its row lane's rows of blockIdx.y's part; `width`
 // threads a lane, BLOCK / width lanes; the block's columns are tile ..
-// tile + width * W - 1. The lanes are folded in order (tgm_fold_shared);
+// tile + width * W - 1. The lanes are folded in order (tgm_fold_lanes);
 // with one part that is out[column]; else each part's values go to
 // partials (parts x n), and the last part to finish for this block's
 // columns (its counter: blockIdx.x) folds them in order, the whole block at
@@ -294,13 +315,7 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
                                                    unsigned width) {
   __shared__ A lane_values[W][BLOCK];
   __shared__ bool is_last;
-  const unsigned lanes = BLOCK / width;
-#pragma unroll
-  for (unsigned k = 0; k < W; k++)
-    lane_values[k][threadIdx.x] = acc[k];
-#pragma unroll
-  for (unsigned k = 0; k < W; k++)
-    tgm_fold_shared(lane_values[k], lanes, width);
+  tgm_fold_lanes<BLOCK, W>(&lane_values[0][0], acc, BLOCK / width, width);
   if (threadIdx.x < width)
 #pragma unroll
     for (unsigned k = 0; k < W; k++) {
@@ -333,14 +348,13 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
   }
   const unsigned chunks = BLOCK / cols, t = threadIdx.x % cols, chunk = threadIdx.x / cols;
   const long long c = tile + (long long)t;
-  A *v = &lane_values[0][0];
-  v[threadIdx.x] = tgm_identity();
+  A value[1] = {tgm_identity()};
   if (chunk < chunks && c >= 0 && (tgm_size)c < n)
-    v[threadIdx.x] = tgm_column_parts(partials, n, (tgm_size)c, (unsigned)((unsigned long long)parts * chunk / chunks),
-                                      (unsigned)((unsigned long long)parts * (chunk + 1) / chunks));
-  tgm_fold_shared(v, chunks, cols);
+    value[0] = tgm_column_parts(partials, n, (tgm_size)c, (unsigned)((unsigned long long)parts * chunk / chunks),
+                                (unsigned)((unsigned long long)parts * (chunk + 1) / chunks));
+  tgm_fold_lanes<BLOCK, 1>(&lane_values[0][0], value, chunks, cols);
   if (chunk == 0 && c >= 0 && (tgm_size)c < n)
-    out[c] = tgm_epilogue(v[threadIdx.x], m);
+    out[c] = tgm_epilogue(lane_values[0][threadIdx.x], m);
 }
 
 // Columns over 16-byte vectors (CT.SV): as tgm_columns, but a thread takes
@@ -363,6 +377,17 @@ __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
 // (k - s) mod n, so each thread keeps TGM_VW slots and folds them into its
 // columns at the end. Block x > 0 has no columns here (its first column is
 // past n). Deterministic.
+// Element i (column i % n) into its slot in acc; the slot is compared with
+// constant indices so that acc stays in registers.
+__device__ __forceinline__ void tgm_packed_add(A (&acc)[TGM_VW], const T *__restrict__ in, tgm_size i, tgm_size n,
+                                               unsigned s) {
+  const unsigned slot = (unsigned)((i % n + s) % n);
+#pragma unroll
+  for (unsigned k = 0; k < TGM_VW; k++)
+    if (k == slot)
+      acc[k] = tgm_combine(acc[k], max_scalar(in + i, 1, 1));
+}
+
 template <unsigned BLOCK>
 __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size lo,
                                                    tgm_size hi, unsigned s, R *__restrict__ out, A *partials,
@@ -398,14 +423,17 @@ __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm
     }
     if (threadIdx.x == 0) {
       for (tgm_size i = begin; i < head_end; i++)
-        acc[(i % n + s) % n] = tgm_combine(acc[(i % n + s) % n], max_scalar(in + i, 1, 1));
+        tgm_packed_add(acc, in, i, n, s);
       for (tgm_size i = tail; i < end; i++)
-        acc[(i % n + s) % n] = tgm_combine(acc[(i % n + s) % n], max_scalar(in + i, 1, 1));
+        tgm_packed_add(acc, in, i, n, s);
     }
 #pragma unroll
     for (unsigned k = 0; k < TGM_VW; k++) {
-      const unsigned c = (unsigned)((k + TGM_VW * n - s) % n);
-      col[c] = tgm_combine(col[c], acc[k]);
+      const unsigned c = (unsigned)((k + TGM_VW * n - s) % n); // slot k's column
+#pragma unroll
+      for (unsigned q = 0; q < TGM_VW; q++)
+        if (q == c)
+          col[q] = tgm_combine(col[q], acc[k]);
     }
   }
   const long long first = (long long)blockIdx.x * TGM_VW;
