@@ -398,13 +398,11 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
       tpl_set(it, "columns", p->g == G_CT ? "1" : "");
       bool vec = p->g == G_CT && p->t == T_SV;
-      tpl_set(it, "col_skew",
-              vec ? arena_printf(a, " + ((unsigned long long)%s & 15) / sizeof(T)",
-                                 ((const SpecInput *)c->spec->inputs.items[0])->name)
-                  : "");
-      tpl_set(it, "col_group", vec ? " * TGM_VW" : "");
+      tpl_set(it, "col_vw", vec ? "TGM_VW" : "1");
+      tpl_set(it, "first_in", ((const SpecInput *)c->spec->inputs.items[0])->name);
       tpl_set(it, "col_note",
-              vec ? "groups of TGM_VW columns from the input's 16-byte boundaries" : "columns");
+              vec ? "tiles of width groups of TGM_VW columns from the input's 16-byte boundaries"
+                  : "tiles of width columns");
       tpl_set(it, "col_unit", vec ? "groups of TGM_VW columns" : "columns");
       tpl_set(it, "rowwise", p->g == G_CT ? "" : "1");
       tpl_set(it, "temp_expr", p->g == G_RL ? "tgm_rows_temp_need(m, per_row, sizeof(A))" : "0");

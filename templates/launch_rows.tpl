@@ -44,14 +44,14 @@ template <unsigned BLOCK>
     return {{err_invalid}};
   if (n == 0)
     return {{success}};
-  tgm_size span = n{{col_skew}}, cols = (tgm_size)width{{col_group}}; // {{col_note}}
-  tgm_size tiles = (span + cols - 1) / cols;
-  if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
-                                             temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
+  // {{col_note}}
+  unsigned tiles = tgm_cols_grid_of((unsigned long long){{first_in}}, n, width, {{col_vw}}, sizeof(T));
+  if (tiles == 0 || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
+                                   temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return {{err_invalid}};
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  TGM_LAUNCH({{cname}}<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
+  TGM_LAUNCH({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
              counter, width{{param_args}});
   return {{get_last_error}}();
 }

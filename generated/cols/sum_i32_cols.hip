@@ -635,6 +635,17 @@ static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, un
   return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 
+// Columns (tgm-gen --cols): the x blocks of a column launch, its tiles (y
+// is its parts down the rows): `width` columns a block (CT.SS: vw = 1), or
+// width groups of vw adjacent columns that start at the 16-byte boundaries
+// of the matrix at in_addr (CT.SV), over n columns; 0 past 2^31 - 1.
+static inline unsigned tgm_cols_grid_of(unsigned long long in_addr, unsigned long long n, unsigned width,
+                                        unsigned vw, size_t elem_bytes) {
+  unsigned long long span = n + (vw > 1 ? (in_addr & 15) / elem_bytes : 0), cols = (unsigned long long)width * vw;
+  unsigned long long g = cols ? (span + cols - 1) / cols : 0;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
+}
+
 // RL's temp storage: a counter for each of up to TGM_ROWS_PARTS_MAX rows
 // (row r's at word r, whatever m is: zero when temp is first used, and every
 // call leaves them zero), then `parts` accumulators a row.
@@ -831,14 +842,14 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   if (n == 0)
     return hipSuccess;
-  tgm_size span = n, cols = (tgm_size)width; // columns
-  tgm_size tiles = (span + cols - 1) / cols;
-  if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
-                                             temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
+  // tiles of width columns
+  unsigned tiles = tgm_cols_grid_of((unsigned long long)in, n, width, 1, sizeof(T));
+  if (tiles == 0 || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
+                                   temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return hipErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
+  TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return hipGetLastError();
 }
@@ -862,14 +873,14 @@ hipError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   if (n == 0)
     return hipSuccess;
-  tgm_size span = n + ((unsigned long long)in & 15) / sizeof(T), cols = (tgm_size)width * TGM_VW; // groups of TGM_VW columns from the input's 16-byte boundaries
-  tgm_size tiles = (span + cols - 1) / cols;
-  if (tiles > 0x7fffffffull || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
-                                             temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
+  // tiles of width groups of TGM_VW columns from the input's 16-byte boundaries
+  unsigned tiles = tgm_cols_grid_of((unsigned long long)in, n, width, TGM_VW, sizeof(T));
+  if (tiles == 0 || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
+                                   temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return hipErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3((unsigned)tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
+  TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return hipGetLastError();
 }

@@ -1429,6 +1429,17 @@ static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, un
   return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 
+// Columns (tgm-gen --cols): the x blocks of a column launch, its tiles (y
+// is its parts down the rows): `width` columns a block (CT.SS: vw = 1), or
+// width groups of vw adjacent columns that start at the 16-byte boundaries
+// of the matrix at in_addr (CT.SV), over n columns; 0 past 2^31 - 1.
+static inline unsigned tgm_cols_grid_of(unsigned long long in_addr, unsigned long long n, unsigned width,
+                                        unsigned vw, size_t elem_bytes) {
+  unsigned long long span = n + (vw > 1 ? (in_addr & 15) / elem_bytes : 0), cols = (unsigned long long)width * vw;
+  unsigned long long g = cols ? (span + cols - 1) / cols : 0;
+  return g > 0x7fffffffull ? 0u : (unsigned)g;
+}
+
 // RL's temp storage: a counter for each of up to TGM_ROWS_PARTS_MAX rows
 // (row r's at word r, whatever m is: zero when temp is first used, and every
 // call leaves them zero), then `parts` accumulators a row.

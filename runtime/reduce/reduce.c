@@ -249,8 +249,13 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
     free(st);
     return s;
   }
-  if (strcmp(st->m.type, tn) || !st->m.cuda_source || !st->m.has_reference ||
-      (plain_op && (strcmp(st->m.op, plain_op) || !st->m.plain))) {
+  if (st->m.shape != TUNE_SHAPE_1D) {
+    s = tgm__fail(TGM_ERR_MANIFEST,
+                  "%s: a manifest of %s (tgm-gen --rows or --cols): tgm_reduce runs the 1-D "
+                  "reduction only; the embedded row and column calls run those",
+                  path, st->m.shape == TUNE_SHAPE_ROWS ? "rows" : "columns");
+  } else if (strcmp(st->m.type, tn) || !st->m.cuda_source || !st->m.has_reference ||
+             (plain_op && (strcmp(st->m.op, plain_op) || !st->m.plain))) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s%s; expected %s%s %s", path, st->m.type,
                   st->m.op, st->m.cuda_source ? "" : ", no CUDA source",
                   plain_op && !st->m.plain ? ", not a plain fold" : "",

@@ -426,6 +426,14 @@ static int run(ctx *c, options *o) {
     fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_USAGE;
   }
+  if (c->m.shape != TUNE_SHAPE_1D) {
+    fprintf(stderr,
+            "tgm-tune: %s: a manifest of %s (tgm-gen --%s): tgm-tune tunes the 1-D reduction only "
+            "(tgm-gen without --rows or --cols); time row and column variants with bench/rows\n",
+            o->manifest, c->m.shape == TUNE_SHAPE_ROWS ? "rows" : "columns",
+            c->m.shape == TUNE_SHAPE_ROWS ? "rows" : "cols");
+    return EXIT_USAGE;
+  }
   if (!o->type)
     o->type = c->m.type;
   const char *op_name = c->m.op; /* the manifest's name is the database's */

@@ -78,6 +78,7 @@ static int type_of_c(const char *c, tune_type elem, tune_type *out) {
 typedef struct {
   int n_inputs, n_params;
   char **inputs, **params;
+  tune_shape shape; // which grid rules and arguments a launch may have
 } arg_names;
 
 static int read_launch(const char *path, const char *id, json_t *l, size_t i, tune_launch *t,
@@ -107,11 +108,22 @@ static int read_launch(const char *path, const char *id, json_t *l, size_t i, tu
   t->kernel = str_of(l, "kernel");
   t->name_expr = str_of(l, "name_expr");
   char *grid = str_of(l, "grid"), *block = str_of(l, "block");
-  static const char *rules[] = {"one", "tiles", "tiles_vec", "strided", "strided_vec"};
+  // tune_rule's order: the 1-D rules, then those of rows, then columns
+  static const char *rules[] = {"one",  "tiles",      "tiles_vec",  "strided", "strided_vec",
+                                "rows", "rows_group", "rows_parts", "cols"};
   int rule = -1;
-  for (int r = 0; grid && r < 5; r++)
+  for (int r = 0; grid && r < 9; r++)
     if (!strcmp(grid, rules[r]))
       rule = r;
+  // a row or column manifest's variants launch by its rules; the reference
+  // kernel (block 1024, once a row) and 1-D manifests by the 1-D ones
+  int lo = RULE_ONE, hi = RULE_STRIDED_VEC;
+  if (an->shape != TUNE_SHAPE_1D && strcmp(id, "reference")) {
+    lo = an->shape == TUNE_SHAPE_ROWS ? RULE_ROWS : RULE_COLS;
+    hi = an->shape == TUNE_SHAPE_ROWS ? RULE_ROWS_PARTS : RULE_COLS;
+  }
+  if (rule < lo || rule > hi)
+    rule = -1;
   // "BLOCK" (the knob) or a fixed size: "1" (tgm_init), "1024" (the reference)
   char *end = NULL;
   unsigned long fixed = block && strcmp(block, "BLOCK") ? strtoul(block, &end, 10) : 0;
@@ -132,10 +144,12 @@ static int read_launch(const char *path, const char *id, json_t *l, size_t i, tu
   if (!json_is_array(args))
     return BAD("%s: variant %s: bad args", path, id);
   json_array_foreach(args, k, x) {
-    static const char *names[] = {"in", "n", "out", "partials", "counter", "items", "grid"};
+    // tune_arg's order; m, ld and width in row and column manifests only
+    static const char *names[] = {"in",    "n",    "out", "partials", "counter",
+                                  "items", "grid", "m",   "ld",       "width"};
     const char *s = json_string_value(x);
     int found = -1, index = 0;
-    for (int a2 = 0; s && a2 < 7; a2++)
+    for (int a2 = 0; s && a2 < (an->shape == TUNE_SHAPE_1D ? 7 : 10); a2++)
       if (!strcmp(s, names[a2]))
         found = a2;
     const char *colon = s ? strchr(s, ':') : NULL;
@@ -178,21 +192,51 @@ static int read_variant(const char *path, json_t *o, tune_variant *v, const arg_
   json_t *temp = json_object_get(o, "temp");
   v->partials = json_is_true(json_object_get(temp, "partials"));
   v->counter = json_is_true(json_object_get(temp, "counter"));
+  const char *thread = json_string_value(json_object_get(o, "thread"));
+  v->vec = thread && !strcmp(thread, "SV");
   json_t *t = json_object_get(o, "tunables");
-  static const char *knobs[] = {"block", "items", "grid_cap_per_sm"};
-  unsigned *lists[] = {v->blocks, v->items, v->caps};
-  int *counts[] = {&v->n_blocks, &v->n_items, &v->n_caps};
+  // the knobs of each shape: 1-D, rows, columns (block first, always there)
+  static const char *knobs[3][3] = {{"block", "items", "grid_cap_per_sm"},
+                                    {"block", "items", "per_row"},
+                                    {"block", "parts", "width"}};
+  unsigned *lists[3][3] = {{v->blocks, v->items, v->caps},
+                           {v->blocks, v->items, v->per_row},
+                           {v->blocks, v->parts, v->widths}};
+  int *counts[3][3] = {{&v->n_blocks, &v->n_items, &v->n_caps},
+                       {&v->n_blocks, &v->n_items, &v->n_per_row},
+                       {&v->n_blocks, &v->n_parts, &v->n_widths}};
+  const int sh = (int)an->shape;
+  const char *knob_names = sh == 0   ? "block, items, grid_cap_per_sm"
+                           : sh == 1 ? "block, items, per_row"
+                                     : "block, parts, width";
+  const char *key;
+  json_t *val;
+  json_object_foreach(t, key, val) {
+    int known = 0;
+    for (int k = 0; k < 3; k++)
+      known |= !strcmp(key, knobs[sh][k]);
+    if (!known)
+      return BAD("%s: variant %s: tunables.%s: not a knob of this manifest (%s)", path, v->id, key,
+                 knob_names);
+  }
   for (int k = 0; k < 3; k++) {
-    json_t *a = json_object_get(t, knobs[k]);
-    int r = read_uints(a, lists[k], TUNE_MAX_KNOBS, counts[k]);
+    json_t *a = json_object_get(t, knobs[sh][k]);
+    int r = read_uints(a, lists[sh][k], TUNE_MAX_KNOBS, counts[sh][k]);
     if (r == -2)
       return BAD("%s: variant %s: tunables.%s has %zu values; the limit is %d", path, v->id,
-                 knobs[k], json_array_size(a), TUNE_MAX_KNOBS);
+                 knobs[sh][k], json_array_size(a), TUNE_MAX_KNOBS);
     if (r || (k == 0 && v->n_blocks == 0))
-      return BAD("%s: variant %s: bad tunables.%s", path, v->id, knobs[k]);
+      return BAD("%s: variant %s: bad tunables.%s", path, v->id, knobs[sh][k]);
   }
   if (v->n_items == 0)
     v->items[v->n_items++] = 1;
+  if (an->shape != TUNE_SHAPE_1D) { // m = 0 launches nothing
+    if (json_object_get(o, "launches_n_positive") || json_object_get(o, "launches_n_zero"))
+      return BAD("%s: variant %s: a row or column variant has launches_m_positive only", path,
+                 v->id);
+    return read_launches(path, v->id, json_object_get(o, "launches_m_positive"), v->pos,
+                         TUNE_MAX_LAUNCHES, &v->n_pos, an);
+  }
   if (read_launches(path, v->id, json_object_get(o, "launches_n_positive"), v->pos,
                     TUNE_MAX_LAUNCHES, &v->n_pos, an))
     return -1;
@@ -278,14 +322,17 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: not a tgm manifest (no \"tgm_manifest\": 1)", path);
     goto out;
   }
-  if (json_object_get(root, "shape")) { /* tgm-gen --rows */
-    const char *shape = json_string_value(json_object_get(root, "shape"));
-    s = tgm__fail(TGM_ERR_MANIFEST,
-                  "%s: a manifest of %s (tgm-gen --rows or --cols): tgm-tune tunes the 1-D "
-                  "reduction only (tgm-gen without them); time row and column variants with "
-                  "bench/rows",
-                  path, shape ? shape : "another shape");
-    goto out;
+  json_t *shape = json_object_get(root, "shape"); /* tgm-gen --rows, --cols */
+  if (shape) {
+    const char *sn = json_string_value(shape);
+    m->shape = sn && !strcmp(sn, "rows")   ? TUNE_SHAPE_ROWS
+               : sn && !strcmp(sn, "cols") ? TUNE_SHAPE_COLS
+                                           : TUNE_SHAPE_1D;
+    if (m->shape == TUNE_SHAPE_1D) {
+      s = tgm__fail(TGM_ERR_MANIFEST, "%s: shape '%s': rows or cols (tgm-gen --rows, --cols)", path,
+                    sn ? sn : "(not a string)");
+      goto out;
+    }
   }
   m->path = strdup(path);
   const char *slash = strrchr(path, '/');
@@ -330,7 +377,7 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     s = TGM_ERR_MANIFEST;
     goto out;
   }
-  arg_names an = {m->n_inputs, m->n_params, m->inputs, m->param_names};
+  arg_names an = {m->n_inputs, m->n_params, m->inputs, m->param_names, m->shape};
   json_t *vs = json_object_get(root, "variants");
   if (!json_is_array(vs) || json_array_size(vs) == 0) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: no variants", path);

@@ -20,6 +20,37 @@ unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsig
   return tgm_grid_of((enum tgm_rule)rule, in_addr, n, block, items, grid_cap, elem);
 }
 
+void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, unsigned long long n,
+                     unsigned block, unsigned group, unsigned parts, unsigned vw, size_t elem,
+                     unsigned *x, unsigned *y) {
+  *x = 0;
+  *y = 1;
+  switch (rule) {
+  case RULE_ROWS: *x = tgm_rows_grid_of(m, block, 0); break;
+  case RULE_ROWS_GROUP: *x = tgm_rows_grid_of(m, block, group); break;
+  case RULE_ROWS_PARTS:
+    if (m <= TGM_ROWS_PARTS_MAX && group > 0) // a counter a row; y is the row
+      *x = group, *y = (unsigned)m;
+    break;
+  case RULE_COLS:
+    *x = tgm_cols_grid_of(in_addr, n, group, vw ? vw : 1, elem);
+    *y = parts;
+    if (parts == 0 || parts > 65535 || (parts > 1 && *x > TGM_ROWS_PARTS_MAX))
+      *x = 0;
+    break;
+  default: break;
+  }
+}
+
+size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
+                       unsigned parts, size_t acc) {
+  if (rule == RULE_ROWS_PARTS)
+    return tgm_rows_temp_need(m, group, acc);
+  if (rule == RULE_COLS && parts > 1)
+    return tgm_rows_temp_need(n, parts, acc);
+  return 0;
+}
+
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter) {
   return tgm_temp_need(grid, acc, partials, counter);
 }
@@ -40,7 +71,8 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
                             void *args[]) {
   for (int a = 0; a < l->n_args; a++) {
     tune_arg arg = l->args[a];
-    if (!call->has_temp && arg != ARG_IN && arg != ARG_PARAM && arg != ARG_N && arg != ARG_OUT)
+    if (!call->has_temp &&
+        (arg == ARG_PARTIALS || arg == ARG_COUNTER || arg == ARG_ITEMS || arg == ARG_GRID))
       return tgm__fail(TGM_ERR_MANIFEST,
                        "%s takes an argument it cannot have (temp storage, "
                        "items or grid)",
@@ -54,6 +86,9 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
     case ARG_COUNTER: vals[a] = call->counter; break;
     case ARG_ITEMS: vals[a] = call->items; break;
     case ARG_GRID: vals[a] = call->grid; break;
+    case ARG_M: vals[a] = call->m; break;
+    case ARG_LD: vals[a] = call->ld; break;
+    case ARG_WIDTH: vals[a] = call->width; break;
     }
     args[a] = &vals[a];
   }

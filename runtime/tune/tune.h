@@ -18,7 +18,21 @@ enum {
   TUNE_MAX_PARAMS = 8
 };
 
-typedef enum { RULE_ONE, RULE_TILES, RULE_TILES_VEC, RULE_STRIDED, RULE_STRIDED_VEC } tune_rule;
+// A launch's grid: the 1-D rules (launch_rule.tpl's tgm_rule, in its
+// order), then those of row and column manifests (tgm-gen --rows, --cols):
+// rows (m blocks), rows_group (tgm_rows_grid_of), rows_parts (per_row x m),
+// cols (tgm_cols_grid_of x parts).
+typedef enum {
+  RULE_ONE,
+  RULE_TILES,
+  RULE_TILES_VEC,
+  RULE_STRIDED,
+  RULE_STRIDED_VEC,
+  RULE_ROWS,
+  RULE_ROWS_GROUP,
+  RULE_ROWS_PARTS,
+  RULE_COLS
+} tune_rule;
 typedef enum {
   ARG_IN,
   ARG_N,
@@ -27,8 +41,14 @@ typedef enum {
   ARG_COUNTER,
   ARG_ITEMS,
   ARG_GRID,
+  ARG_M,     // rows and columns: the rows
+  ARG_LD,    // the leading dimension, elements
+  ARG_WIDTH, // columns: the tiles' width
   ARG_PARAM
 } tune_arg;
+// A manifest's problem: one array (out[0]), or the rows or columns of a
+// row-major m x n matrix (out[r], out[j]).
+typedef enum { TUNE_SHAPE_1D, TUNE_SHAPE_ROWS, TUNE_SHAPE_COLS } tune_shape;
 
 // The value types a spectrum's inputs, accumulator, result and parameters
 // have (the manifest spells them as C: "T", "int", "unsigned", ...).
@@ -58,6 +78,12 @@ typedef struct {
   int partials, counter;
   unsigned blocks[TUNE_MAX_KNOBS], items[TUNE_MAX_KNOBS], caps[TUNE_MAX_KNOBS];
   int n_blocks, n_items, n_caps; // n_caps 0: no grid cap
+  // rows: per_row (RW: threads a row, GROUP; RL: blocks a row); columns:
+  // widths (columns, or CT.SV's groups, a block) and parts (blocks down the
+  // rows); counts 0 where the variant has no such knob
+  unsigned per_row[TUNE_MAX_KNOBS], widths[TUNE_MAX_KNOBS], parts[TUNE_MAX_KNOBS];
+  int n_per_row, n_widths, n_parts;
+  int vec; // thread level SV: 16-byte vectors (columns: groups of 16 / sizeof(T))
   tune_launch pos[TUNE_MAX_LAUNCHES], zero[TUNE_MAX_ZERO];
   int n_pos, n_zero;
 } tune_variant;
@@ -68,6 +94,7 @@ typedef struct {
   char *hip_source;
   char *cub_source; // the CUB baseline (NAME_TYPE.cub.cu); NULL: none
   char *source_hash, *spectrum, *type, *ctype, *op, *ns;
+  tune_shape shape; // rows and columns: variants launch for m > 0 (launches_m_positive)
   tune_variant *v;
   int n_v;
   // what the spectrum computes ("meaning"; a manifest without it is a plain
@@ -148,10 +175,23 @@ size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int cou
 unsigned tune_grid_cap(unsigned cap_per_sm, int sm_count);
 unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long long n,
                         unsigned block, unsigned items, unsigned cap, size_t elem);
+// The blocks of a row or column launch (RULE_ROWS .. RULE_COLS) for an
+// m x n matrix at in_addr: *x, *y; *x = 0 when it cannot be launched.
+// group: RW's threads a row, RL's blocks a row, CT's width; parts: CT's
+// blocks down the rows; vw: CT.SV's columns a group (1 for CT.SS).
+void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, unsigned long long n,
+                     unsigned block, unsigned group, unsigned parts, unsigned vw, size_t elem,
+                     unsigned *x, unsigned *y);
+// Their temp storage (RL: counters and m x per_row partials; CT with parts
+// > 1: counters and parts x n partials; else 0).
+size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
+                       unsigned parts, size_t acc);
 // What one reduction passes to its launches.
 typedef struct {
   uint64_t in[TUNE_MAX_INPUTS]; // each input's device address
   const uint64_t *params;       // each parameter's bytes, as the kernels take it
+  unsigned long long m, ld;     // rows and columns: n is the row length
+  unsigned width;               // columns
   unsigned long long n;
   uint64_t out;
   int has_temp; // 0: the launch takes no temp storage (the reference kernel)

@@ -1,7 +1,8 @@
 // fuzz_manifest.c — libFuzzer target: tgm-tune's manifest reader
 // (tune_manifest_read), then what the tuner does with a manifest before it
 // needs a GPU: every knob setting, the defaults, the neighbours, the name
-// expressions, the tie order.
+// expressions, the tie order; for row and column manifests, each launch's
+// grid and temp storage.
 #include "fuzz_input.h"
 #include "tune.h"
 #include <stdlib.h>
@@ -31,8 +32,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char k[64];
     tune_knobs_str(&d, k, sizeof k);
     for (int b = 0; b < x->n_blocks; b++)
-      for (int l = 0; l < x->n_pos; l++)
+      for (int l = 0; l < x->n_pos; l++) {
         free(tune_name_expr(x->pos[l].name_expr, x->blocks[b]));
+        if (x->pos[l].rule < RULE_ROWS)
+          continue;
+        // a row or column launch: its grid and temp storage for every group
+        // and part the variant lists, over a few shapes
+        const unsigned groups = x->n_per_row ? (unsigned)x->n_per_row : (unsigned)x->n_widths;
+        for (unsigned g = 0; g < (groups ? groups : 1); g++)
+          for (int p = 0; p < (x->n_parts ? x->n_parts : 1); p++) {
+            unsigned grp = x->n_per_row ? x->per_row[g] : x->n_widths ? x->widths[g] : 0;
+            unsigned parts = x->n_parts ? x->parts[p] : 1, gx, gy;
+            const unsigned long long shapes[3][2] = {{1, 1}, {1000, 33}, {3, 1ull << 40}};
+            for (int q = 0; q < 3; q++) {
+              tune_shape_grid(x->pos[l].rule, 4, shapes[q][0], shapes[q][1], x->blocks[b], grp,
+                              parts, x->vec ? 4 : 1, 4, &gx, &gy);
+              (void)tune_shape_temp(x->pos[l].rule, shapes[q][0], shapes[q][1], grp, parts, 4);
+            }
+          }
+      }
   }
   free(sets);
   tune_manifest_free(&m);

@@ -65,6 +65,10 @@ expect "a folder as the manifest" "$work: a folder, not a manifest" "$work"
 expect "a missing manifest" "$work/nosuch.json: No such file" "$work/nosuch.json"
 printf 'not json' >"$work/bad.json"
 expect "a file that is not JSON" "$work/bad.json:1:.*not a manifest" "$work/bad.json"
+# a row or column manifest reads, and is refused by name: no tuner over shapes yet
+expect "a rows manifest" "a manifest of rows (tgm-gen --rows): tgm-tune tunes the 1-D reduction only" \
+  "$dir/../../generated/rows/sum_f32_rows.json"
+expect "a columns manifest" "a manifest of columns (tgm-gen --cols)" "$dir/../../generated/cols/sum_i32_cols.json"
 expect "--noise out of range" "--noise 2: a fraction" "$work/tiny.json" --noise 2
 expect "--noise=VALUE form" "--noise x: a fraction" "$work/tiny.json" --noise=x
 expect "a parameter the spectrum lacks" "has no parameter of that name (it takes none)" \

@@ -175,17 +175,114 @@ int main(int argc, char **argv) {
   }
   CHECK_EQ_INT(tune_manifest_read("/nonexistent/m.json", &m), TGM_ERR_MANIFEST);
 
-  // a row or column manifest (tgm-gen --rows, --cols) is refused by name
-  const char *shapes[] = {"rows", "cols"};
-  for (size_t i = 0; i < 2; i++) {
-    char text[256];
-    snprintf(text, sizeof text,
-             "{\"tgm_manifest\": 1, \"shape\": \"%s\", \"spectrum\": \"sum\", "
-             "\"type\": \"i32\", \"variants\": []}",
-             shapes[i]);
-    s = read_text(text, &m);
+  // row and column manifests (tgm-gen --rows, --cols): their grids, knobs
+  // and arguments, as generated
+  const char *dir = argc > 1 ? argv[1] : ".";
+  snprintf(path, sizeof path, "%s/../../generated/rows/sum_f32_rows.json", dir);
+  s = tune_manifest_read(path, &m);
+  CHECK_EQ_INT(s, TGM_OK);
+  if (s == TGM_OK) {
+    CHECK_EQ_INT(m.shape, TUNE_SHAPE_ROWS);
+    CHECK_EQ_INT(m.n_v, 45);
+    const tune_variant *rw = &m.v[0], *rl = &m.v[m.n_v - 1];
+    CHECK(!strcmp(rw->id, "RW.V.ST") && rw->n_pos == 1 && rw->n_zero == 0 && !rw->vec);
+    CHECK_EQ_INT(rw->pos[0].rule, RULE_ROWS_GROUP);
+    CHECK(strstr(rw->pos[0].name_expr, "<BLOCK, GROUP>") != NULL);
+    CHECK(rw->n_per_row == 6 && rw->per_row[0] == 1 && rw->per_row[5] == 32 && rw->n_items == 3);
+    CHECK(rw->pos[0].n_args == 6 && rw->pos[0].args[1] == ARG_M && rw->pos[0].args[2] == ARG_N &&
+          rw->pos[0].args[3] == ARG_LD && rw->pos[0].args[5] == ARG_ITEMS);
+    CHECK(!strcmp(rl->id, "RL.VA2S.SV") && rl->vec && rl->partials && rl->counter);
+    CHECK_EQ_INT(rl->pos[0].rule, RULE_ROWS_PARTS);
+    CHECK(rl->n_per_row == 6 && rl->per_row[0] == 2);
+    CHECK_EQ_INT(m.v[15].pos[0].rule, RULE_ROWS); // RB.V.ST
+    CHECK(m.has_reference && m.reference.rule == RULE_ONE && m.reference.block_fixed == 1024);
+    tune_manifest_free(&m);
+  } else
+    fprintf(stderr, "%s\n", tgm_last_error());
+  snprintf(path, sizeof path, "%s/../../generated/cols/sum_f32_cols.json", dir);
+  s = tune_manifest_read(path, &m);
+  CHECK_EQ_INT(s, TGM_OK);
+  if (s == TGM_OK) {
+    CHECK_EQ_INT(m.shape, TUNE_SHAPE_COLS);
+    CHECK_EQ_INT(m.n_v, 2);
+    const tune_variant *ss = &m.v[0], *sv = &m.v[1];
+    CHECK(!strcmp(ss->id, "CT.SS") && !ss->vec && !strcmp(sv->id, "CT.SV") && sv->vec);
+    CHECK(sv->pos[0].rule == RULE_COLS && sv->pos[0].n_args == 8 &&
+          sv->pos[0].args[7] == ARG_WIDTH && sv->pos[0].args[5] == ARG_PARTIALS);
+    CHECK(sv->n_parts == 7 && sv->n_widths == 7 && sv->n_per_row == 0 && sv->n_items == 1);
+    tune_manifest_free(&m);
+  } else
+    fprintf(stderr, "%s\n", tgm_last_error());
+
+  // their grids and temp storage (launch_rule.tpl's, through rule.c)
+  unsigned x = 9, y = 9;
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 40, 128, 4, 1, 1, 4, &x, &y);
+  CHECK(x == 32 && y == 1); // 32 rows a block of 128
+  tune_shape_grid(RULE_ROWS, 0, 1000, 40, 128, 0, 1, 1, 4, &x, &y);
+  CHECK(x == 1000 && y == 1);
+  tune_shape_grid(RULE_ROWS_PARTS, 0, 100, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
+  CHECK(x == 3 && y == 100);
+  tune_shape_grid(RULE_ROWS_PARTS, 0, 5000, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
+  CHECK_EQ_INT(x, 0); // a counter a row: at most 4096 rows
+  tune_shape_grid(RULE_COLS, 4, 7, 10, 128, 2, 1, 4, 4, &x, &y);
+  CHECK(x == 2 && y == 1); // 10 columns one element past a boundary: 11 in groups of 8
+  tune_shape_grid(RULE_COLS, 0, 7, 10, 128, 2, 3, 1, 4, &x, &y);
+  CHECK(x == 5 && y == 3);
+  tune_shape_grid(RULE_COLS, 0, 7, 1 << 20, 128, 1, 2, 1, 4, &x, &y);
+  CHECK_EQ_INT(x, 0); // parts > 1 over more tiles than counters
+  CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_PARTS, 10, 99, 4, 1, 4), 4096 * 4 + 10 * 4 * 4);
+  CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 3, 8), 4096 * 4 + 99 * 3 * 8);
+  CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 1, 8), 0);
+  CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_GROUP, 10, 99, 4, 1, 8), 0);
+
+  // and what the reader refuses in them
+#define SHAPED(shape, grid, args, tun, launches)                                            \
+  "{\"tgm_manifest\": 1, \"shape\": \"" shape "\", \"source_hash\": \"x\", \"spectrum\": "  \
+  "\"s\", \"type\": \"f32\", \"ctype\": \"float\", \"op\": \"sum\", \"namespace\": \"n\", " \
+  "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": [256]" tun   \
+  "}, \"" launches "\": [{\"kernel\": \"k\", \"name_expr\": \"k\", \"grid\": \"" grid       \
+  "\", \"block\": \"BLOCK\", \"args\": [" args "]}]}]}"
+  s = read_text(SHAPED("rows", "rows_group", "\"in\", \"m\", \"n\", \"ld\", \"out\"",
+                       ", \"per_row\": [1, 32]", "launches_m_positive"),
+                &m);
+  CHECK_EQ_INT(s, TGM_OK);
+  if (s == TGM_OK)
+    tune_manifest_free(&m);
+  else
+    fprintf(stderr, "%s\n", tgm_last_error());
+  const struct {
+    const char *text, *why;
+  } bad_shape[] = {
+      {SHAPED("planes", "rows", "\"in\"", "", "launches_m_positive"), "shape 'planes'"},
+      {SHAPED("rows", "tiles", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
+      {SHAPED("rows", "cols", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
+      {SHAPED("cols", "rows_parts", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
+      {SHAPED("rows", "rows", "\"in\"", "", "launches_n_positive"), "launches_m_positive only"},
+      {SHAPED("cols", "cols", "\"in\"", ", \"per_row\": [2]", "launches_m_positive"),
+       "tunables.per_row: not a knob"},
+      {SHAPED("rows", "rows", "\"in\"", ", \"grid_cap_per_sm\": [2]", "launches_m_positive"),
+       "tunables.grid_cap_per_sm: not a knob"},
+      {SHAPED("rows", "rows", "\"in\"", ", \"per_row\": [0]", "launches_m_positive"),
+       "bad tunables.per_row"},
+      {HEAD "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": "
+            "[256]}, \"launches_n_positive\": [{\"kernel\": \"k\", \"name_expr\": \"k\", "
+            "\"grid\": \"rows\", \"block\": \"BLOCK\", \"args\": [\"in\"]}]}]}",
+       "bad launch 0"},
+      {HEAD "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": "
+            "[256]}, \"launches_n_positive\": [{\"kernel\": \"k\", \"name_expr\": \"k\", "
+            "\"grid\": \"one\", \"block\": \"BLOCK\", \"args\": [\"ld\"]}]}]}",
+       "unknown argument 'ld'"},
+  };
+  for (size_t i = 0; i < sizeof bad_shape / sizeof *bad_shape; i++) {
+    s = read_text(bad_shape[i].text, &m);
     CHECK_EQ_INT(s, TGM_ERR_MANIFEST);
-    CHECK(strstr(tgm_last_error(), shapes[i]) && strstr(tgm_last_error(), "--rows or --cols"));
+    if (s == TGM_OK)
+      tune_manifest_free(&m);
+    else if (!strstr(tgm_last_error(), bad_shape[i].why)) {
+      fprintf(stderr, "shape case %zu: '%s' does not say '%s'\n", i, tgm_last_error(),
+              bad_shape[i].why);
+      check_failures++;
+    }
     CHECK_EQ_INT(m.n_v, 0);
   }
   unlink(tmp);
