@@ -65,7 +65,10 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads) {
 inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
   switch (k.kind) {
-  case 0: // blocks of 128
+  case 0: // blocks of 128, or 256 for a thread a row
+    if (k.block == 256 && !k.vec)
+      return launch_{{rw_narrow_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}},
+                                        stream);
     if (k.block != 128)
       return {{err_invalid}};
     if (k.vec)
@@ -122,6 +125,7 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
   const unsigned width = {{ct_width}};
   switch (k.block) {
   case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
+  case 512: return launch_{{ct_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   }
   return {{err_invalid}};

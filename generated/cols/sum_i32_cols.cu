@@ -719,17 +719,19 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 // What the embedded row call runs for m rows of n: seed 003's plan where
 // bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
 // long rows), and what the benchmarks measured best elsewhere, where the
-// plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100). kind as
-// in tgm_rows_plan_of; vec: vector loads (SV).
+// plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100; the
+// blocks and the long-row cases from bench/results/2026-11-26-pick-ab-h100).
+// kind as in tgm_rows_plan_of; vec: vector loads (SV).
 //   n < 128: a group of n / 4 threads a row (n < 64; a thread a row for
-//     n < 8) or n / 8 (64 <= n < 128), blocks of 128, scalar loads: fewer
-//     threads a row keep a warp's loads coalesced across rows, and 4-8
-//     elements a thread pay for the group's shuffles;
-//   m < sms: seed 003 (RL of br blocks a row, or RB), items 4, where rows
-//     have n >= 16384; shorter rows are a block each (RB, the seed's block,
-//     items 1): RL's counter memset and last-block finish cost more there;
-//   long rows (n >= 8192) on m < 4 sms: RL of ceil(2 sms / m) blocks of
-//     1024 a row (RB when that is 1), items 4, so the GPU is full;
+//     n < 8) or n / 8 (64 <= n < 128), blocks of 128 (256 for n < 4),
+//     scalar loads: fewer threads a row keep a warp's loads coalesced
+//     across rows, and 4-8 elements a thread pay for the group's shuffles;
+//   m < sms: seed 003 (RL of br blocks a row, items 4) where rows have
+//     n >= 16384 and br > 4; with br <= 4 a block of 512 a row (RB, items
+//     1), and for shorter rows the seed's block a row (RB, items 1): RL's
+//     counter memset and last-block finish cost more there;
+//   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
+//     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
 //     loads, blocks of 128;
 //   else a block of 128 a row, items 1.
@@ -744,20 +746,20 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
+    k.block = n < 4 ? 256 : 128;
     return k;
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    k.kind = n >= 16384 ? p.kind : 1;
+    k.kind = n >= 16384 && p.kind == 2 && p.per_row > 4 ? 2 : 1;
     k.per_row = k.kind == 2 ? p.per_row : 0;
-    k.block = p.block;
+    k.block = n >= 16384 && p.kind == 2 && k.kind == 1 && max_threads >= 512 ? 512 : p.block;
     k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
-  if (n >= 8192 && m < 4ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
-    unsigned long long parts = (2ull * sms + m - 1) / m;
-    k.kind = parts > 1 ? 2 : 1;
-    k.per_row = parts > 1 ? (unsigned)parts : 0;
+  if (n >= 8192 && m < 2ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
+    k.kind = 2;
+    k.per_row = (unsigned)((2ull * sms + m - 1) / m);
     k.block = 1024;
     k.items = 4;
     return k;
@@ -772,13 +774,20 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   return k;
 }
 
-// What the embedded column call runs (CT.SV) for the n columns of m rows:
-// `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 128;
-// blocks of 128 when there are at least sms tiles of columns (a row lane a
-// block: every thread walks its columns down all the rows), else 1024; and
-// `parts` blocks down the rows to give the GPU 2048 threads an SM: at least
-// 4 rows a lane each (the loads in flight), at most 4096, the tiles at most
-// TGM_ROWS_PARTS_MAX and n * parts at most TGM_COLS_EMBED_PARTIALS.
+// What the embedded column call runs (CT.SV) for the n columns of m rows,
+// from the settings bench/results/2026-11-26-pick-ab-h100 measured best
+// and the sweeps of bench/results/2026-11-25-embed-rows-h100 and -26-:
+// `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 32 (128
+// for m <= 32: a lane's rows are few, its columns many); one part (no
+// counters, no memset, no finish) where a lane of a block of 1024 has at
+// most 16 rows, or at most 64 and the tiles give the GPU at least 256
+// threads an SM, in blocks of 128 (at least 4 sms tiles), 512 (at least
+// sms) or 1024. Else `parts` blocks down the rows, at least 4 rows a lane
+// each, at most 4096, the tiles at most TGM_ROWS_PARTS_MAX and n * parts
+// at most TGM_COLS_EMBED_PARTIALS: for m n < 2^24 blocks of 512 and 1024
+// threads an SM (the counters' memset and the finish cost more than the
+// rest of the GPU would give); above 2^24 groups up to 128 and blocks of
+// 1024, 2048 threads an SM (the full GPU, 7-10 % faster there).
 struct tgm_cols_pick {
   unsigned groups, parts, block;
 };
@@ -787,21 +796,30 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   struct tgm_cols_pick k = {1, 1, 1024};
   if (n == 0)
     return k;
-  unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw);
-  k.groups = g < 128 ? (unsigned)g : 128;
+  unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
+  k.groups = g < cap ? (unsigned)g : (unsigned)cap;
   unsigned long long tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
-  k.block = tiles >= sms ? 128 : 1024;
-  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * 2048 / k.block;
-  unsigned long long parts = (target + tiles - 1) / tiles, cap = m / (lanes * 4);
-  if (cap < parts)
-    parts = cap;
+  const unsigned long long lane_rows = m / (1024 / k.groups); // in blocks of 1024
+  if (lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256) ||
+      tiles > TGM_ROWS_PARTS_MAX) {
+    k.block = tiles >= 4ull * sms ? 128 : tiles >= sms ? 512 : 1024;
+    return k;
+  }
+  const int big = m * n > (1ull << 24);
+  if (big) {
+    k.groups = g < 128 ? (unsigned)g : 128;
+    tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+  }
+  k.block = big ? 1024 : 512;
+  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * (big ? 2048 : 1024) / k.block;
+  unsigned long long parts = (target + tiles - 1) / tiles, most = m / (lanes * 4);
+  if (most < parts)
+    parts = most;
   if (parts > 4096)
     parts = 4096;
   if (parts > TGM_COLS_EMBED_PARTIALS / n)
     parts = TGM_COLS_EMBED_PARTIALS / n;
-  if (parts < 1 || tiles > TGM_ROWS_PARTS_MAX)
-    parts = 1;
-  k.parts = (unsigned)parts;
+  k.parts = parts < 1 || tiles > TGM_ROWS_PARTS_MAX ? 1 : (unsigned)parts;
   return k;
 }
 #endif

@@ -1,0 +1,360 @@
+// pick_ab.cu -- A/B of the embedded row and column picks (sum f32): for
+// the shapes where bench/results/2026-11-25-embed-rows-h100 found tgm below
+// its peer or below 2.9 TB/s, every setting of the committed kernels the
+// launchers take (tests/embed/headers), two hand-written prototypes, and a
+// plain read of the same bytes, each checked against a host reference
+// before it is timed in ways (b) and (c) of tests/embed/gpu_timing.h.
+//
+//   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers bench/rows/pick_ab.cu -o pick_ab
+//   pick_ab OUT.csv
+//
+// Prototypes (not generated; they measure what a composition would give):
+//   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
+//           aligned): the matrix read as one run of 16-byte vectors, grid
+//           stride, ITEMS vectors in flight; n / 4 lanes a row folded by
+//           shuffles (n = 2: a vector is two rows).
+//   P.cols  few rows (m <= 64): a thread a group of 4 columns down all m
+//           rows, 4 loads in flight, grid stride over the groups.
+//   read    the m n elements read as 16-byte vectors, 4 in flight, grid of
+//           sms x 2048 / 256 blocks of 256: the plain read.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sum_rows_f32.h"
+#include "sum_cols_f32.h"
+
+#define CK(x)                                                                                    \
+  do {                                                                                           \
+    cudaError_t e_ = (x);                                                                        \
+    if (e_ != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                              \
+    }                                                                                            \
+  } while (0)
+
+#include "../../tests/embed/gpu_timing.h"
+
+namespace rs = tgm_kernels_sum_f32_rows;
+namespace cs = tgm_kernels_sum_f32_cols;
+
+template <unsigned ITEMS>
+__global__ void __launch_bounds__(256) proto_rows(const float4 *in, size_t nv, unsigned g, float *out) {
+  const size_t stride = (size_t)gridDim.x * 256;
+  // the loop is the warp's (its shuffles need every lane): lanes past nv load nothing
+  for (size_t v = (size_t)blockIdx.x * 256 + threadIdx.x; v - threadIdx.x % 32 < nv; v += stride * ITEMS) {
+    float4 x[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      if (v + j * stride < nv)
+        x[j] = in[v + j * stride];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++) {
+      const size_t w = v + j * stride;
+      bool live = w < nv;
+      if (g == 0) { // n = 2
+        if (live)
+          reinterpret_cast<float2 *>(out)[w] = make_float2(x[j].x + x[j].y, x[j].z + x[j].w);
+        continue;
+      }
+      float s = live ? (x[j].x + x[j].y) + (x[j].z + x[j].w) : 0.f;
+      for (unsigned o = g / 2; o > 0; o /= 2)
+        s += __shfl_down_sync(0xffffffffu, s, o, g);
+      if (live && threadIdx.x % g == 0)
+        out[w / g] = s;
+    }
+  }
+}
+
+__global__ void __launch_bounds__(256) proto_cols(const float4 *in, size_t m, size_t nv, float4 *out) {
+  for (size_t j = (size_t)blockIdx.x * 256 + threadIdx.x; j < nv; j += (size_t)gridDim.x * 256) {
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
+    size_t r = 0;
+    for (; r + 4 <= m; r += 4) {
+      float4 x[4];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        x[u] = in[(r + u) * nv + j];
+#pragma unroll
+      for (unsigned u = 0; u < 4; u++)
+        a.x += x[u].x, a.y += x[u].y, a.z += x[u].z, a.w += x[u].w;
+    }
+    for (; r < m; r++) {
+      float4 x = in[r * nv + j];
+      a.x += x.x, a.y += x.y, a.z += x.z, a.w += x.w;
+    }
+    out[j] = a;
+  }
+}
+
+__global__ void __launch_bounds__(256) plain_read(const float4 *in, size_t nv, float *sink) {
+  const size_t stride = (size_t)gridDim.x * 256;
+  float s = 0.f;
+  size_t v = (size_t)blockIdx.x * 256 + threadIdx.x;
+  for (; v + 3 * stride < nv; v += 4 * stride) {
+    float4 x[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+      x[u] = in[v + u * stride];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+      s += x[u].x + x[u].y + x[u].z + x[u].w;
+  }
+  for (; v < nv; v += stride)
+    s += in[v].x + in[v].y + in[v].z + in[v].w;
+  if (s == 1234.5f)
+    *sink = s;
+}
+
+struct Ctx {
+  const float *d;
+  size_t d_len;
+  const int4 *flush;
+  size_t flush_n;
+  int *sink;
+  cudaStream_t s;
+  void *temp;
+  size_t temp_bytes;
+  float *out;
+  int sms;
+  FILE *csv;
+};
+
+// want[i] and the bound of each output, in double
+static void reference(const std::vector<float> &h, bool cols, size_t m, size_t n, std::vector<double> &want,
+                      std::vector<double> &bound) {
+  size_t len = cols ? n : m;
+  want.assign(len, 0);
+  bound.assign(len, 0);
+  for (size_t r = 0; r < m; r++)
+    for (size_t c = 0; c < n; c++) {
+      double x = h[r * n + c];
+      size_t i = cols ? c : r;
+      want[i] += x;
+      bound[i] += std::fabs(x);
+    }
+  size_t steps = cols ? m : n;
+  for (auto &b : bound)
+    b = b * (steps + 1) * 1.2e-7 + 1e-30;
+}
+
+static long failures;
+
+// Checks then times one setting; launch returns false where the setting does not apply.
+static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string &name, const std::vector<double> &want,
+                const std::vector<double> &bound, const std::function<cudaError_t(const float *)> &launch) {
+  size_t len = want.size();
+  CK(cudaMemsetAsync(c.out, 0xff, len * sizeof(float), c.s));
+  cudaError_t e = launch(c.d);
+  if (e == cudaErrorInvalidValue) {
+    cudaGetLastError();
+    return; // not a setting for this shape
+  }
+  CK(e);
+  CK(cudaStreamSynchronize(c.s));
+  std::vector<float> got(len);
+  if (len)
+    CK(cudaMemcpy(got.data(), c.out, len * sizeof(float), cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  for (size_t i = 0; i < len; i++)
+    if (!(std::fabs(got[i] - want[i]) <= bound[i]))
+      bad++;
+  if (bad) {
+    failures++;
+    std::printf("WRONG %s %zu x %zu %s: %zu of %zu\n", shape, m, n, name.c_str(), bad, len);
+    return;
+  }
+  double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, c.flush_n, c.sink, m * n, c.s);
+  double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, c.flush_n, c.sink, m * n, c.s);
+  std::fprintf(c.csv, "%s,%zu,%zu,%s,%.3f,%.3f\n", shape, m, n, name.c_str(), b, g);
+  std::fflush(c.csv);
+}
+
+static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
+  std::vector<double> want, bound;
+  reference(h, false, m, n, want, bound);
+  char nm[96];
+  {
+    size_t bytes = c.temp_bytes;
+    one(c, "rows", m, n, "pick", want, bound,
+        [&](const float *in) { return tgm_sum_rows_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+  }
+  auto run = [&](tgm_rows_pick k) {
+    static const char *kinds[] = {"RW", "RB", "RL"};
+    std::snprintf(nm, sizeof nm, "%s.%s b%u i%u p%u", kinds[k.kind], k.vec ? "SV" : "SS", k.block, k.items,
+                  k.per_row);
+    one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+      if (k.kind == 2)
+        CK(cudaMemsetAsync(c.temp, 0, (size_t)m * 4, c.s));
+      switch (k.kind * 10000 + k.vec * 5000 + k.block) {
+#define RW(B)                                                                                                   \
+  case B:                                                                                                       \
+    return rs::launch_sum_RW_VS_SS<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);        \
+  case 5000 + B:                                                                                                \
+    return rs::launch_sum_RW_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);        \
+  case 15000 + B: return rs::launch_sum_RB_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, 0, c.s); \
+  case 25000 + B:                                                                                               \
+    return rs::launch_sum_RL_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);
+        RW(128) RW(256) RW(512) RW(1024)
+#undef RW
+      }
+      return cudaErrorInvalidValue;
+    });
+  };
+  for (unsigned b : {128u, 256u, 512u, 1024u}) {
+    if (n < 2048)
+      for (unsigned p = 1; p <= 32; p *= 2) {
+        run({0, 0, p, b, 1});
+        run({0, 1, p, b, 1});
+        run({0, 1, p, b, 4});
+      }
+    if (n >= 128) {
+      run({1, 1, 0, b, 1});
+      run({1, 1, 0, b, 4});
+    }
+    if (n >= 2048 && m <= 4096 && b >= 256)
+      for (unsigned p : {2u, 4u, 8u, 16u, 33u, 66u, 132u})
+        if (m * p <= 32768)
+          run({2, 1, p, b, 4});
+  }
+  if (n == 2 || (n % 4 == 0 && n <= 128)) {
+    size_t nv = m * n / 4;
+    unsigned g = n == 2 ? 0 : n / 4;
+    for (unsigned waves : {1u, 2u, 4u})
+      for (unsigned items : {1u, 4u}) {
+        std::snprintf(nm, sizeof nm, "P.rows w%u i%u", waves, items);
+        unsigned grid = (unsigned)std::min<size_t>((size_t)c.sms * 8 * waves, (nv + 255) / 256);
+        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          if (items == 4)
+            proto_rows<4><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g, c.out);
+          else
+            proto_rows<1><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g, c.out);
+          return cudaGetLastError();
+        });
+      }
+  }
+}
+
+static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
+  std::vector<double> want, bound;
+  reference(h, true, m, n, want, bound);
+  char nm[96];
+  {
+    size_t bytes = c.temp_bytes;
+    one(c, "cols", m, n, "pick", want, bound,
+        [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+  }
+  tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+  std::vector<unsigned> widths = {k0.groups};
+  if (k0.groups >= 8)
+    widths.push_back(k0.groups / 4);
+  for (unsigned b : {128u, 256u, 512u, 1024u})
+    for (unsigned w : widths)
+      for (unsigned p : {1u, 2u, 4u, 8u, 16u, 33u, 66u, 132u, 264u}) {
+        if (w > b || (p > 1 && (size_t)p * n > (1u << 20)) || (size_t)p * 4 > m)
+          continue;
+        std::snprintf(nm, sizeof nm, "CT.SV b%u g%u p%u", b, w, p);
+        one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          if (p > 1)
+            CK(cudaMemsetAsync(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, c.s));
+          switch (b) {
+          case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+          case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+          case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+          default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+          }
+        });
+      }
+  if (m <= 64 && n % 4 == 0)
+    for (unsigned waves : {1u, 2u, 4u}) {
+      size_t nv = n / 4;
+      unsigned grid = (unsigned)std::min<size_t>((size_t)c.sms * 8 * waves, (nv + 255) / 256);
+      std::snprintf(nm, sizeof nm, "P.cols w%u", waves);
+      one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+        proto_cols<<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), m, nv,
+                                          reinterpret_cast<float4 *>(c.out));
+        return cudaGetLastError();
+      });
+    }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: pick_ab OUT.csv\n");
+    return 2;
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  Ctx c{};
+  c.sms = p.multiProcessorCount;
+  c.csv = std::fopen(argv[1], "w");
+  if (!c.csv)
+    return 2;
+  std::fprintf(c.csv, "# %s, %d SMs; sum f32; us per call, cold L2: (b) one call, (c) graph\n", p.name, c.sms);
+  std::fprintf(c.csv, "shape,m,n,setting,b_us,c_us\n");
+  size_t len = ((size_t)1 << 28) + 4096;
+  std::vector<float> h(len);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (auto &x : h) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    x = (float)((double)(state >> 11) / 4503599627370496.0 - 1.0);
+  }
+  float *d;
+  CK(cudaMalloc(&d, len * sizeof(float)));
+  CK(cudaMemcpy(d, h.data(), len * sizeof(float), cudaMemcpyHostToDevice));
+  c.d = d;
+  c.d_len = len;
+  int l2 = 0;
+  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  c.flush_n = 2 * (size_t)l2 / sizeof(int4);
+  int4 *flush;
+  CK(cudaMalloc(&flush, c.flush_n * sizeof(int4)));
+  CK(cudaMemset(flush, 1, c.flush_n * sizeof(int4)));
+  c.flush = flush;
+  CK(cudaMalloc(&c.sink, sizeof(int)));
+  CK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
+  c.temp_bytes = (size_t)64 << 20;
+  CK(cudaMalloc(&c.temp, c.temp_bytes));
+  CK(cudaMalloc(&c.out, ((size_t)1 << 27) * sizeof(float)));
+  const std::vector<double> none;
+  for (int e = 20; e <= 28; e += 2) { // the plain read
+    size_t nv = ((size_t)1 << e) / 4;
+    one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const float *in) -> cudaError_t {
+      plain_read<<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, (float *)c.sink);
+      return cudaGetLastError();
+    });
+  }
+  struct S {
+    int e, k;
+  };
+  std::vector<S> rows, cols;
+  for (int e : {22, 24})
+    for (int k = 1; k <= e - 1; k += 2)
+      rows.push_back({e, k}), cols.push_back({e, k});
+  for (int k : {1, 2, 3, 4, 5})
+    rows.push_back({28, k}), cols.push_back({28, k});
+  for (S s : std::vector<S>{{20, 3}, {20, 9}, {20, 13}, {20, 17}, {18, 3}, {18, 11}, {26, 25}, {26, 15}})
+    cols.push_back(s);
+  rows.push_back({26, 1});
+  rows.push_back({26, 3});
+  for (S s : rows)
+    rows_shape(c, h, (size_t)1 << (s.e - s.k), (size_t)1 << s.k);
+  for (S s : cols)
+    cols_shape(c, h, (size_t)1 << (s.e - s.k), (size_t)1 << s.k);
+  std::fclose(c.csv);
+  std::printf("%ld wrong\n", failures);
+  return failures ? 1 : 0;
+}
