@@ -6,7 +6,8 @@
 // before it is timed in ways (b) and (c) of tests/embed/gpu_timing.h.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers bench/rows/pick_ab.cu -o pick_ab
-//   pick_ab OUT.csv
+//   pick_ab OUT.csv [rows:MxN | cols:MxN ...]
+// (shapes given: those alone, without the plain read)
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -287,8 +288,8 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: pick_ab OUT.csv\n");
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: pick_ab OUT.csv [rows:MxN | cols:MxN ...]\n");
     return 2;
   }
   int count = 0;
@@ -329,6 +330,25 @@ int main(int argc, char **argv) {
   c.temp_bytes = (size_t)64 << 20;
   CK(cudaMalloc(&c.temp, c.temp_bytes));
   CK(cudaMalloc(&c.out, ((size_t)1 << 27) * sizeof(float)));
+  if (argc > 2) {
+    for (int i = 2; i < argc; i++) {
+      unsigned long long m = 0, n = 0;
+      char kind[8] = "";
+      if (std::sscanf(argv[i], "%4[a-z]:%llux%llu", kind, &m, &n) != 3 || m == 0 || n == 0 ||
+          m * n > len - 4096 || (std::strcmp(kind, "rows") && std::strcmp(kind, "cols")) ||
+          (kind[0] == 'r' && m > (1ull << 27))) { // d_out holds 2^27 results
+        std::fprintf(stderr, "pick_ab: bad shape '%s' (rows:MxN or cols:MxN)\n", argv[i]);
+        return 2;
+      }
+      if (kind[0] == 'r')
+        rows_shape(c, h, m, n);
+      else
+        cols_shape(c, h, m, n);
+    }
+    std::fclose(c.csv);
+    std::printf("%ld wrong\n", failures);
+    return failures ? 1 : 0;
+  }
   const std::vector<double> none;
   for (int e = 20; e <= 28; e += 2) { // the plain read
     size_t nv = ((size_t)1 << e) / 4;

@@ -657,9 +657,12 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     scalar loads: fewer threads a row keep a warp's loads coalesced
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
 //   m < sms: seed 003 (RL of br blocks a row, items 4) where rows have
-//     n >= 16384 and br > 4; with br <= 4 a block of 512 a row (RB, items
-//     1), and for shorter rows the seed's block a row (RB, items 1): RL's
-//     counter memset and last-block finish cost more there;
+//     n >= 16384, but for br <= 4 and n < 2^20 a block of 512 a row (RB,
+//     items 1: 1.09-1.17x RL on the H100 at n = 2^17-2^19, 0.94x on the
+//     H200 at 2^19, where from 2^21 RL is 1.18-1.22x RB:
+//     bench/results/2026-11-26-embed-rows-picks), and for shorter rows the
+//     seed's block a row (RB, items 1): RL's counter memset and last-block
+//     finish cost more there;
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
@@ -681,9 +684,10 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    k.kind = n >= 16384 && p.kind == 2 && p.per_row > 4 ? 2 : 1;
+    const int rb512 = p.kind == 2 && p.per_row <= 4 && n < (1ull << 20) && max_threads >= 512;
+    k.kind = n >= 16384 && p.kind == 2 && !rb512 ? 2 : 1;
     k.per_row = k.kind == 2 ? p.per_row : 0;
-    k.block = n >= 16384 && p.kind == 2 && k.kind == 1 && max_threads >= 512 ? 512 : p.block;
+    k.block = n >= 16384 && rb512 ? 512 : p.block;
     k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
