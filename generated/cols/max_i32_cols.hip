@@ -726,7 +726,8 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 // bench/results/2026-11-25-rows-h100 found it within 8 % of the best (few
 // long rows), and what the benchmarks measured best elsewhere, where the
 // plan was 5-9x behind (bench/results/2026-11-25-embed-rows-h100; the
-// blocks and the long-row cases from bench/results/2026-11-26-pick-ab-h100).
+// blocks and the long-row cases from the A/B in
+// bench/results/2026-11-26-embed-rows-picks).
 // kind as in tgm_rows_plan_of; vec: vector loads (SV).
 //   n < 128: a group of n / 4 threads a row (n < 64; a thread a row for
 //     n < 8) or n / 8 (64 <= n < 128), blocks of 128 (256 for n < 4),
@@ -785,8 +786,8 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 }
 
 // What the embedded column call runs (CT.SV) for the n columns of m rows,
-// from the settings bench/results/2026-11-26-pick-ab-h100 measured best
-// and the sweeps of bench/results/2026-11-25-embed-rows-h100 and -26-:
+// from the settings the A/B of bench/results/2026-11-26-embed-rows-picks
+// measured best and the sweeps there and in -25-embed-rows-h100:
 // `groups` of vw adjacent columns a block, pow2_floor(n / vw) up to 32 (128
 // for m <= 32: a lane's rows are few, its columns many); one part (no
 // counters, no memset, no finish) where a lane of a block of 1024 has at
