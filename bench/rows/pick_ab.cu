@@ -292,6 +292,23 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: pick_ab OUT.csv [rows:MxN | cols:MxN ...]\n");
     return 2;
   }
+  const size_t len = ((size_t)1 << 28) + 4096; // the matrix's elements, in host and device memory
+  struct Job {
+    bool cols;
+    size_t m, n;
+  };
+  std::vector<Job> jobs; // the shapes given, else (empty) the default set
+  for (int i = 2; i < argc; i++) {
+    unsigned long long m = 0, n = 0;
+    char kind[8] = "";
+    if (std::sscanf(argv[i], "%4[a-z]:%llux%llu", kind, &m, &n) != 3 || m == 0 || n == 0 ||
+        m * n > len - 4096 || (std::strcmp(kind, "rows") && std::strcmp(kind, "cols")) ||
+        (kind[0] == 'r' && m > (1ull << 27))) { // d_out holds 2^27 results
+      std::fprintf(stderr, "pick_ab: bad shape '%s' (rows:MxN or cols:MxN)\n", argv[i]);
+      return 2;
+    }
+    jobs.push_back({kind[0] == 'c', (size_t)m, (size_t)n});
+  }
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     std::printf("no GPU: skipped\n");
@@ -306,7 +323,6 @@ int main(int argc, char **argv) {
     return 2;
   std::fprintf(c.csv, "# %s, %d SMs; sum f32; us per call, cold L2: (b) one call, (c) graph\n", p.name, c.sms);
   std::fprintf(c.csv, "shape,m,n,setting,b_us,c_us\n");
-  size_t len = ((size_t)1 << 28) + 4096;
   std::vector<float> h(len);
   uint64_t state = 0x9e3779b97f4a7c15ull;
   for (auto &x : h) {
@@ -330,50 +346,36 @@ int main(int argc, char **argv) {
   c.temp_bytes = (size_t)64 << 20;
   CK(cudaMalloc(&c.temp, c.temp_bytes));
   CK(cudaMalloc(&c.out, ((size_t)1 << 27) * sizeof(float)));
-  if (argc > 2) {
-    for (int i = 2; i < argc; i++) {
-      unsigned long long m = 0, n = 0;
-      char kind[8] = "";
-      if (std::sscanf(argv[i], "%4[a-z]:%llux%llu", kind, &m, &n) != 3 || m == 0 || n == 0 ||
-          m * n > len - 4096 || (std::strcmp(kind, "rows") && std::strcmp(kind, "cols")) ||
-          (kind[0] == 'r' && m > (1ull << 27))) { // d_out holds 2^27 results
-        std::fprintf(stderr, "pick_ab: bad shape '%s' (rows:MxN or cols:MxN)\n", argv[i]);
-        return 2;
-      }
-      if (kind[0] == 'r')
-        rows_shape(c, h, m, n);
-      else
-        cols_shape(c, h, m, n);
+  if (jobs.empty()) { // the default set, after the plain read
+    const std::vector<double> none;
+    for (int e = 20; e <= 28; e += 2) {
+      size_t nv = ((size_t)1 << e) / 4;
+      one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const float *in) -> cudaError_t {
+        plain_read<<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, (float *)c.sink);
+        return cudaGetLastError();
+      });
     }
-    std::fclose(c.csv);
-    std::printf("%ld wrong\n", failures);
-    return failures ? 1 : 0;
+    auto add = [&](bool cols, int e, int k) { jobs.push_back({cols, (size_t)1 << (e - k), (size_t)1 << k}); };
+    for (int e : {22, 24})
+      for (int k = 1; k <= e - 1; k += 2)
+        add(false, e, k);
+    for (int k : {1, 2, 3, 4, 5})
+      add(false, 28, k);
+    add(false, 26, 1);
+    add(false, 26, 3);
+    for (int e : {22, 24})
+      for (int k = 1; k <= e - 1; k += 2)
+        add(true, e, k);
+    for (int k : {1, 2, 3, 4, 5})
+      add(true, 28, k);
+    for (auto ek : std::vector<std::pair<int, int>>{{20, 3}, {20, 9}, {20, 13}, {20, 17}, {18, 3}, {18, 11}, {26, 25}, {26, 15}})
+      add(true, ek.first, ek.second);
   }
-  const std::vector<double> none;
-  for (int e = 20; e <= 28; e += 2) { // the plain read
-    size_t nv = ((size_t)1 << e) / 4;
-    one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const float *in) -> cudaError_t {
-      plain_read<<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, (float *)c.sink);
-      return cudaGetLastError();
-    });
-  }
-  struct S {
-    int e, k;
-  };
-  std::vector<S> rows, cols;
-  for (int e : {22, 24})
-    for (int k = 1; k <= e - 1; k += 2)
-      rows.push_back({e, k}), cols.push_back({e, k});
-  for (int k : {1, 2, 3, 4, 5})
-    rows.push_back({28, k}), cols.push_back({28, k});
-  for (S s : std::vector<S>{{20, 3}, {20, 9}, {20, 13}, {20, 17}, {18, 3}, {18, 11}, {26, 25}, {26, 15}})
-    cols.push_back(s);
-  rows.push_back({26, 1});
-  rows.push_back({26, 3});
-  for (S s : rows)
-    rows_shape(c, h, (size_t)1 << (s.e - s.k), (size_t)1 << s.k);
-  for (S s : cols)
-    cols_shape(c, h, (size_t)1 << (s.e - s.k), (size_t)1 << s.k);
+  for (const Job &j : jobs)
+    if (j.cols)
+      cols_shape(c, h, j.m, j.n);
+    else
+      rows_shape(c, h, j.m, j.n);
   std::fclose(c.csv);
   std::printf("%ld wrong\n", failures);
   return failures ? 1 : 0;
