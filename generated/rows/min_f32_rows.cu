@@ -1581,6 +1581,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 struct tgm_cols_pick {
   unsigned groups, parts, block;
 };
+// The tiles of `groups` groups of vw columns over n columns, at most (the
+// matrix's skew from its 16-byte boundary unknown here).
+static inline unsigned long long tgm_cols_tiles_most(unsigned long long n, unsigned groups, unsigned vw) {
+  unsigned long long cols = (unsigned long long)groups * vw;
+  return (n + vw + cols - 1) / cols;
+}
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};
@@ -1588,7 +1594,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
     return k;
   unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
   k.groups = g < cap ? (unsigned)g : (unsigned)cap;
-  unsigned long long tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+  unsigned long long tiles = tgm_cols_tiles_most(n, k.groups, vw);
   const unsigned long long lane_rows = m / (1024 / k.groups); // in blocks of 1024
   if (lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256) ||
       tiles > TGM_ROWS_PARTS_MAX) {
@@ -1598,7 +1604,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   const int big = m * n > (1ull << 24);
   if (big) {
     k.groups = g < 128 ? (unsigned)g : 128;
-    tiles = (n + vw + (unsigned long long)k.groups * vw - 1) / ((unsigned long long)k.groups * vw);
+    tiles = tgm_cols_tiles_most(n, k.groups, vw);
   }
   k.block = big ? 1024 : 512;
   unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * (big ? 2048 : 1024) / k.block;
