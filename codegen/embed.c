@@ -312,7 +312,7 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   Arena *a = ctx->arena;
   Loc at = {db_path, 0, 0};
   json_t *root = NULL;
-  if (tune_db_load_buckets(db_path, &root) != TGM_OK) {
+  if (tune_db_load_buckets(db_path, NULL, &root) != TGM_OK) {
     db_refused(ctx, db_path, tgm_last_error());
     return -1;
   }

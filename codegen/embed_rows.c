@@ -57,21 +57,40 @@ static const struct ShapeText {
      "//   for the widest matrix."},
 };
 
+/* The kinds the rule's pick names (tgm_rows_pick's kind and vec,
+ * tgm_cols_pick), each a role the header fills with one variant. */
+static const struct PickRole {
+  const char *role, *grid;
+  GridKind g;
+  ThreadKind t;
+} row_roles[] = {{"rw_narrow", "RW", G_RW, T_SS},
+                 {"rw_wide", "RW", G_RW, T_SV},
+                 {"rb", "RB", G_RB, T_SV},
+                 {"rl", "RL", G_RL, T_SV}},
+  col_roles[] = {{"ct", "CT", G_CT, T_SV}};
+
+const char *pick_role_variant(const Composition *c, int i) {
+  const struct PickRole *r = c->rows ? row_roles : col_roles;
+  if (i < 0 || i >= (c->rows ? (int)COUNT_OF(row_roles) : (int)COUNT_OF(col_roles)))
+    return NULL;
+  const Plan *p = pick_plan(c, r[i].g, r[i].t);
+  return p ? p->id : NULL;
+}
+
+const char *pick_role_name(const Composition *c, int i) {
+  if (i < 0 || i >= (c->rows ? (int)COUNT_OF(row_roles) : (int)COUNT_OF(col_roles)))
+    return NULL;
+  return (c->rows ? row_roles : col_roles)[i].role;
+}
+
 int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
                    size_t errlen) {
   PtrVec plans = {0};
   TplDict *d = tpl_dict(a, NULL);
   embed_fill_signature(d, a, c);
   if (c->rows) {
-    struct {
-      const char *role, *grid;
-      GridKind g;
-      ThreadKind t;
-    } roles[] = {{"rw_narrow", "RW", G_RW, T_SS},
-                 {"rw_wide", "RW", G_RW, T_SV},
-                 {"rb", "RB", G_RB, T_SV},
-                 {"rl", "RL", G_RL, T_SV}};
-    for (size_t i = 0; i < COUNT_OF(roles); i++) {
+    const struct PickRole *roles = row_roles;
+    for (size_t i = 0; i < COUNT_OF(row_roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
       if (!p) {
         snprintf(err, errlen,
@@ -84,7 +103,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
       add_plan(a, &plans, p);
     }
   } else {
-    const Plan *p = pick_plan(c, G_CT, T_SV);
+    const Plan *p = pick_plan(c, col_roles[0].g, col_roles[0].t);
     if (!p) {
       snprintf(err, errlen, "%s %s has no column variant left for %s", c->name,
                elem_info(c->elem)->name, c->target->name);

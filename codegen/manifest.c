@@ -313,6 +313,14 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
     }
   }
   json_object_set_new(m, "variants", vs);
+  if (c->rows || c->cols) {
+    json_t *roles = json_object();
+    for (int i = 0; pick_role_name(c, i); i++) {
+      const char *id = pick_role_variant(c, i);
+      json_object_set_new(roles, pick_role_name(c, i), id ? json_string(id) : json_null());
+    }
+    json_object_set_new(m, "pick_variants", roles);
+  }
   json_t *left = json_array();
   for (int d = 0; d < DIALECT_COUNT; d++) {
     for (int i = 0; i < by[d]->left_out.len; i++) {

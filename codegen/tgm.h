@@ -756,6 +756,13 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c);
  * picked at run time by templates/launch_rule.tpl's rule. 0, or -1 with err. */
 int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
                    size_t errlen);
+/* The kinds the rule's pick names, for rows (c->rows: rw_narrow, rw_wide,
+ * rb, rl, as tgm_rows_pick's kind and vec) or columns (ct): role i's name
+ * and the variant the embedded header runs for it (NULL: no such role, or
+ * no variant left). The manifest lists them ("pick_variants"), so that
+ * tgm-tune times the rule's choice with the same kernels. */
+const char *pick_role_name(const Composition *c, int i);
+const char *pick_role_variant(const Composition *c, int i);
 const char *source_hash(Arena *a, const char *text); /* manifest.c */
 /* A variant's "tunables" as the manifest lists them (a jansson object). */
 struct json_t *manifest_tunables(const Plan *p);

@@ -2521,12 +2521,27 @@ static inline unsigned tgm_cols_grid_of(unsigned long long in_addr, unsigned lon
   return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 
+// The widths a column launch of `block` threads takes: a power of two, 1 to
+// the block (a block's lanes are block / width; none is no lane at all).
+static inline int tgm_cols_width_ok(unsigned width, unsigned block) {
+  return width != 0 && width <= block && (width & (width - 1)) == 0;
+}
+
 // RL's temp storage: a counter for each of up to TGM_ROWS_PARTS_MAX rows
 // (row r's at word r, whatever m is: zero when temp is first used, and every
 // call leaves them zero), then `parts` accumulators a row.
 enum { TGM_ROWS_PARTS_MAX = 4096 };
 static inline size_t tgm_rows_temp_need(unsigned long long m, unsigned parts, size_t acc_bytes) {
   return (size_t)TGM_ROWS_PARTS_MAX * 4 + (size_t)m * parts * acc_bytes;
+}
+
+// The tuned buckets over rows and columns (tgm-tune's database): m (or n)
+// falls in the cell of the odd a with 2^(a-1) <= m < 2^(a+1) (m = 0: 1).
+static inline int tgm_shape_cell(unsigned long long x) {
+  int l = 0;
+  while (x >> (l + 1))
+    l++;
+  return l | 1;
 }
 
 // Seed 003's schedule for m rows of n elements on a GPU with `sms` SMs and

@@ -39,8 +39,8 @@ size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream) {
-  if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || width == 0 || width > BLOCK ||
-      (width & (width - 1)) != 0 || parts == 0 || parts > 65535)
+  if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+      parts == 0 || parts > 65535)
     return {{err_invalid}};
   if (n == 0)
     return {{success}};

@@ -123,7 +123,7 @@ tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len)
   // tgm_tune's reader: corrupt / foreign / newer with its messages, and
   // only the buckets kept (memory follows them, not the file's size)
   json_t *root = NULL;
-  tgm_status s = tune_db_load_buckets(path, &root);
+  tgm_status s = tune_db_load_buckets(path, NULL, &root);
   if (s == TGM_ERR_NOT_FOUND) { // removed since the stat
     snprintf(why, why_len, "no tuning database at %s", path);
     return TGM_OK;

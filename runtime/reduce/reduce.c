@@ -327,7 +327,7 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
     int nn = 0;
     for (int l = 0; l < v->n_pos + v->n_zero; l++) {
       const tune_launch *ln = l < v->n_pos ? &v->pos[l] : &v->zero[l - v->n_pos];
-      int found = tune_intern_name(names[j], &nn, tune_name_expr(ln->name_expr, blocks[j]));
+      int found = tune_intern_name(names[j], &nn, tune_name_expr(ln->name_expr, blocks[j], 0));
       idx[j][l < v->n_pos ? l : 4 + l - v->n_pos] = found;
     }
     jobs[j].source = src;

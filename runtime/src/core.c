@@ -202,7 +202,12 @@ tgm_status tgm_stream_sync(tgm_backend *b, tgm_stream s) {
 tgm_status tgm_launch(tgm_backend *b, tgm_function f, unsigned grid, unsigned block, void **args,
                       tgm_stream s) {
   ONLINE(b);
-  return b->ops->launch(b, f, grid, block, args, s);
+  return b->ops->launch(b, f, grid, 1, block, args, s);
+}
+tgm_status tgm_launch_2d(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
+                         unsigned block, void **args, tgm_stream s) {
+  ONLINE(b);
+  return b->ops->launch(b, f, grid_x, grid_y, block, args, s);
 }
 tgm_status tgm_event_create(tgm_backend *b, tgm_event *out) {
   ONLINE(b);

@@ -16,6 +16,7 @@ typedef void *nvrtcProgram;
 
 enum {
   CU_ERROR_NO_DEVICE = 100,
+  CU_ATTR_MAX_THREADS = 1, // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   CU_ATTR_SM_COUNT = 16,
   CU_ATTR_L2 = 38,
   CU_ATTR_CC_MAJOR = 75,
@@ -250,9 +251,9 @@ static tgm_status cuda_stream_sync(tgm_backend *b, tgm_stream s) {
   CU(IMPL(b), cuStreamSynchronize(s));
   return TGM_OK;
 }
-static tgm_status cuda_launch(tgm_backend *b, tgm_function f, unsigned grid, unsigned block,
-                              void **args, tgm_stream s) {
-  CU(IMPL(b), cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, args, NULL));
+static tgm_status cuda_launch(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
+                              unsigned block, void **args, tgm_stream s) {
+  CU(IMPL(b), cuLaunchKernel(f, grid_x, grid_y, 1, block, 1, 1, 0, s, args, NULL));
   return TGM_OK;
 }
 static tgm_status cuda_event_create(tgm_backend *b, tgm_event *out) {
@@ -348,13 +349,14 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
       s = tgm__fail(TGM_ERR_NO_DEVICE, "no CUDA device %d (%d present)", device, count);
       goto fail;
     }
-    int major = 0, minor = 0, sms = 0, l2 = 0;
+    int major = 0, minor = 0, sms = 0, l2 = 0, threads = 0;
     if ((e = c->cuDeviceGet(&c->dev, device)) ||
         (e = c->cuDeviceGetName(b->info.name, 255, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&sms, CU_ATTR_SM_COUNT, c->dev)) ||
         (e = c->cuDeviceGetAttribute(&l2, CU_ATTR_L2, c->dev)) ||
+        (e = c->cuDeviceGetAttribute(&threads, CU_ATTR_MAX_THREADS, c->dev)) ||
         (e = c->cuDeviceTotalMem(&b->info.global_mem_bytes, c->dev)) ||
         (e = c->cuDriverGetVersion(&b->info.driver_version)) ||
         (e = c->cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) || (e = c->cuCtxSetCurrent(c->ctx))) {
@@ -363,6 +365,7 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
     }
     b->info.cc_major = major, b->info.cc_minor = minor;
     b->info.sm_count = sms;
+    b->info.max_threads = threads;
     b->info.l2_bytes = (size_t)l2;
     snprintf(b->info.arch, sizeof b->info.arch, "sm_%d%d", major, minor);
   } else {

@@ -191,10 +191,10 @@ static tgm_status hip_stream_sync(tgm_backend *b, tgm_stream s) {
   HIPCALL(hipStreamSynchronize(s));
   return TGM_OK;
 }
-static tgm_status hip_launch(tgm_backend *b, tgm_function f, unsigned grid, unsigned block,
-                             void **args, tgm_stream s) {
+static tgm_status hip_launch(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
+                             unsigned block, void **args, tgm_stream s) {
   (void)b;
-  HIPCALL(hipModuleLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, args, NULL));
+  HIPCALL(hipModuleLaunchKernel(f, grid_x, grid_y, 1, block, 1, 1, 0, s, args, NULL));
   return TGM_OK;
 }
 static tgm_status hip_event_create(tgm_backend *b, tgm_event *out) {
@@ -321,6 +321,7 @@ tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
     *colon = 0;
   b->info.cc_major = p.major, b->info.cc_minor = p.minor;
   b->info.sm_count = p.multiProcessorCount;
+  b->info.max_threads = p.maxThreadsPerBlock;
   b->info.l2_bytes = (size_t)p.l2CacheSize;
   b->info.global_mem_bytes = p.totalGlobalMem;
   b->info.warp = p.warpSize;

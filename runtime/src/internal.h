@@ -75,8 +75,8 @@ typedef struct {
   tgm_status (*stream_create)(tgm_backend *b, tgm_stream *out);
   tgm_status (*stream_destroy)(tgm_backend *b, tgm_stream s);
   tgm_status (*stream_sync)(tgm_backend *b, tgm_stream s);
-  tgm_status (*launch)(tgm_backend *b, tgm_function f, unsigned grid, unsigned block, void **args,
-                       tgm_stream s);
+  tgm_status (*launch)(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
+                       unsigned block, void **args, tgm_stream s);
   tgm_status (*event_create)(tgm_backend *b, tgm_event *out);
   tgm_status (*event_destroy)(tgm_backend *b, tgm_event e);
   tgm_status (*event_record)(tgm_backend *b, tgm_event e, tgm_stream s);

@@ -50,8 +50,11 @@ int compile_all(ctx *c) {
   tgm_compile_result *res = calloc((size_t)nj + 1, sizeof *res);
   char ***names = calloc((size_t)nj, sizeof *names);
   for (int j = 0; j < nj; j++) {
-    names[j] = calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO) + 1,
-                      sizeof(char *));
+    // a name a block and launch, or (row variants of GROUP threads a row)
+    // a name a block and group
+    names[j] =
+        calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO + TUNE_MAX_KNOBS) + 1,
+               sizeof(char *));
     int nn = 0;
     for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++) {
       tune_variant *v = &c->m.v[vids[q]];
@@ -62,8 +65,16 @@ int compile_all(ctx *c) {
           tune_launch *ls = pass ? v->zero : v->pos;
           int nl = pass ? v->n_zero : v->n_pos;
           for (int l = 0; l < nl; l++) {
+            if (strstr(ls[l].name_expr, "GROUP")) { // a row variant's one launch
+              r->name[l] = -1;
+              for (int g = 0; g < v->n_per_row; g++)
+                r->gname[g] = tune_intern_name(names[j], &nn,
+                                               tune_name_expr(ls[l].name_expr, v->blocks[b],
+                                                              v->per_row[g]));
+              continue;
+            }
             int found = tune_intern_name(names[j], &nn,
-                                         tune_name_expr(ls[l].name_expr, v->blocks[b]));
+                                         tune_name_expr(ls[l].name_expr, v->blocks[b], 0));
             if (pass)
               r->zname[l] = found;
             else

@@ -8,6 +8,11 @@
 // manifest's source hash, --deterministic, --hot). Entries of other keys are
 // kept as they are, so one file can hold several GPUs.
 //
+// Rows and columns are entries of their own: the key has "shape": "rows" or
+// "cols" (1-D keys have no such member, so 1-D files are as before), a row is
+// the cell 2^log2m x 2^log2n with three more knobs (per_row, width, parts)
+// and the default plan's time ("formula"), and the buckets are one a cell.
+//
 // Every change (tune_db_put, tune_db_finish) is one transaction:
 //
 //   lock PATH.lock (flock; and a mutex, for this process's threads)
@@ -114,6 +119,25 @@ static int is_id(json_t *v) {
   return 1;
 }
 
+// A row's or bucket's place in a rows or columns entry: log2m, then log2n
+// (both 0..63 once checked).
+static long long cell_of(json_t *o) {
+  return json_integer_value(json_object_get(o, "log2m")) * 64 +
+         json_integer_value(json_object_get(o, "log2n"));
+}
+
+// A rows or columns result's "formula": what the default plan runs in the
+// cell (a setting) and its time.
+static int formula_ok(json_t *f) {
+  static const char *knobs[] = {"block", "items", "per_row", "width", "parts"};
+  json_t *us = json_object_get(f, "us");
+  int ok = json_is_object(f) && is_id(json_object_get(f, "variant")) && json_is_number(us) &&
+           isfinite(json_number_value(us)) && json_number_value(us) > 0;
+  for (int k = 0; k < 5; k++)
+    ok = ok && is_int(json_object_get(f, knobs[k]), 0, 65536);
+  return ok;
+}
+
 // What is wrong with an entry, or NULL: the rows and buckets as tgm-tune
 // writes them.
 static const char *entry_problem(json_t *e, char *buf, size_t cap) {
@@ -122,6 +146,14 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
     return "has no key or results";
   if (bs && !json_is_array(bs))
     return "has buckets that are not a list";
+  // rows and columns: cells of log2m x log2n, and three more knobs
+  json_t *shape = json_object_get(json_object_get(e, "key"), "shape");
+  const char *sh = json_string_value(shape);
+  if (shape && (!sh || (strcmp(sh, "rows") && strcmp(sh, "cols"))))
+    return "has a key whose shape is not \"rows\" or \"cols\"";
+  static const char *knobs[] = {"block", "items", "grid_cap_per_sm", "per_row", "width", "parts"};
+  int nk = shape ? 6 : 3;
+  long long last = -1;
   size_t i;
   json_array_foreach(res, i, o) {
     if (!is_int(json_object_get(o, "log2n"), 0, 63) || !is_id(json_object_get(o, "variant"))) {
@@ -129,15 +161,32 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
                TUNE_ID_MAX);
       return buf;
     }
-    static const char *knobs[] = {"block", "items", "grid_cap_per_sm"};
-    json_t *ru = json_object_get(o, "runner_up");
-    for (int k = 0; k < 6; k++) {
-      json_t *x = json_object_get(k < 3 ? o : ru, knobs[k % 3]);
-      if (x && !is_int(x, 0, 65536)) {
-        snprintf(buf, cap, "result %zu: %s%s is not a count of 0..65536", i,
-                 k < 3 ? "" : "runner_up.", knobs[k % 3]);
+    if (shape) {
+      if (!is_int(json_object_get(o, "log2m"), 0, 63)) {
+        snprintf(buf, cap, "result %zu has no rows (log2m 0..63)", i);
         return buf;
       }
+      // tgm-tune keeps them in cell order, one a cell, as the buckets
+      // tune_db_finish makes of them (one a row) must be
+      if (cell_of(o) <= last) {
+        snprintf(buf, cap, "result %zu repeats a cell or is out of (log2m, log2n) order", i);
+        return buf;
+      }
+      last = cell_of(o);
+    }
+    json_t *ru = json_object_get(o, "runner_up");
+    for (int k = 0; k < 2 * nk; k++) {
+      json_t *x = json_object_get(k < nk ? o : ru, knobs[k % nk]);
+      if (x && !is_int(x, 0, 65536)) {
+        snprintf(buf, cap, "result %zu: %s%s is not a count of 0..65536", i,
+                 k < nk ? "" : "runner_up.", knobs[k % nk]);
+        return buf;
+      }
+    }
+    json_t *f = json_object_get(o, "formula");
+    if (shape && f && !formula_ok(f)) {
+      snprintf(buf, cap, "result %zu: formula is not {variant, knobs of 0..65536, us > 0}", i);
+      return buf;
     }
     // the runner-up and the margin (tgm-tune since the margins; optional)
     if (ru && (!json_is_object(ru) || !is_id(json_object_get(ru, "variant")))) {
@@ -167,19 +216,37 @@ static const char *entry_problem(json_t *e, char *buf, size_t cap) {
       return buf;
     }
   }
-  long long last = -1;
+  last = -1;
   json_array_foreach(bs, i, o) {
-    json_t *from = json_object_get(o, "from_log2n"), *to = json_object_get(o, "to_log2n");
-    if (!is_int(from, 0, 63) || !is_int(to, 0, 63) ||
-        json_integer_value(from) > json_integer_value(to)) {
-      snprintf(buf, cap, "bucket %zu has no size range (from_log2n <= to_log2n, 0..63)", i);
-      return buf;
+    if (shape) { // one bucket a cell, no ranges
+      if (!is_int(json_object_get(o, "log2m"), 0, 63) ||
+          !is_int(json_object_get(o, "log2n"), 0, 63)) {
+        snprintf(buf, cap, "bucket %zu has no cell (log2m and log2n, 0..63)", i);
+        return buf;
+      }
+      if (cell_of(o) <= last) {
+        snprintf(buf, cap, "bucket %zu repeats a cell or is out of (log2m, log2n) order", i);
+        return buf;
+      }
+      last = cell_of(o);
+      for (int k = 3; k < 6; k++)
+        if (!is_int(json_object_get(o, knobs[k]), 0, 65536)) {
+          snprintf(buf, cap, "bucket %zu has no %s (0..65536)", i, knobs[k]);
+          return buf;
+        }
+    } else {
+      json_t *from = json_object_get(o, "from_log2n"), *to = json_object_get(o, "to_log2n");
+      if (!is_int(from, 0, 63) || !is_int(to, 0, 63) ||
+          json_integer_value(from) > json_integer_value(to)) {
+        snprintf(buf, cap, "bucket %zu has no size range (from_log2n <= to_log2n, 0..63)", i);
+        return buf;
+      }
+      if (json_integer_value(from) <= last) {
+        snprintf(buf, cap, "bucket %zu overlaps the one before or is out of order", i);
+        return buf;
+      }
+      last = json_integer_value(to);
     }
-    if (json_integer_value(from) <= last) {
-      snprintf(buf, cap, "bucket %zu overlaps the one before or is out of order", i);
-      return buf;
-    }
-    last = json_integer_value(to);
     json_t *cap_ = json_object_get(o, "grid_cap_per_sm");
     if (!is_id(json_object_get(o, "variant")) || !is_int(json_object_get(o, "block"), 1, 65536) ||
         !is_int(json_object_get(o, "items"), 1, 65536) || (cap_ && !is_int(cap_, 0, 65536))) {
@@ -379,6 +446,8 @@ static json_t *key_json(const tune_key *k) {
                         k->source_hash, "deterministic", k->deterministic, "hot_l2", k->hot);
   if (k->params[0]) // parameters change the choice: part of the key (absent: none)
     json_object_set_new(j, "params", json_string(k->params));
+  if (k->shape[0]) // rows or columns (absent: 1-D, so 1-D keys are as before)
+    json_object_set_new(j, "shape", json_stringn(k->shape, strnlen(k->shape, sizeof k->shape)));
   return j;
 }
 
@@ -648,20 +717,41 @@ static int result_of(json_t *o, tune_result *r) {
     r->ru_block = (unsigned)json_integer_value(json_object_get(ru, "block"));
     r->ru_items = (unsigned)json_integer_value(json_object_get(ru, "items"));
     r->ru_cap = (unsigned)json_integer_value(json_object_get(ru, "grid_cap_per_sm"));
+    r->ru_per_row = (unsigned)json_integer_value(json_object_get(ru, "per_row"));
+    r->ru_width = (unsigned)json_integer_value(json_object_get(ru, "width"));
+    r->ru_parts = (unsigned)json_integer_value(json_object_get(ru, "parts"));
   }
   r->margin = json_number_value(json_object_get(mg, "median"));
   r->margin_lo = json_number_value(json_object_get(mg, "lo"));
   r->margin_hi = json_number_value(json_object_get(mg, "hi"));
   if (by && strlen(by) < sizeof r->chosen_by)
     memcpy(r->chosen_by, by, strlen(by) + 1);
+  // rows and columns (absent in 1-D rows: 0)
+  r->log2m = (int)json_integer_value(json_object_get(o, "log2m"));
+  r->per_row = (unsigned)json_integer_value(json_object_get(o, "per_row"));
+  r->width = (unsigned)json_integer_value(json_object_get(o, "width"));
+  r->parts = (unsigned)json_integer_value(json_object_get(o, "parts"));
+  json_t *f = json_object_get(o, "formula");
+  const char *fv = json_string_value(json_object_get(f, "variant"));
+  if (fv && strlen(fv) < sizeof r->f_variant) {
+    memcpy(r->f_variant, fv, strlen(fv) + 1);
+    r->f_block = (unsigned)json_integer_value(json_object_get(f, "block"));
+    r->f_items = (unsigned)json_integer_value(json_object_get(f, "items"));
+    r->f_per_row = (unsigned)json_integer_value(json_object_get(f, "per_row"));
+    r->f_width = (unsigned)json_integer_value(json_object_get(f, "width"));
+    r->f_parts = (unsigned)json_integer_value(json_object_get(f, "parts"));
+    r->f_us = json_number_value(json_object_get(f, "us"));
+  }
   return 1;
 }
 
-int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out) {
+// key's entry (borrowed from db->kept); the first look at a key reads the
+// file for it, once.
+static json_t *entry_of(tune_db *db, const tune_key *key) {
   json_t *want = key_json(key);
   size_t index;
   json_t *e = kept_entry(db, want, &index);
-  if (!e) { // first look at this key: read the file for it, once
+  if (!e) {
     db_file f;
     finder fd = {want, NULL, -1};
     if (file_read(db->path, &f, find_key, &fd) == TGM_OK)
@@ -671,10 +761,26 @@ int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out) {
     json_array_append_new(db->kept, e);
   }
   json_decref(want);
+  return e;
+}
+
+int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out) {
   json_t *o;
   size_t i;
-  json_array_foreach(json_object_get(e, "results"), i, o) {
+  json_array_foreach(json_object_get(entry_of(db, key), "results"), i, o) {
     if (json_integer_value(json_object_get(o, "log2n")) == log2n)
+      return result_of(o, out);
+  }
+  return 0;
+}
+
+int tune_db_get_shape(tune_db *db, const tune_key *key, int log2m, int log2n, tune_result *out) {
+  json_t *o;
+  size_t i;
+  json_array_foreach(json_object_get(entry_of(db, key), "results"), i, o) {
+    json_t *m = json_object_get(o, "log2m"); // 1-D rows have none
+    if (json_is_integer(m) && json_integer_value(m) == log2m &&
+        json_integer_value(json_object_get(o, "log2n")) == log2n)
       return result_of(o, out);
   }
   return 0;
@@ -684,6 +790,12 @@ int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out) {
 typedef tgm_status (*edit_fn)(json_t *entry, const void *arg);
 
 static tgm_status update(tune_db *db, const tune_key *key, edit_fn edit, const void *arg) {
+  // the reader refuses any other shape: never write one
+  if (key->shape[0] && strncmp(key->shape, "rows", sizeof key->shape) &&
+      strncmp(key->shape, "cols", sizeof key->shape))
+    return tgm__fail(TGM_ERR_INVALID,
+                     "a key of shape '%.*s': shapes are \"rows\" and \"cols\" (\"\": 1-D)",
+                     (int)sizeof key->shape, key->shape);
   json_t *want = key_json(key);
   if (!want)
     return tgm__fail(TGM_ERR_INVALID, "a key that is not valid UTF-8");
@@ -725,7 +837,7 @@ static tgm_status update(tune_db *db, const tune_key *key, edit_fn edit, const v
   return s;
 }
 
-static tgm_status check_result(const tune_result *r) {
+static tgm_status check_result(const tune_key *key, const tune_result *r) {
   if (r->log2n < 0 || r->log2n > 63)
     return tgm__fail(TGM_ERR_INVALID, "a result for size 2^%d: sizes are 2^0..2^63", r->log2n);
   size_t n = strnlen(r->variant, sizeof r->variant);
@@ -751,21 +863,74 @@ static tgm_status check_result(const tune_result *r) {
   if (!(r->us > 0))
     return tgm__fail(TGM_ERR_INVALID, "2^%d: %s took %g us; the result is not written", r->log2n,
                      r->variant, r->us);
+  if (!key->shape[0])
+    return TGM_OK;
+  // rows and columns: only what the reader accepts (entry_problem), so that
+  // no write leaves a file it would refuse
+  if (r->log2m < 0 || r->log2m > 63)
+    return tgm__fail(TGM_ERR_INVALID, "a result for 2^%d rows: row counts are 2^0..2^63", r->log2m);
+  int m = r->log2m, has_f = r->f_variant[0] != 0;
+  if (strnlen(r->f_variant, sizeof r->f_variant) >= sizeof r->f_variant)
+    return tgm__fail(TGM_ERR_INVALID, "2^%d x 2^%d: the formula's variant is over %d characters", m,
+                     r->log2n, TUNE_ID_MAX);
+  if (!isfinite(r->f_us) || (has_f && !(r->f_us > 0)))
+    return tgm__fail(TGM_ERR_INVALID,
+                     "2^%d x 2^%d: the formula took %g us; the result is not written", m, r->log2n,
+                     r->f_us);
+  const struct {
+    const char *name;
+    unsigned v, lo;
+    int written;
+  } k[] = {{"block", r->block, 1, 1}, // the cell's bucket needs a block and items
+           {"items", r->items, 1, 1},
+           {"grid_cap_per_sm", r->cap, 0, 1},
+           {"per_row", r->per_row, 0, 1},
+           {"width", r->width, 0, 1},
+           {"parts", r->parts, 0, 1},
+           {"runner_up.block", r->ru_block, 0, r->runner_up[0] != 0},
+           {"runner_up.items", r->ru_items, 0, r->runner_up[0] != 0},
+           {"runner_up.grid_cap_per_sm", r->ru_cap, 0, r->runner_up[0] != 0},
+           {"runner_up.per_row", r->ru_per_row, 0, r->runner_up[0] != 0},
+           {"runner_up.width", r->ru_width, 0, r->runner_up[0] != 0},
+           {"runner_up.parts", r->ru_parts, 0, r->runner_up[0] != 0},
+           {"formula.block", r->f_block, 0, has_f},
+           {"formula.items", r->f_items, 0, has_f},
+           {"formula.per_row", r->f_per_row, 0, has_f},
+           {"formula.width", r->f_width, 0, has_f},
+           {"formula.parts", r->f_parts, 0, has_f}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    if (k[i].written && (k[i].v < k[i].lo || k[i].v > 65536))
+      return tgm__fail(TGM_ERR_INVALID, "2^%d x 2^%d: %s of %s is %u, not %u..65536", m, r->log2n,
+                       k[i].name, r->variant, k[i].v, k[i].lo);
   return TGM_OK;
 }
 
+// An entry of rows or columns (its key has a shape).
+static int shaped(json_t *e) { return json_object_get(json_object_get(e, "key"), "shape") != NULL; }
+
 static tgm_status edit_put(json_t *e, const void *arg) {
   const tune_result *r = arg;
+  int shape = shaped(e);
   json_t *res = json_object_get(e, "results"), *o;
-  json_t *row = json_pack("{s:i,s:s,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f}", "log2n", r->log2n, "variant",
-                          r->variant, "block", (int)r->block, "items", (int)r->items,
-                          "grid_cap_per_sm", (int)r->cap, "us", r->us, "us_p25", r->us_p25,
-                          "us_p75", r->us_p75, "gbps", r->gbps, "cub_us", r->cub_us);
+  // one layout; a 1-D row drops the members of rows and columns, which
+  // leaves it as it was before they were (the others keep their order)
+  static const char *shape_only[] = {"log2m", "per_row", "width", "parts"};
+  json_t *row = json_pack("{s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f}", "log2m",
+                          r->log2m, "log2n", r->log2n, "variant", r->variant, "block",
+                          (int)r->block, "items", (int)r->items, "grid_cap_per_sm", (int)r->cap,
+                          "per_row", (int)r->per_row, "width", (int)r->width, "parts",
+                          (int)r->parts, "us", r->us, "us_p25", r->us_p25, "us_p75", r->us_p75,
+                          "gbps", r->gbps, "cub_us", r->cub_us);
+  for (int k = 0; row && !shape && k < 4; k++)
+    json_object_del(row, shape_only[k]);
   if (row && r->runner_up[0]) {
-    json_object_set_new(row, "runner_up",
-                        json_pack("{s:s,s:i,s:i,s:i}", "variant", r->runner_up, "block",
-                                  (int)r->ru_block, "items", (int)r->ru_items, "grid_cap_per_sm",
-                                  (int)r->ru_cap));
+    json_t *ru = json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i}", "variant", r->runner_up, "block",
+                           (int)r->ru_block, "items", (int)r->ru_items, "grid_cap_per_sm",
+                           (int)r->ru_cap, "per_row", (int)r->ru_per_row, "width", (int)r->ru_width,
+                           "parts", (int)r->ru_parts);
+    for (int k = 1; ru && !shape && k < 4; k++)
+      json_object_del(ru, shape_only[k]);
+    json_object_set_new(row, "runner_up", ru);
     json_object_set_new(row, "margin",
                         json_pack("{s:f,s:f,s:f}", "median", r->margin, "lo", r->margin_lo, "hi",
                                   r->margin_hi));
@@ -776,17 +941,25 @@ static tgm_status edit_put(json_t *e, const void *arg) {
     json_object_set_new(row, "us_graph", json_real(r->us_graph));
     json_object_set_new(row, "cub_us_graph", json_real(r->cub_us_graph));
   }
+  if (row && shape && r->f_variant[0])
+    json_object_set_new(row, "formula",
+                        json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:f}", "variant", r->f_variant, "block",
+                                  (int)r->f_block, "items", (int)r->f_items, "per_row",
+                                  (int)r->f_per_row, "width", (int)r->f_width, "parts",
+                                  (int)r->f_parts, "us", r->f_us));
   if (!row)
     return tgm__fail(TGM_ERR_INVALID, "2^%d: the result of %s cannot be written as JSON", r->log2n,
                      r->variant);
+  // results are kept in order of size (rows and columns: of cell), one a size
+  long long want = shape ? cell_of(row) : r->log2n;
   size_t i, at = json_array_size(res);
   json_array_foreach(res, i, o) {
-    long long l = json_integer_value(json_object_get(o, "log2n"));
-    if (l == r->log2n) {
+    long long l = shape ? cell_of(o) : json_integer_value(json_object_get(o, "log2n"));
+    if (l == want) {
       json_array_set_new(res, i, row);
       return TGM_OK;
     }
-    if (l > r->log2n && at == json_array_size(res))
+    if (l > want && at == json_array_size(res))
       at = i;
   }
   json_array_insert_new(res, at, row);
@@ -794,12 +967,13 @@ static tgm_status edit_put(json_t *e, const void *arg) {
 }
 
 tgm_status tune_db_put(tune_db *db, const tune_key *key, const tune_result *r) {
-  tgm_status s = check_result(r);
+  tgm_status s = check_result(key, r);
   return s != TGM_OK ? s : update(db, key, edit_put, r);
 }
 
 static tgm_status edit_finish(json_t *e, const void *arg) {
   (void)arg;
+  int shape = shaped(e);
   json_t *res = json_object_get(e, "results"), *o;
   json_t *buckets = json_array();
   json_t *cur = NULL;
@@ -808,6 +982,14 @@ static tgm_status edit_finish(json_t *e, const void *arg) {
     tune_result r;
     if (!result_of(o, &r))
       continue;
+    if (shape) { // one bucket a cell: a cell's neighbours lie in two directions, nothing to merge
+      json_array_append_new(buckets,
+                            json_pack("{s:i,s:i,s:s,s:i,s:i,s:i,s:i,s:i}", "log2m", r.log2m,
+                                      "log2n", r.log2n, "variant", r.variant, "block", (int)r.block,
+                                      "items", (int)r.items, "per_row", (int)r.per_row, "width",
+                                      (int)r.width, "parts", (int)r.parts));
+      continue;
+    }
     if (cur && !strcmp(json_string_value(json_object_get(cur, "variant")), r.variant) &&
         json_integer_value(json_object_get(cur, "block")) == r.block &&
         json_integer_value(json_object_get(cur, "items")) == r.items &&
@@ -832,20 +1014,22 @@ tgm_status tune_db_finish(tune_db *db, const tune_key *key) {
 // ------------------------------------------------------------ for readers
 typedef struct {
   json_t *entries;
+  const char *shape; // "": the 1-D reduction's
 } bucket_loader;
 
 static void keep_buckets(void *arg, int i, json_t *e) {
   (void)i;
   bucket_loader *bl = arg;
   json_t *bs = json_object_get(e, "buckets");
-  if (json_array_size(bs))
+  const char *shape = json_string_value(json_object_get(json_object_get(e, "key"), "shape"));
+  if (json_array_size(bs) && !strcmp(shape ? shape : "", bl->shape))
     json_array_append_new(bl->entries,
                           json_pack("{s:O,s:O}", "key", json_object_get(e, "key"), "buckets", bs));
 }
 
-tgm_status tune_db_load_buckets(const char *path, json_t **out) {
+tgm_status tune_db_load_buckets(const char *path, const char *shape, json_t **out) {
   *out = NULL;
-  bucket_loader bl = {json_array()};
+  bucket_loader bl = {json_array(), shape ? shape : ""};
   db_file f;
   tgm_status s = file_read(path, &f, keep_buckets, &bl);
   file_free(&f);

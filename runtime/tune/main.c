@@ -17,6 +17,7 @@
 #include "tuner.h"
 #include "../cub/tgm_cub.h"
 #include <dlfcn.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -37,7 +38,9 @@ static void usage(FILE *f) {
           "  --type T          element type (must match the manifest; default: the manifest's)\n"
           "  --op OP           the spectrum's operator: sum, max, min, *, &, ... (must match)\n"
           "  --param NAME=V    the value of a scalar parameter of the spectrum (each one)\n"
-          "  --sizes A..B      power-of-two range, e.g. 2^10..2^30 (default)\n"
+          "  --sizes A..B      power-of-two range, e.g. 2^10..2^30 (default); rows and columns:\n"
+          "                    of m n, the cells 2^a x 2^b (a, b odd) inside (default 2^10..2^26)\n"
+          "  --shapes L        rows and columns: tune the cells of these shapes, MxN,MxN,...\n"
           "  --budget SECONDS  wall-time target of the whole tune (default 60)\n"
           "  --deterministic   only variants deterministic for floating point\n"
           "  --mode MODE       both (default): each finalist timed in stream and in graph mode,\n"
@@ -45,6 +48,7 @@ static void usage(FILE *f) {
           "                    stream: back-to-back launches | graph: launches in a CUDA graph |\n"
           "                    one: one call after the L2 flush, whose run hides its launch "
           "latency\n"
+          "                    (rows and columns: one, stream or graph; both means one)\n"
           "  --db PATH         tuning database (default tgm-tune.db.json)\n"
           "  --report DIR      write report-*.md, plot-*.svg and timings-*.csv (every timing) into "
           "DIR\n"
@@ -102,7 +106,8 @@ static int parse_args(int argc, char **argv, options *o) {
       {"backend", required_argument, 0, 'B'},   {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, 'v'},
       {"param", required_argument, 0, 'P'},     {"prepare", no_argument, 0, 'p'},
-      {"noise", required_argument, 0, 'N'},     {0, 0, 0, 0}};
+      {"noise", required_argument, 0, 'N'},     {"shapes", required_argument, 0, 'X'},
+      {0, 0, 0, 0}};
   // clang-format on
   o->lo = 10, o->hi = 30, o->budget = 60, o->mode = "both", o->db = "tgm-tune.db.json";
   o->noise = -1; // the mode's measured noise, below
@@ -112,6 +117,7 @@ static int parse_args(int argc, char **argv, options *o) {
     case 't': o->type = optarg; break;
     case 'o': o->op = optarg; break;
     case 's': {
+      o->sizes_given = 1;
       const char *dots = strstr(optarg, "..");
       if (!dots || parse_pow(optarg, &o->lo) || parse_pow(dots + 2, &o->hi) || o->lo > o->hi) {
         fprintf(stderr, "tgm-tune: --sizes wants A..B with powers of two, e.g. 2^10..2^30\n");
@@ -170,6 +176,33 @@ static int parse_args(int argc, char **argv, options *o) {
       break;
     }
     case 'K': o->all_knobs_default = 1; break;
+    case 'X': {
+      const char *p = optarg;
+      o->n_shapes = 0;
+      while (*p) {
+        char *end;
+        unsigned long long m, n;
+        errno = 0;
+        m = strtoull(p, &end, 10);
+        int ok = end != p && *end == 'x' && isdigit((unsigned char)end[1]);
+        if (ok) {
+          p = end + 1;
+          n = strtoull(p, &end, 10);
+          ok = end != p && (!*end || *end == ',') && !errno && m >= 1 && n >= 1 &&
+               m <= (1ull << 40) && n <= (1ull << 40) && m * n <= (1ull << 32);
+        }
+        if (!ok || o->n_shapes == (int)(sizeof o->shapes / sizeof o->shapes[0])) {
+          fprintf(stderr,
+                  "tgm-tune: --shapes wants MxN,MxN,... (m, n >= 1, m n <= 2^32, at "
+                  "most %zu shapes)\n",
+                  sizeof o->shapes / sizeof o->shapes[0]);
+          return EXIT_USAGE;
+        }
+        o->shapes[o->n_shapes][0] = m, o->shapes[o->n_shapes++][1] = n;
+        p = *end ? end + 1 : end;
+      }
+      break;
+    }
     case 'P':
       if (o->n_params == TUNE_MAX_PARAMS || !strchr(optarg, '=')) {
         fprintf(stderr, "tgm-tune: --param wants NAME=VALUE (at most %d)\n", TUNE_MAX_PARAMS);
@@ -427,11 +460,19 @@ static int run(ctx *c, options *o) {
     return EXIT_USAGE;
   }
   if (c->m.shape != TUNE_SHAPE_1D) {
-    fprintf(stderr,
-            "tgm-tune: %s: a manifest of %s (tgm-gen --%s): tgm-tune tunes the 1-D reduction only "
-            "(tgm-gen without --rows or --cols); time row and column variants with bench/rows\n",
-            o->manifest, c->m.shape == TUNE_SHAPE_ROWS ? "rows" : "columns",
-            c->m.shape == TUNE_SHAPE_ROWS ? "rows" : "cols");
+    // rows and columns: no CUB baseline to take a worst case against, so
+    // --mode both is one; the cells of m n in 2^10..2^26 unless told
+    if (c->both)
+      o->mode = "one", c->both = 0, c->one = 1;
+    if (!o->sizes_given)
+      o->lo = 10, o->hi = 26;
+    if (o->hip) {
+      fprintf(stderr, "tgm-tune: %s: rows and columns are tuned with --backend cuda only, so far\n",
+              o->manifest);
+      return EXIT_USAGE;
+    }
+  } else if (o->n_shapes) {
+    fprintf(stderr, "tgm-tune: --shapes: %s is a 1-D manifest (give --sizes)\n", o->manifest);
     return EXIT_USAGE;
   }
   if (!o->type)
@@ -499,6 +540,8 @@ static int run(ctx *c, options *o) {
     return EXIT_USAGE;
   }
   snprintf(key.params, sizeof key.params, "%s", c->param_text); // both 256: never cut
+  if (c->m.shape != TUNE_SHAPE_1D)
+    snprintf(key.shape, sizeof key.shape, "%s", c->m.shape == TUNE_SHAPE_ROWS ? "rows" : "cols");
   tune_db *db = c->db;
   if (!o->quiet)
     fprintf(stderr, "tgm-tune: %s (%s, %d SMs, L2 %zu MB), driver %d, %s; %s %s, %s mode\n",
@@ -510,6 +553,7 @@ static int run(ctx *c, options *o) {
   double t_start = now();
   // the CUB baseline builds (nvcc) while the variants compile and verify
   if ((!o->verify_only || o->prepare) && !o->hip && c->m.cub_source &&
+      c->m.shape == TUNE_SHAPE_1D &&
       tune_cub_start(c->m.dir, c->m.cub_source, c->m.cuda_source, c->info->cc_major,
                      c->info->cc_minor, o->cache, &c->cub_build) != TGM_OK)
     c->cub_note_buf = strdup(tgm_last_error());
@@ -524,6 +568,8 @@ static int run(ctx *c, options *o) {
              fn ? " and the CUB baseline" : "");
     return 0;
   }
+  if (c->m.shape != TUNE_SHAPE_1D)
+    return shapes_run(c, &key);
 
   // buffers
   unsigned long long vmax = 1ull << 21;

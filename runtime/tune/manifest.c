@@ -395,6 +395,29 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
     m->v[m->n_v].index = m->n_v;
     m->n_v++;
   }
+  // the variants the rule's pick runs, by kind (rows and columns; optional:
+  // an older tgm-gen lists none, and tgm-tune then has no formula to time)
+  for (int r = 0; r < TUNE_PICK_ROLES; r++)
+    m->pick_v[r] = -1;
+  json_t *pv = json_object_get(root, "pick_variants");
+  if (pv && (m->shape == TUNE_SHAPE_1D || !json_is_object(pv))) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: pick_variants: an object, of row or column manifests only",
+                  path);
+    goto out;
+  }
+  for (int r = 0; pv && r < TUNE_PICK_ROLES; r++) {
+    json_t *id = json_object_get(pv, tune_pick_roles[r]);
+    if (!id || json_is_null(id))
+      continue;
+    for (int k = 0; json_is_string(id) && k < m->n_v; k++)
+      if (!strcmp(m->v[k].id, json_string_value(id)))
+        m->pick_v[r] = k;
+    if (m->pick_v[r] < 0) {
+      s = tgm__fail(TGM_ERR_MANIFEST, "%s: pick_variants.%s names no variant of the manifest", path,
+                    tune_pick_roles[r]);
+      goto out;
+    }
+  }
   json_t *ref = json_object_get(root, "reference");
   if (ref) {
     m->has_reference = 1; // freed with the manifest, also when it is bad
@@ -458,13 +481,27 @@ int tune_intern_name(char **names, int *n, char *expr) {
   return (*n)++;
 }
 
-char *tune_name_expr(const char *pattern, unsigned block) {
-  const char *at = strstr(pattern, "BLOCK");
+// One placeholder of a name expression replaced by a number (none: a copy).
+static char *name_with(const char *pattern, const char *word, unsigned value) {
+  const char *at = strstr(pattern, word);
   size_t len = strlen(pattern) + 16;
   char *out = malloc(len);
+  if (!out)
+    return NULL;
   if (!at)
     snprintf(out, len, "%s", pattern);
   else
-    snprintf(out, len, "%.*s%u%s", (int)(at - pattern), pattern, block, at + 5);
+    snprintf(out, len, "%.*s%u%s", (int)(at - pattern), pattern, value, at + strlen(word));
   return out;
+}
+
+const char *const tune_pick_roles[TUNE_PICK_ROLES] = {"rw_narrow", "rw_wide", "rb", "rl", "ct"};
+
+char *tune_name_expr(const char *pattern, unsigned block, unsigned group) {
+  char *b = name_with(pattern, "BLOCK", block);
+  if (!b || !group)
+    return b;
+  char *g = name_with(b, "GROUP", group);
+  free(b);
+  return g;
 }

@@ -35,7 +35,8 @@ void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, uns
   case RULE_COLS:
     *x = tgm_cols_grid_of(in_addr, n, group, vw ? vw : 1, elem);
     *y = parts;
-    if (parts == 0 || parts > 65535 || (parts > 1 && *x > TGM_ROWS_PARTS_MAX))
+    if (!tgm_cols_width_ok(group, block) || parts == 0 || parts > 65535 ||
+        (parts > 1 && *x > TGM_ROWS_PARTS_MAX))
       *x = 0;
     break;
   default: break;
@@ -49,6 +50,41 @@ size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long 
   if (rule == RULE_COLS && parts > 1)
     return tgm_rows_temp_need(n, parts, acc);
   return 0;
+}
+
+tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
+                         unsigned max_threads) {
+  struct tgm_rows_pick k = tgm_rows_pick_of(m, n, sms, max_threads);
+  tune_pick p = {k.kind == 2   ? TUNE_PICK_RL
+                 : k.kind == 1 ? TUNE_PICK_RB
+                 : k.vec       ? TUNE_PICK_RW_WIDE
+                               : TUNE_PICK_RW_NARROW,
+                 k.block,
+                 k.items,
+                 k.kind == 1 ? 0 : k.per_row,
+                 0,
+                 0};
+  return p;
+}
+
+tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
+                         int vector) {
+  struct tgm_cols_pick k = tgm_cols_pick_of(m, n, sms, vw);
+  unsigned width = vector ? k.groups : k.groups * vw < k.block ? k.groups * vw : k.block;
+  tune_pick p = {TUNE_PICK_CT, k.block, 1, 0, width, k.parts};
+  return p;
+}
+
+int tune_shape_cell(unsigned long long x) { return tgm_shape_cell(x); }
+
+size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc) {
+  return cols ? tgm_cols_embed_temp(n, acc) : tgm_rows_embed_temp(acc);
+}
+
+size_t tune_shape_counters(tune_rule rule, unsigned parts) {
+  return rule == RULE_ROWS_PARTS || (rule == RULE_COLS && parts > 1)
+             ? (size_t)TGM_ROWS_PARTS_MAX * 4
+             : 0;
 }
 
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter) {

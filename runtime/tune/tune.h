@@ -46,6 +46,17 @@ typedef enum {
   ARG_WIDTH, // columns: the tiles' width
   ARG_PARAM
 } tune_arg;
+// The kinds tgm_rows_pick_of names (RW scalar, RW vector, RB, RL) and
+// tgm_cols_pick_of's CT: "rw_narrow", "rw_wide", "rb", "rl", "ct".
+enum {
+  TUNE_PICK_RW_NARROW,
+  TUNE_PICK_RW_WIDE,
+  TUNE_PICK_RB,
+  TUNE_PICK_RL,
+  TUNE_PICK_CT,
+  TUNE_PICK_ROLES
+};
+extern const char *const tune_pick_roles[TUNE_PICK_ROLES];
 // A manifest's problem: one array (out[0]), or the rows or columns of a
 // row-major m x n matrix (out[r], out[j]).
 typedef enum { TUNE_SHAPE_1D, TUNE_SHAPE_ROWS, TUNE_SHAPE_COLS } tune_shape;
@@ -121,14 +132,19 @@ typedef struct {
   // lowest, highest); has_reference 0 for older manifests
   int has_reference;
   tune_launch reference;
+  // rows and columns: the variant the rule's pick (launch_rule.tpl) runs for
+  // each of its kinds, as the embedded header does (the manifest's
+  // "pick_variants"), -1 where none: tune_pick_roles[r] names role r
+  int pick_v[TUNE_PICK_ROLES];
 } tune_manifest;
 
 // Reads a manifest; on failure returns TGM_ERR_MANIFEST with the reason in
 // tgm_last_error().
 tgm_status tune_manifest_read(const char *path, tune_manifest *m);
 void tune_manifest_free(tune_manifest *m);
-// "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string.
-char *tune_name_expr(const char *pattern, unsigned block);
+// "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string;
+// "GROUP" (row variants of per_row threads a row) becomes group.
+char *tune_name_expr(const char *pattern, unsigned block, unsigned group);
 // Adds expr (malloc'd) to a compile job's names unless it is there already
 // (then frees it); returns its index.
 int tune_intern_name(char **names, int *n, char *expr);
@@ -186,6 +202,28 @@ void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, uns
 // > 1: counters and parts x n partials; else 0).
 size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
                        unsigned parts, size_t acc);
+// The rule's choice for an m x n matrix (launch_rule.tpl's tgm_rows_pick_of,
+// tgm_cols_pick_of: what the embedded call runs): the kind (TUNE_PICK_*,
+// the manifest's pick_v gives its variant) and the knobs, per_row, width
+// (CT's groups: the embedded call's width for a vector variant; a scalar
+// one takes min(groups * vw, block)) and parts 0 where the kind has none.
+typedef struct {
+  int role;
+  unsigned block, items, per_row, width, parts;
+} tune_pick;
+tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
+                         unsigned max_threads);
+tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
+                         int vector);
+// The cell of the tuned buckets m (or n) falls in (launch_rule.tpl's
+// tgm_shape_cell: the odd a with 2^(a-1) <= x < 2^(a+1)).
+int tune_shape_cell(unsigned long long x);
+// The temp storage the embedded call has for rows (any shape) or columns
+// (n columns): what a setting the tuner may choose can use.
+size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc);
+// The bytes of temp storage a row or column launch clears first (the
+// counters; 0 where it has none).
+size_t tune_shape_counters(tune_rule rule, unsigned parts);
 // What one reduction passes to its launches.
 typedef struct {
   uint64_t in[TUNE_MAX_INPUTS]; // each input's device address
@@ -274,6 +312,9 @@ typedef struct {
   char source_hash[TUNE_ID_MAX + 1];
   int deterministic, hot;
   char params[256]; // the scalar parameters' values, "threshold=0.25" ("": none; not in the key)
+  // "" for the 1-D reduction; "rows" or "cols" for a manifest of rows or
+  // columns (in the key only when set, so 1-D keys are as before)
+  char shape[8];
 } tune_key;
 
 typedef struct {
@@ -293,6 +334,20 @@ typedef struct {
   // --mode both: the graph mode's times (0 otherwise); the choice is the
   // best worst-case ratio against CUB across the two (tune_worst_time)
   double us_graph, cub_us_graph;
+  // Rows and columns (the key's shape set): the bucket is the cell of
+  // 2^log2m x 2^log2n (shapes.c: m in [2^(log2m-1), 2^(log2m+1)), the same
+  // for n), and a setting has three more knobs, 0 where the variant has
+  // none: per_row (RW's threads a row, RL's blocks a row), width (CT's
+  // groups a block) and parts (CT's blocks down the rows); the same for the
+  // runner-up. formula: what the default plan (launch_rule.tpl's
+  // tgm_rows_pick_of / tgm_cols_pick_of) runs there, f_us its time
+  // (f_variant[0] == 0: none).
+  int log2m;
+  unsigned per_row, width, parts;
+  unsigned ru_per_row, ru_width, ru_parts;
+  char f_variant[TUNE_ID_MAX + 1];
+  unsigned f_block, f_items, f_per_row, f_width, f_parts;
+  double f_us;
 } tune_result;
 
 // Fills a key; a string longer than its field is TGM_ERR_INVALID (naming
@@ -314,21 +369,26 @@ tgm_status tune_db_open(const char *path, tune_db **out);
 void tune_db_close(tune_db *db);
 // The result measured for key at size 2^log2n, if any.
 int tune_db_get(tune_db *db, const tune_key *key, int log2n, tune_result *out);
+// Rows and columns (key->shape set): the result of the cell 2^log2m x
+// 2^log2n, if any.
+int tune_db_get_shape(tune_db *db, const tune_key *key, int log2m, int log2n, tune_result *out);
 // Records a result: one locked transaction (re-read, merge, rewrite). A
 // NaN, infinite or non-positive time is TGM_ERR_INVALID and nothing is
 // written.
 tgm_status tune_db_put(tune_db *db, const tune_key *key, const tune_result *r);
-// Recomputes the merged buckets of key (neighbours with the same winner)
+// Recomputes the merged buckets of key (neighbours with the same winner;
+// for rows and columns one bucket a cell: log2m, log2n and the setting)
 // and writes the file (one transaction).
 tgm_status tune_db_finish(tune_db *db, const tune_key *key);
 // Entries in the file when it was last read or written.
 int tune_db_entries(tune_db *db);
-// For readers that need only the winners (tgm_reduce): a json_t
-// {"tgm_db": 1, "entries": [{"key", "buckets"}]} of the entries that have
+// For readers that need only the winners (tgm_reduce, tgm-gen --embed): a
+// json_t {"tgm_db": 1, "entries": [{"key", "buckets"}]} of the entries of
+// `shape` ("" or NULL: the 1-D reduction's; "rows"; "cols") that have
 // buckets, checked as tune_db_open checks them; results are left out, so
 // memory follows the buckets, not the file. A missing file is
 // TGM_ERR_NOT_FOUND. (A json_t *: include jansson.h to use it.)
-tgm_status tune_db_load_buckets(const char *path, struct json_t **out);
+tgm_status tune_db_load_buckets(const char *path, const char *shape, struct json_t **out);
 
 // ------------------------------------------------------------------- cub.c
 // The CUB baseline of a spectrum (tgm-gen's NAME_TYPE.cub.cu): out[0] = the

@@ -25,12 +25,15 @@ typedef struct tune_timing {
 
 typedef struct {
   const char *manifest, *type, *op, *db, *report, *mode, *cache;
-  int lo, hi;
+  int lo, hi, sizes_given;
   double budget;
   int deterministic, hot, verify_only, all_knobs_default, quiet, hip, prepare;
   double noise; // run-to-run noise: a margin must exceed it (--noise)
   unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
+  // rows and columns: --shapes MxN,... (else the cells of the --sizes range)
+  unsigned long long shapes[64][2];
+  int n_shapes;
   const char *params[TUNE_MAX_PARAMS]; // --param NAME=VALUE, as given
   int n_params;
   char *command; // the command line, for the report
@@ -39,6 +42,9 @@ typedef struct {
 typedef struct {
   int job, name[4]; // job and name index per positive launch
   int zname[2];     // per n == 0 launch
+  // a row variant of GROUP threads a row: its launch's name per per_row
+  // index (name[0] is -1)
+  int gname[TUNE_MAX_KNOBS];
 } fn_ref;
 
 typedef struct {
@@ -165,5 +171,11 @@ tgm_status timing_measure_knobs(ctx *c, tune_knobs k, unsigned long long n, int 
 int select_verified(ctx *c, tune_knobs k);
 void select_progress(ctx *c, int done, int total, int log2n, double t0, const char *extra);
 int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r);
+
+// -------------------------------------------------------------- shapes.c
+// Tunes (or with --verify-only checks) a row or column manifest over its
+// cells into the database under key (key->shape set), and writes the
+// report; the variants are compiled, the GPU open. Returns an exit status.
+int shapes_run(ctx *c, tune_key *key);
 
 #endif

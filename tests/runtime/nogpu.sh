@@ -65,10 +65,22 @@ expect "a folder as the manifest" "$work: a folder, not a manifest" "$work"
 expect "a missing manifest" "$work/nosuch.json: No such file" "$work/nosuch.json"
 printf 'not json' >"$work/bad.json"
 expect "a file that is not JSON" "$work/bad.json:1:.*not a manifest" "$work/bad.json"
-# a row or column manifest reads, and is refused by name: no tuner over shapes yet
-expect "a rows manifest" "a manifest of rows (tgm-gen --rows): tgm-tune tunes the 1-D reduction only" \
-  "$dir/../../generated/rows/sum_f32_rows.json"
-expect "a columns manifest" "a manifest of columns (tgm-gen --cols)" "$dir/../../generated/cols/sum_i32_cols.json"
+# a row or column manifest reads, and gets as far as the GPU (exit 3 here);
+# its own options are checked first
+rows=$dir/../../generated/rows/sum_f32_rows.json cols=$dir/../../generated/cols/sum_i32_cols.json
+for m in "$rows" "$cols"; do
+  "$tune" "$m" --db "$work/db.json" >/dev/null 2>"$err"
+  rc=$?
+  if [ $rc -ne 3 ] || ! grep -q '^tgm-tune: no CUDA driver' "$err"; then
+    echo "FAIL: $m without a GPU: exit $rc, want 3:"; cat "$err"; exit 1
+  fi
+done
+expect "--shapes without a column count" "--shapes wants MxN" "$rows" --shapes 1000x
+expect "--shapes of 0 rows" "--shapes wants MxN" "$rows" --shapes 0x5
+expect "--shapes past 2^32 elements" "--shapes wants MxN" "$rows" --shapes 65536x65537
+expect "--shapes with junk" "--shapes wants MxN" "$rows" --shapes 4x4,x
+expect "--shapes on a 1-D manifest" "--shapes: .* is a 1-D manifest" "$work/tiny.json" --shapes 4x4
+expect "HIP for rows" "rows and columns are tuned with --backend cuda only" "$rows" --backend hip
 expect "--noise out of range" "--noise 2: a fraction" "$work/tiny.json" --noise 2
 expect "--noise=VALUE form" "--noise x: a fraction" "$work/tiny.json" --noise=x
 expect "a parameter the spectrum lacks" "has no parameter of that name (it takes none)" \

@@ -4,7 +4,9 @@
 // and left alone, keys kept apart, buckets merged; two handles on one file
 // lose nothing; NaN and infinite times never written; long strings refused,
 // never cut; malformed buckets refused; memory follows what is used, not
-// the file's size. (Many writers at once: test_db_concurrent.c.)
+// the file's size; rows and columns entries (a key's shape) apart from the
+// 1-D ones, by cell, one bucket a cell, checked as strictly (and 1-D files
+// byte for byte as before). (Many writers at once: test_db_concurrent.c.)
 #include "../check.h"
 #include "tune.h"
 #include <dirent.h>
@@ -114,6 +116,473 @@ static long child_peak_kb(const char *path) {
   close(fds[0]);
   waitpid(pid, NULL, 0);
   return grown;
+}
+
+// ------------------------------------------------------ rows and columns
+static tune_key shape_key(const char *shape) {
+  tune_key k = key_of("NVIDIA H100 80GB HBM3", "stream");
+  snprintf(k.shape, sizeof k.shape, "%s", shape);
+  return k;
+}
+
+// A result with every field set, none to 0 (memset first: it is compared
+// byte for byte).
+static tune_result full_result(int log2m, int log2n) {
+  tune_result r;
+  memset(&r, 0, sizeof r);
+  r.log2m = log2m, r.log2n = log2n;
+  snprintf(r.variant, sizeof r.variant, "RL.SS");
+  r.block = 256, r.items = 2, r.cap = 3;
+  r.us = 4.25, r.gbps = 310.5, r.cub_us = 5.75, r.us_p25 = 4.125, r.us_p75 = 4.375;
+  snprintf(r.runner_up, sizeof r.runner_up, "RW.SV");
+  r.ru_block = 128, r.ru_items = 4, r.ru_cap = 1;
+  r.margin = 0.0625, r.margin_lo = 0.03125, r.margin_hi = 0.125;
+  snprintf(r.chosen_by, sizeof r.chosen_by, "within noise: fewer launches");
+  r.us_graph = 3.5, r.cub_us_graph = 6.5;
+  r.per_row = 4, r.width = 8, r.parts = 2;
+  r.ru_per_row = 32, r.ru_width = 16, r.ru_parts = 5;
+  snprintf(r.f_variant, sizeof r.f_variant, "RW.SS");
+  r.f_block = 512, r.f_items = 6, r.f_per_row = 64, r.f_width = 7, r.f_parts = 9, r.f_us = 4.5;
+  return r;
+}
+
+// The entry of the key with this shape ("": none) in the file, parsed
+// (NULL: none); *root to free.
+static json_t *entry_in(const char *path, const char *shape, json_t **root) {
+  *root = json_load_file(path, 0, NULL);
+  json_t *e;
+  size_t i;
+  json_array_foreach(json_object_get(*root, "entries"), i, e) {
+    const char *s = json_string_value(json_object_get(json_object_get(e, "key"), "shape"));
+    if (!strcmp(s ? s : "", shape))
+      return e;
+  }
+  return NULL;
+}
+
+// The cells (log2m,log2n) of an entry's results or buckets, in file order.
+static void cells_of(json_t *list, char *buf, size_t cap) {
+  json_t *o;
+  size_t i, n = 0;
+  buf[0] = 0;
+  json_array_foreach(list, i, o) {
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%lld,%lld ",
+                          (long long)json_integer_value(json_object_get(o, "log2m")),
+                          (long long)json_integer_value(json_object_get(o, "log2n")));
+  }
+}
+
+// put and get_shape: every field of a rows result comes back from the file;
+// a cell is (log2m, log2n), measured again in place, kept in order.
+static void test_shape_round_trip(const char *dir) {
+  char path[300], cells[256];
+  snprintf(path, sizeof path, "%s/shape.json", dir);
+  tune_key rows = shape_key("rows"), one_d = shape_key("");
+  tune_db *db;
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_result x = full_result(12, 8), r;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_OK);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  CHECK(tune_db_get_shape(db, &rows, 12, 8, &r));
+  CHECK(r.log2m == 12 && r.per_row == 4 && r.width == 8 && r.parts == 2);
+  CHECK(r.ru_per_row == 32 && r.ru_width == 16 && r.ru_parts == 5);
+  CHECK(!strcmp(r.f_variant, "RW.SS") && r.f_block == 512 && r.f_items == 6 && r.f_per_row == 64 &&
+        r.f_width == 7 && r.f_parts == 9 && r.f_us == 4.5);
+  CHECK(!memcmp(&r, &x, sizeof r)); // and every field that was there before
+  CHECK(!tune_db_get_shape(db, &rows, 8, 12, &r));
+  CHECK(!tune_db_get_shape(db, &rows, 11, 8, &r));
+  CHECK(!tune_db_get_shape(db, &one_d, 12, 8, &r));
+  // without a formula none comes back
+  tune_result y = full_result(3, 20);
+  y.f_variant[0] = 0;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &y), TGM_OK);
+  tune_result z = full_result(12, 4);
+  snprintf(z.variant, sizeof z.variant, "CT.SS");
+  CHECK_EQ_INT(tune_db_put(db, &rows, &z), TGM_OK);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  CHECK(tune_db_get_shape(db, &rows, 3, 20, &r) && !r.f_variant[0] && r.f_us == 0);
+  CHECK(tune_db_get_shape(db, &rows, 12, 4, &r) && !strcmp(r.variant, "CT.SS"));
+  CHECK(tune_db_get_shape(db, &rows, 12, 8, &r) && !strcmp(r.variant, "RL.SS"));
+  tune_result again = full_result(3, 20);
+  snprintf(again.variant, sizeof again.variant, "RW.SV");
+  CHECK_EQ_INT(tune_db_put(db, &rows, &again), TGM_OK);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  CHECK(tune_db_get_shape(db, &rows, 3, 20, &r) && !strcmp(r.variant, "RW.SV"));
+  CHECK(!strcmp(r.f_variant, "RW.SS"));
+  CHECK_EQ_INT(tune_db_entries(db), 1);
+  tune_db_close(db);
+  json_t *root, *e = entry_in(path, "rows", &root);
+  CHECK(e != NULL);
+  cells_of(json_object_get(e, "results"), cells, sizeof cells);
+  CHECK_STR(cells, "3,20 12,4 12,8 ");
+  json_decref(root);
+}
+
+// What tgm-tune wrote for a 1-D key before rows and columns (put 11 with a
+// runner-up, put 10, finish): 1-D files stay byte for byte the same.
+static const char one_d_file[] = "{\n"
+                                 " \"tgm_db\": 1,\n"
+                                 " \"entries\": [\n"
+                                 "  {\n"
+                                 "   \"key\": {\n"
+                                 "    \"device\": \"NVIDIA H100 80GB HBM3\",\n"
+                                 "    \"cc\": \"9.0\",\n"
+                                 "    \"sm_count\": 132,\n"
+                                 "    \"driver\": 13000,\n"
+                                 "    \"compiler\": \"nvrtc 13.0\",\n"
+                                 "    \"type\": \"i32\",\n"
+                                 "    \"op\": \"sum\",\n"
+                                 "    \"mode\": \"stream\",\n"
+                                 "    \"source_hash\": \"8abef4e96d57d5f6\",\n"
+                                 "    \"deterministic\": false,\n"
+                                 "    \"hot_l2\": false\n"
+                                 "   },\n"
+                                 "   \"results\": [\n"
+                                 "    {\n"
+                                 "     \"log2n\": 10,\n"
+                                 "     \"variant\": \"DT.VS.ST\",\n"
+                                 "     \"block\": 256,\n"
+                                 "     \"items\": 4,\n"
+                                 "     \"grid_cap_per_sm\": 0,\n"
+                                 "     \"us\": 15.0,\n"
+                                 "     \"us_p25\": 0.0,\n"
+                                 "     \"us_p75\": 0.0,\n"
+                                 "     \"gbps\": 100.0,\n"
+                                 "     \"cub_us\": 20.0\n"
+                                 "    },\n"
+                                 "    {\n"
+                                 "     \"log2n\": 11,\n"
+                                 "     \"variant\": \"DT.VS.ST\",\n"
+                                 "     \"block\": 256,\n"
+                                 "     \"items\": 4,\n"
+                                 "     \"grid_cap_per_sm\": 0,\n"
+                                 "     \"us\": 16.5,\n"
+                                 "     \"us_p25\": 0.0,\n"
+                                 "     \"us_p75\": 0.0,\n"
+                                 "     \"gbps\": 100.0,\n"
+                                 "     \"cub_us\": 22.0,\n"
+                                 "     \"runner_up\": {\n"
+                                 "      \"variant\": \"DSL.VS.SV\",\n"
+                                 "      \"block\": 128,\n"
+                                 "      \"items\": 8,\n"
+                                 "      \"grid_cap_per_sm\": 4\n"
+                                 "     },\n"
+                                 "     \"margin\": {\n"
+                                 "      \"median\": 0.25,\n"
+                                 "      \"lo\": 0.125,\n"
+                                 "      \"hi\": 0.5\n"
+                                 "     },\n"
+                                 "     \"chosen_by\": \"faster\",\n"
+                                 "     \"us_graph\": 7.5,\n"
+                                 "     \"cub_us_graph\": 9.0\n"
+                                 "    }\n"
+                                 "   ],\n"
+                                 "   \"buckets\": [\n"
+                                 "    {\n"
+                                 "     \"from_log2n\": 10,\n"
+                                 "     \"to_log2n\": 11,\n"
+                                 "     \"variant\": \"DT.VS.ST\",\n"
+                                 "     \"block\": 256,\n"
+                                 "     \"items\": 4,\n"
+                                 "     \"grid_cap_per_sm\": 0\n"
+                                 "    }\n"
+                                 "   ]\n"
+                                 "  }\n"
+                                 " ]\n"
+                                 "}\n";
+
+// A 1-D key and a rows key that are otherwise the same are two entries; a
+// 1-D row is written as before, whatever its fields of rows and columns hold.
+static void test_shape_apart_from_1d(const char *dir) {
+  char path[300];
+  snprintf(path, sizeof path, "%s/one_d.json", dir);
+  tune_key one_d = shape_key(""), rows = shape_key("rows");
+  tune_db *db;
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_result a = result_of(11, "DT.VS.ST", 256), b = result_of(10, "DT.VS.ST", 256);
+  snprintf(a.runner_up, sizeof a.runner_up, "DSL.VS.SV");
+  a.ru_block = 128, a.ru_items = 8, a.ru_cap = 4;
+  a.margin = 0.25, a.margin_lo = 0.125, a.margin_hi = 0.5;
+  snprintf(a.chosen_by, sizeof a.chosen_by, "faster");
+  a.us_graph = 7.5, a.cub_us_graph = 9;
+  tune_result shaped = full_result(5, 11); // not written for a 1-D key
+  a.log2m = shaped.log2m, a.per_row = shaped.per_row, a.width = shaped.width;
+  a.parts = shaped.parts, a.ru_per_row = shaped.ru_per_row, a.ru_width = shaped.ru_width;
+  a.ru_parts = shaped.ru_parts, a.f_block = shaped.f_block, a.f_us = shaped.f_us;
+  memcpy(a.f_variant, shaped.f_variant, sizeof a.f_variant);
+  CHECK_EQ_INT(tune_db_put(db, &one_d, &a), TGM_OK);
+  CHECK_EQ_INT(tune_db_put(db, &one_d, &b), TGM_OK);
+  CHECK_EQ_INT(tune_db_finish(db, &one_d), TGM_OK);
+  tune_db_close(db);
+  char *text = tgm__read_file(path, NULL);
+  CHECK(text && !strcmp(text, one_d_file));
+  CHECK(text && !strstr(text, "shape") && !strstr(text, "log2m") && !strstr(text, "per_row") &&
+        !strstr(text, "formula"));
+  free(text);
+  // the rows key beside it: another entry; each key reads its own
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_result c = result_of(11, "RW.SS", 64), r;
+  c.log2m = 0;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &c), TGM_OK);
+  CHECK_EQ_INT(tune_db_entries(db), 2);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  CHECK_EQ_INT(tune_db_entries(db), 2);
+  CHECK(tune_db_get(db, &one_d, 11, &r) && !strcmp(r.variant, "DT.VS.ST") && r.block == 256);
+  CHECK(!r.f_variant[0] && r.log2m == 0 && r.per_row == 0); // none was written
+  CHECK(!tune_db_get_shape(db, &one_d, 0, 11, &r));
+  CHECK(tune_db_get_shape(db, &rows, 0, 11, &r) && !strcmp(r.variant, "RW.SS") && r.block == 64);
+  tune_db_close(db);
+  json_t *root, *e = entry_in(path, "rows", &root);
+  CHECK(e &&
+        !strcmp(json_string_value(json_object_get(json_object_get(e, "key"), "shape")), "rows"));
+  json_decref(root);
+}
+
+// finish: one bucket a cell, in cell order, with the setting's knobs (the
+// same winner in neighbouring cells is not merged).
+static void test_shape_buckets(const char *dir) {
+  char path[300], cells[256];
+  snprintf(path, sizeof path, "%s/buckets.json", dir);
+  tune_key cols = shape_key("cols");
+  tune_db *db;
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  int cell[4][2] = {{10, 12}, {4, 3}, {4, 2}, {10, 11}};
+  for (int c = 0; c < 4; c++) {
+    tune_result x = full_result(cell[c][0], cell[c][1]);
+    x.per_row = 0, x.width = (unsigned)(c + 1), x.parts = (unsigned)(10 + c);
+    CHECK_EQ_INT(tune_db_put(db, &cols, &x), TGM_OK);
+  }
+  CHECK_EQ_INT(tune_db_finish(db, &cols), TGM_OK);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK); // what finish wrote reads back
+  tune_db_close(db);
+  json_t *root, *e = entry_in(path, "cols", &root);
+  json_t *bs = json_object_get(e, "buckets"), *b;
+  CHECK_EQ_INT(json_array_size(bs), 4);
+  cells_of(bs, cells, sizeof cells);
+  CHECK_STR(cells, "4,2 4,3 10,11 10,12 ");
+  int width[4] = {3, 2, 4, 1}; // c + 1 of the cell put c-th
+  size_t i;
+  json_array_foreach(bs, i, b) {
+    CHECK_STR(json_string_value(json_object_get(b, "variant")), "RL.SS");
+    CHECK_EQ_INT(json_integer_value(json_object_get(b, "block")), 256);
+    CHECK_EQ_INT(json_integer_value(json_object_get(b, "items")), 2);
+    CHECK(json_is_integer(json_object_get(b, "per_row")));
+    CHECK_EQ_INT(json_integer_value(json_object_get(b, "per_row")), 0);
+    CHECK_EQ_INT(json_integer_value(json_object_get(b, "width")), width[i < 4 ? i : 0]);
+    CHECK_EQ_INT(json_integer_value(json_object_get(b, "parts")), 9 + width[i < 4 ? i : 0]);
+    CHECK(!json_object_get(b, "from_log2n") && !json_object_get(b, "to_log2n"));
+    CHECK_EQ_INT(json_object_size(b), 8);
+  }
+  json_decref(root);
+}
+
+// The number of entries tune_db_load_buckets gives for shape, each with its
+// buckets and a key of that shape (-1 on failure or a key of another).
+static int loaded(const char *path, const char *shape) {
+  json_t *root = NULL, *e;
+  if (tune_db_load_buckets(path, shape, &root) != TGM_OK)
+    return -1;
+  size_t i;
+  int n = (int)json_array_size(json_object_get(root, "entries"));
+  json_array_foreach(json_object_get(root, "entries"), i, e) {
+    const char *s = json_string_value(json_object_get(json_object_get(e, "key"), "shape"));
+    if (strcmp(s ? s : "", shape ? shape : "") || !json_array_size(json_object_get(e, "buckets")) ||
+        json_object_get(e, "results"))
+      n = -1;
+  }
+  json_decref(root);
+  return n;
+}
+
+// tgm_reduce and tgm-gen --embed read the buckets of one shape.
+static void test_load_buckets_by_shape(const char *dir) {
+  char path[300];
+  snprintf(path, sizeof path, "%s/load.json", dir);
+  tune_key one_d = shape_key(""), rows = shape_key("rows"), cols = shape_key("cols");
+  tune_key rows_graph = rows;
+  snprintf(rows_graph.mode, sizeof rows_graph.mode, "graph");
+  tune_db *db;
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_result x = full_result(6, 9);
+  const tune_key *keys[] = {&one_d, &rows, &rows_graph, &cols};
+  for (int k = 0; k < 4; k++) {
+    CHECK_EQ_INT(tune_db_put(db, keys[k], &x), TGM_OK);
+    CHECK_EQ_INT(tune_db_finish(db, keys[k]), TGM_OK);
+  }
+  tune_key unfinished = cols;
+  snprintf(unfinished.mode, sizeof unfinished.mode, "graph");
+  CHECK_EQ_INT(tune_db_put(db, &unfinished, &x), TGM_OK); // no buckets: left out
+  tune_db_close(db);
+  CHECK_EQ_INT(loaded(path, NULL), 1);
+  CHECK_EQ_INT(loaded(path, ""), 1);
+  CHECK_EQ_INT(loaded(path, "rows"), 2);
+  CHECK_EQ_INT(loaded(path, "cols"), 1);
+  CHECK_EQ_INT(loaded(path, "diag"), 0);
+}
+
+// A rows entry as tgm-tune writes it, a part at a time; a case replaces one.
+#define SHAPE_R0                                                                            \
+  "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, "     \
+  "\"per_row\": 32, \"width\": 0, \"parts\": 0, \"us\": 2.5, \"runner_up\": {\"variant\": " \
+  "\"RL.SS\", \"block\": 128, \"items\": 1, \"per_row\": 2, \"width\": 0, \"parts\": 0}, "  \
+  "\"formula\": {\"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, \"per_row\": 32, "   \
+  "\"width\": 0, \"parts\": 0, \"us\": 3.0}}"
+#define SHAPE_R1 "{\"log2n\": 2, \"log2m\": 4, \"variant\": \"RL.SS\", \"block\": 64, \"us\": 9.5}"
+#define SHAPE_B0                                                                        \
+  "{\"log2m\": 3, \"log2n\": 5, \"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, " \
+  "\"per_row\": 32, \"width\": 0, \"parts\": 0}"
+#define SHAPE_B1                                                                       \
+  "{\"log2m\": 4, \"log2n\": 2, \"variant\": \"RL.SS\", \"block\": 64, \"items\": 1, " \
+  "\"per_row\": 2, \"width\": 0, \"parts\": 0}"
+
+// Malformed rows and columns entries are refused as corrupt, naming the
+// entry's part; tgm-tune refuses to write them.
+static void test_shape_corrupt(const char *dir) {
+  char path[300], text[2048];
+  snprintf(path, sizeof path, "%s/shape_bad.json", dir);
+  const struct {
+    const char *shape, *r0, *r1, *b0, *b1, *why; // NULL: as written; why NULL: accepted
+  } cases[] = {
+      {NULL, NULL, NULL, NULL, NULL, NULL},
+      {"\"diag\"", NULL, NULL, NULL, NULL, "shape is not"},
+      {"7", NULL, NULL, NULL, NULL, "shape is not"},
+      {NULL, "{\"log2n\": 5, \"log2m\": 99, \"variant\": \"RW.SS\"}", NULL, NULL, NULL,
+       "result 0 has no rows"},
+      {NULL, "{\"log2n\": 5, \"variant\": \"RW.SS\"}", NULL, NULL, NULL, "result 0 has no rows"},
+      {NULL, "{\"log2n\": 5, \"log2m\": -1, \"variant\": \"RW.SS\"}", NULL, NULL, NULL,
+       "result 0 has no rows"},
+      {NULL, NULL, "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RL.SS\"}", NULL, NULL,
+       "result 1 repeats a cell"},
+      {NULL, NULL, "{\"log2n\": 4, \"log2m\": 3, \"variant\": \"RL.SS\"}", NULL, NULL,
+       "result 1 repeats a cell or is out of"},
+      {NULL, "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"per_row\": 65537}", NULL, NULL,
+       NULL, "result 0: per_row"},
+      {NULL, "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"width\": 1.5}", NULL, NULL,
+       NULL, "result 0: width"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"runner_up\": {\"variant\": \"X\", "
+       "\"parts\": -1}}",
+       NULL, NULL, NULL, "result 0: runner_up.parts"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"variant\": \"X\", "
+       "\"block\": 1, \"items\": 1, \"per_row\": 0, \"width\": 0, \"parts\": 0, \"us\": -2.5}}",
+       NULL, NULL, NULL, "result 0: formula"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"variant\": \"X\", "
+       "\"block\": 1, \"items\": 1, \"per_row\": 0, \"width\": 0, \"parts\": 0, \"us\": 0}}",
+       NULL, NULL, NULL, "result 0: formula"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"variant\": \"X\", "
+       "\"block\": 1, \"items\": 1, \"per_row\": 0, \"width\": 0, \"parts\": 0, \"us\": \"NaN\"}}",
+       NULL, NULL, NULL, "result 0: formula"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"variant\": \"X\", "
+       "\"block\": 1, \"items\": 1, \"per_row\": 0, \"width\": 0, \"parts\": 0, \"us\": NaN}}",
+       NULL, NULL, NULL, "corrupt tuning database"}, // not JSON
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"block\": 1, "
+       "\"items\": 1, \"per_row\": 0, \"width\": 0, \"parts\": 0, \"us\": 1}}",
+       NULL, NULL, NULL, "result 0: formula"},
+      {NULL,
+       "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": {\"variant\": \"X\", "
+       "\"block\": 1, \"items\": 1, \"per_row\": 70000, \"width\": 0, \"parts\": 0, \"us\": 1}}",
+       NULL, NULL, NULL, "result 0: formula"},
+      {NULL, "{\"log2n\": 5, \"log2m\": 3, \"variant\": \"RW.SS\", \"formula\": \"RW.SS\"}", NULL,
+       NULL, NULL, "result 0: formula"},
+      {NULL, NULL, NULL, SHAPE_B1, SHAPE_B0, "bucket 1 repeats a cell or is out of"},
+      {NULL, NULL, NULL, NULL, SHAPE_B0, "bucket 1 repeats a cell"},
+      {NULL, NULL, NULL,
+       "{\"log2n\": 5, \"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, \"per_row\": 32, "
+       "\"width\": 0, \"parts\": 0}",
+       NULL, "bucket 0 has no cell"},
+      {NULL, NULL, NULL,
+       "{\"log2m\": 64, \"log2n\": 5, \"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, "
+       "\"per_row\": 32, \"width\": 0, \"parts\": 0}",
+       NULL, "bucket 0 has no cell"},
+      {NULL, NULL, NULL,
+       "{\"log2m\": 3, \"log2n\": 5, \"variant\": \"RW.SS\", \"block\": 256, \"items\": 1, "
+       "\"width\": 0, \"parts\": 0}",
+       NULL, "bucket 0 has no per_row"},
+      {NULL, NULL, NULL,
+       "{\"log2m\": 3, \"log2n\": 5, \"variant\": \"RW.SS\", \"block\": 0, \"items\": 1, "
+       "\"per_row\": 32, \"width\": 0, \"parts\": 0}",
+       NULL, "bucket 0 has no variant, block or items"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    snprintf(text, sizeof text,
+             "{\"tgm_db\": 1, \"entries\": [{\"key\": {\"type\": \"i32\", \"shape\": %s}, "
+             "\"results\": [%s, %s], \"buckets\": [%s, %s]}]}",
+             cases[c].shape ? cases[c].shape : "\"rows\"", cases[c].r0 ? cases[c].r0 : SHAPE_R0,
+             cases[c].r1 ? cases[c].r1 : SHAPE_R1, cases[c].b0 ? cases[c].b0 : SHAPE_B0,
+             cases[c].b1 ? cases[c].b1 : SHAPE_B1);
+    write_text(path, text);
+    tune_db *db = NULL;
+    json_t *root = NULL;
+    tgm_status s = tune_db_open(path, &db), l = tune_db_load_buckets(path, "rows", &root);
+    tune_db_close(db);
+    json_decref(root);
+    if (!cases[c].why && (s != TGM_OK || l != TGM_OK))
+      CHECK_FAIL("case %zu: refused (%s), want accepted", c, tgm_last_error());
+    if (cases[c].why && (s != TGM_ERR_DB_CORRUPT || l != TGM_ERR_DB_CORRUPT ||
+                         !strstr(tgm_last_error(), cases[c].why)))
+      CHECK_FAIL("case %zu: got %d, %d (%s), want corrupt, '%s'", c, s, l, tgm_last_error(),
+                 cases[c].why);
+  }
+  // a 1-D entry is checked as before: members of rows and columns mean nothing there
+  write_text(path, "{\"tgm_db\": 1, \"entries\": [{\"key\": {}, \"results\": [{\"log2n\": 5, "
+                   "\"log2m\": 99, \"variant\": \"A\", \"formula\": 1}]}]}");
+  tune_db *db;
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_db_close(db);
+  write_text(path, "{\"tgm_db\": 1, \"entries\": [{\"key\": {}, \"results\": [], \"buckets\": "
+                   "[" SHAPE_B0 "]}]}");
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_ERR_DB_CORRUPT);
+  CHECK(strstr(tgm_last_error(), "bucket 0 has no size range") != NULL);
+
+  // and tgm-tune never writes what the reader would refuse
+  unlink(path);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  tune_key rows = shape_key("rows"), diag = shape_key("diag");
+  tune_result x = full_result(3, 5), r;
+  CHECK_EQ_INT(tune_db_put(db, &diag, &x), TGM_ERR_INVALID);
+  CHECK(strstr(tgm_last_error(), "diag") != NULL);
+  CHECK_EQ_INT(tune_db_finish(db, &diag), TGM_ERR_INVALID);
+  x.log2m = 64;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x.log2m = -1;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x = full_result(3, 5), x.f_us = NAN;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x = full_result(3, 5), x.f_us = -1;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x.f_variant[0] = 0, x.f_us = INFINITY; // no formula: still a finite time
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x = full_result(3, 5), x.width = 65537;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  CHECK(strstr(tgm_last_error(), "width") != NULL);
+  x = full_result(3, 5), x.ru_parts = 70000;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x = full_result(3, 5), x.f_per_row = 70000;
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  x = full_result(3, 5), x.items = 0; // its bucket would have none
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_ERR_INVALID);
+  CHECK(!tune_db_get_shape(db, &rows, 3, 5, &r));
+  x = full_result(3, 5), x.f_us = 0, x.f_variant[0] = 0; // no formula, no time: fine
+  CHECK_EQ_INT(tune_db_put(db, &rows, &x), TGM_OK);
+  tune_result one_d = result_of(5, "A", 256); // 1-D keys: as before
+  one_d.log2m = 99, one_d.f_us = NAN, one_d.width = 70000;
+  tune_key plain = shape_key("");
+  CHECK_EQ_INT(tune_db_put(db, &plain, &one_d), TGM_OK);
+  tune_db_close(db);
+  CHECK_EQ_INT(tune_db_open(path, &db), TGM_OK);
+  CHECK(tune_db_get_shape(db, &rows, 3, 5, &r) && !r.f_variant[0]);
+  CHECK_EQ_INT(tune_db_entries(db), 2);
+  tune_db_close(db);
 }
 
 int main(void) {
@@ -426,6 +895,12 @@ int main(void) {
   tune_key k17 = key_of("big 17", "stream");
   CHECK(tune_db_get(db, &k17, 20, &r) && !strcmp(r.variant, "DT.VS.ST"));
   tune_db_close(db);
+
+  test_shape_round_trip(dir);
+  test_shape_apart_from_1d(dir);
+  test_shape_buckets(dir);
+  test_load_buckets_by_shape(dir);
+  test_shape_corrupt(dir);
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

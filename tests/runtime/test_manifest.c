@@ -47,11 +47,17 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(b1->n_zero, 1);
   CHECK_EQ_INT(m.v[2].index, 2);
 
-  char *e = tune_name_expr("tgm_sum_i32::sum_DT_VS_ST<BLOCK>", 256);
+  char *e = tune_name_expr("tgm_sum_i32::sum_DT_VS_ST<BLOCK>", 256, 0);
   CHECK(!strcmp(e, "tgm_sum_i32::sum_DT_VS_ST<256>"));
   free(e);
-  e = tune_name_expr("tgm_sum_i32::tgm_init", 256);
+  e = tune_name_expr("tgm_sum_i32::tgm_init", 256, 0);
   CHECK(!strcmp(e, "tgm_sum_i32::tgm_init"));
+  free(e);
+  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 8); // a row variant's group
+  CHECK(!strcmp(e, "ns::sum_RW_VS_SS<128, 8>"));
+  free(e);
+  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 0); // 0: GROUP left
+  CHECK(!strcmp(e, "ns::sum_RW_VS_SS<128, GROUP>"));
   free(e);
   tune_manifest_free(&m);
 
@@ -196,6 +202,15 @@ int main(int argc, char **argv) {
     CHECK(rl->n_per_row == 6 && rl->per_row[0] == 2);
     CHECK_EQ_INT(m.v[15].pos[0].rule, RULE_ROWS); // RB.V.ST
     CHECK(m.has_reference && m.reference.rule == RULE_ONE && m.reference.block_fixed == 1024);
+    // the variants the rule's pick runs (as the embedded call: VS first)
+    CHECK(m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RB] >= 0);
+    if (m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RL] >= 0) {
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RW_NARROW]].id, "RW.VS.SS"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RW_WIDE]].id, "RW.VS.SV"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RB]].id, "RB.VS.SV"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RL]].id, "RL.VS.SV"));
+    }
+    CHECK_EQ_INT(m.pick_v[TUNE_PICK_CT], -1);
     tune_manifest_free(&m);
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
@@ -210,6 +225,7 @@ int main(int argc, char **argv) {
     CHECK(sv->pos[0].rule == RULE_COLS && sv->pos[0].n_args == 8 &&
           sv->pos[0].args[7] == ARG_WIDTH && sv->pos[0].args[5] == ARG_PARTIALS);
     CHECK(sv->n_parts == 7 && sv->n_widths == 7 && sv->n_per_row == 0 && sv->n_items == 1);
+    CHECK(m.pick_v[TUNE_PICK_CT] == 1 && m.pick_v[TUNE_PICK_RB] == -1);
     tune_manifest_free(&m);
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
@@ -230,6 +246,37 @@ int main(int argc, char **argv) {
   CHECK(x == 5 && y == 3);
   tune_shape_grid(RULE_COLS, 0, 7, 1 << 20, 128, 1, 2, 1, 4, &x, &y);
   CHECK_EQ_INT(x, 0); // parts > 1 over more tiles than counters
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 128, 256, 1, 1, 4, &x, &y);
+  CHECK_EQ_INT(x, 0); // more columns a block than threads: no lane (wrong results on the GPU)
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 128, 24, 1, 1, 4, &x, &y);
+  CHECK_EQ_INT(x, 0); // not a power of two
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 256, 256, 1, 1, 4, &x, &y);
+  CHECK(x == 16 && y == 1);
+  // the cells of the tuned buckets: odd exponents, 2^(a-1) <= x < 2^(a+1)
+  CHECK(tune_shape_cell(0) == 1 && tune_shape_cell(1) == 1 && tune_shape_cell(3) == 1);
+  CHECK(tune_shape_cell(4) == 3 && tune_shape_cell(15) == 3 && tune_shape_cell(16) == 5);
+  CHECK(tune_shape_cell(1ull << 40) == 41 && tune_shape_cell((1ull << 41) - 1) == 41);
+  // the rule's picks as settings (launch_rule.tpl's tgm_rows_pick_of, tgm_cols_pick_of)
+  tune_pick p = tune_rows_pick(100000, 2, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 1 && p.block == 256 && !p.width && !p.parts);
+  p = tune_rows_pick(8192, 512, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128);
+  p = tune_rows_pick(4096, 4096, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
+  p = tune_rows_pick(2, 1 << 22, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.items == 4);
+  p = tune_cols_pick(1024, 32, 132, 4, 1); // groups of 4 columns: 8 groups, one part
+  CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(1024, 32, 132, 4, 0); // scalar: 32 columns a block
+  CHECK(p.width == 32 && p.block == 1024);
+  p = tune_cols_pick(100000, 2, 132, 4, 1);
+  CHECK(p.width == 1 && p.parts > 1 && p.block == 512);
+  CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_PARTS, 0), 4096 * 4);
+  CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 2), 4096 * 4);
+  CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 1), 0);
+  CHECK_EQ_INT(tune_shape_counters(RULE_ROWS, 0), 0);
+  CHECK_EQ_INT(tune_shape_embed_temp(0, 99, 4), 4096 * 4 + 32768 * 4);
+  CHECK_EQ_INT(tune_shape_embed_temp(1, 99, 4), 4096 * 4 + 99 * 4096 * 4);
   CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_PARTS, 10, 99, 4, 1, 4), 4096 * 4 + 10 * 4 * 4);
   CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 3, 8), 4096 * 4 + 99 * 3 * 8);
   CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 1, 8), 0);
@@ -250,9 +297,23 @@ int main(int argc, char **argv) {
     tune_manifest_free(&m);
   else
     fprintf(stderr, "%s\n", tgm_last_error());
+#define PICKED(shape, picks)                                                                 \
+  "{\"tgm_manifest\": 1, \"shape\": \"" shape "\", \"source_hash\": \"x\", \"spectrum\": "   \
+  "\"s\", \"type\": \"f32\", \"ctype\": \"float\", \"op\": \"sum\", \"namespace\": \"n\", "  \
+  "\"variants\": [{\"id\": \"A\", \"kernel\": \"k\", \"tunables\": {\"block\": [256]}, "     \
+  "\"launches_m_positive\": [{\"kernel\": \"k\", \"name_expr\": \"k\", \"grid\": \"rows\", " \
+  "\"block\": \"BLOCK\", \"args\": [\"in\"]}]}], \"pick_variants\": " picks "}"
+  s = read_text(PICKED("rows", "{\"rb\": \"A\", \"rl\": null}"), &m);
+  CHECK_EQ_INT(s, TGM_OK);
+  if (s == TGM_OK) {
+    CHECK(m.pick_v[TUNE_PICK_RB] == 0 && m.pick_v[TUNE_PICK_RL] == -1);
+    tune_manifest_free(&m);
+  }
   const struct {
     const char *text, *why;
   } bad_shape[] = {
+      {PICKED("rows", "{\"rb\": \"B\"}"), "pick_variants.rb names no variant"},
+      {PICKED("rows", "[\"A\"]"), "pick_variants: an object"},
       {SHAPED("planes", "rows", "\"in\"", "", "launches_m_positive"), "shape 'planes'"},
       {SHAPED("rows", "tiles", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("rows", "cols", "\"in\"", "", "launches_m_positive"), "bad launch 0"},

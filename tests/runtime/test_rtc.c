@@ -19,18 +19,6 @@
 
 #include "../../runtime/src/internal.h" // tgm__read_file
 
-// "BLOCK" -> block and "GROUP" -> group in a name expression.
-static char *instance(const char *pattern, unsigned block, unsigned group) {
-  char *with_block = tune_name_expr(pattern, block), *at = strstr(with_block, "GROUP");
-  if (!at)
-    return with_block;
-  size_t len = strlen(with_block) + 16;
-  char *out = malloc(len);
-  snprintf(out, len, "%.*s%u%s", (int)(at - with_block), with_block, group, at + 5);
-  free(with_block);
-  return out;
-}
-
 // A rows or columns manifest: every variant of the dialect, one job each.
 static int shaped(tgm_backend *b, const char *path, json_t *root, int hip) {
   const char *src_name = json_string_value(
@@ -65,8 +53,8 @@ static int shaped(tgm_backend *b, const char *path, json_t *root, int hip) {
     }
     jobs[nj].source = src;
     jobs[nj].source_name = file;
-    names[nj][0] = instance(expr, 128, 1);
-    names[nj][1] = instance(expr, 128, 32);
+    names[nj][0] = tune_name_expr(expr, 128, 1);
+    names[nj][1] = tune_name_expr(expr, 128, 32);
     jobs[nj].names = (const char *const *)names[nj];
     jobs[nj].n_names = strcmp(names[nj][0], names[nj][1]) ? 2 : 1;
     nj++;
@@ -145,7 +133,7 @@ int main(int argc, char **argv) {
     tgm_compile_job *j = &jobs[nj - 1];
     for (int bl = 0; bl < x->n_blocks && bl < max_blocks; bl++)
       for (int l = 0; l < x->n_pos; l++)
-        names[nj - 1][j->n_names++] = tune_name_expr(x->pos[l].name_expr, x->blocks[bl]);
+        names[nj - 1][j->n_names++] = tune_name_expr(x->pos[l].name_expr, x->blocks[bl], 0);
     total++;
     in_job = (in_job + 1) % 4;
   }

@@ -65,6 +65,7 @@ typedef struct {
   int driver_version; // 13000
   char compiler[64];  // "nvrtc 13.0", "hiprtc 5.2"
   int warp;           // 32 or 64
+  int max_threads;    // threads a block, at most
 } tgm_device_info;
 
 // Opens device `device` of the backend. When `offline_arch` is not NULL no
@@ -126,6 +127,10 @@ tgm_status tgm_stream_destroy(tgm_backend *b, tgm_stream s);
 tgm_status tgm_stream_sync(tgm_backend *b, tgm_stream s);
 tgm_status tgm_launch(tgm_backend *b, tgm_function f, unsigned grid, unsigned block, void **args,
                       tgm_stream s);
+// A grid of grid_x x grid_y blocks (row and column kernels: blockIdx.y the
+// row, or the part down the rows).
+tgm_status tgm_launch_2d(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
+                         unsigned block, void **args, tgm_stream s);
 tgm_status tgm_event_create(tgm_backend *b, tgm_event *out);
 tgm_status tgm_event_destroy(tgm_backend *b, tgm_event e);
 tgm_status tgm_event_record(tgm_backend *b, tgm_event e, tgm_stream s);
