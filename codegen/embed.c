@@ -14,6 +14,8 @@
 #include "tgm.h"
 #include "tune.h" /* tune_db_load_buckets: the database as tgm-tune reads it */
 
+#include "launch_rule.tpl" /* tgm_cols_width_ok: the launch rule, one home */
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,16 +309,20 @@ static void portable_table(Arena *a, const Composition *c, PtrVec *const tables[
   }
 }
 
-int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
-                    const char *device, const char *mode, PtrVec *out) {
+/* The database's entries of c's type, operator and dialect for `shape`
+ * (NULL: the 1-D reduction; "rows", "cols"), one per GPU (--device and
+ * --mode narrow them): *tuned (malloc'd) and *n, *root holding them. 0, or
+ * -1 with an error said (none found, two for one GPU, a refused file). */
+static int tuned_entries(Ctx *ctx, const Composition *c, const char *db_path, const char *shape,
+                         const char *source_hash, const char *device, const char *mode,
+                         json_t **root, Tuned **out, int *n) {
   Arena *a = ctx->arena;
   Loc at = {db_path, 0, 0};
-  json_t *root = NULL;
-  if (tune_db_load_buckets(db_path, NULL, &root) != TGM_OK) {
+  *root = NULL, *out = NULL, *n = 0;
+  if (tune_db_load_buckets(db_path, shape, root) != TGM_OK) {
     db_refused(ctx, db_path, tgm_last_error());
     return -1;
   }
-  int rc = -1;
   const char *op = combiner_of(c->op)->name; /* the manifest's and the database's name */
   const char *type = elem_info(c->elem)->name;
   const Dialect *other = NULL; /* a dialect whose tunings were found instead */
@@ -324,7 +330,7 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
   int ntuned = 0, stale = 0;
   json_t *e;
   size_t i;
-  json_array_foreach(json_object_get(root, "entries"), i, e) {
+  json_array_foreach(json_object_get(*root, "entries"), i, e) {
     json_t *key = json_object_get(e, "key");
     const char *km = json_string_value(json_object_get(key, "mode"));
     const char *kd = json_string_value(json_object_get(key, "device"));
@@ -349,7 +355,7 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     }
     EmbedTable *t = tuned_gpu(ctx, db_path, key);
     if (!t)
-      goto done;
+      goto fail;
     int replaced = 0;
     for (int k = 0; k < ntuned; k++) {
       if (same_gpu(tuned[k].table, t)) {
@@ -363,10 +369,11 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
           break;
         }
         diag_error(ctx->diag, at,
-                   "%s %s is tuned twice for %s (%s; %s); choose one with --mode (or --device)", op,
-                   type, text_comment_safe(a, t->label), tuning_of(a, tuned[k].key),
-                   tuning_of(a, key));
-        goto done;
+                   "%s %s%s%s is tuned twice for %s (%s; %s); choose one with --mode (or "
+                   "--device)",
+                   op, type, shape ? " " : "", shape ? shape : "", text_comment_safe(a, t->label),
+                   tuning_of(a, tuned[k].key), tuning_of(a, key));
+        goto fail;
       }
     }
     if (replaced)
@@ -375,8 +382,9 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
     tuned[ntuned++] = (Tuned){key, json_object_get(e, "buckets"), t};
   }
   if (!ntuned) {
-    diag_error(ctx->diag, at, "no tuned %s %s for %s in the database%s%s%s%s%s%s", op, type,
-               c->target->name, mode ? ", mode " : "", mode ? mode : "", device ? ", device " : "",
+    diag_error(ctx->diag, at, "no tuned %s %s%s%s for %s in the database%s%s%s%s%s%s", op, type,
+               shape ? " " : "", shape ? shape : "", c->target->name, mode ? ", mode " : "",
+               mode ? mode : "", device ? ", device " : "",
                device ? text_comment_safe(a, device) : "",
                stale ? " for this version of the codelets (it was tuned for another source: "
                        "run tgm-tune again)"
@@ -384,18 +392,36 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
                other ? arena_printf(a, " (the %s tunings are for %s)", other->rtc_name,
                                     other->chosen_by)
                      : "");
-    goto done;
+    goto fail;
   }
   if (ntuned > 250) {
     diag_error(ctx->diag, at,
                "%d GPUs tuned %s %s: one header holds 250 at most (choose with --device)", ntuned,
                op, type);
-    goto done;
+    goto fail;
   }
+  *out = tuned, *n = ntuned;
+  return 0;
+fail:
+  free(tuned);
+  json_decref(*root);
+  *root = NULL;
+  return -1;
+}
+
+int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
+                    const char *device, const char *mode, PtrVec *out) {
+  Arena *a = ctx->arena;
+  json_t *root;
+  Tuned *tuned;
+  int ntuned, rc = -1;
+  if (tuned_entries(ctx, c, db_path, NULL, source_hash, device, mode, &root, &tuned, &ntuned) != 0)
+    return -1;
   PtrVec **tables = arena_alloc(a, (size_t)ntuned * sizeof *tables);
   for (int k = 0; k < ntuned; k++) {
     tables[k] = arena_alloc(a, sizeof **tables);
     json_t *b;
+    size_t i;
     json_array_foreach(tuned[k].buckets, i, b) {
       EmbedChoice *ch = bucket_choice(ctx, c, db_path, tuned[k].key, i, b);
       if (!ch)
@@ -426,12 +452,99 @@ done:
   return rc;
 }
 
+/* One cell of a row or column entry checked against the manifest: the
+ * variant exists in this dialect (the composition has the shape's plans
+ * only), its block
+ * (and RW's threads a row, RB/RL's items) among the manifest's tunables;
+ * RL's blocks a row, CT's width and parts are what the embedded call takes
+ * (the launcher refuses the rest at run time, which the check would not
+ * catch here: say it now). */
+static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_path, json_t *key,
+                              size_t i, json_t *b) {
+  Arena *a = ctx->arena;
+  Loc at = {db_path, 0, 0};
+  EmbedCell *ch = arena_alloc(a, sizeof *ch);
+  ch->log2m = (int)json_integer_value(json_object_get(b, "log2m"));
+  ch->log2n = (int)json_integer_value(json_object_get(b, "log2n"));
+  const char *where = arena_printf(a, "cell %zu (2^%d x 2^%d) of %s", i, ch->log2m, ch->log2n,
+                                   entry_name(a, key));
+  const char *id = json_string_value(json_object_get(b, "variant"));
+  ch->plan = plan_by_id(c, id);
+  if (!ch->plan) {
+    diag_error(ctx->diag, at, "%s chose %s", where,
+               text_comment_safe(a, missing_variant(a, c, id)));
+    return NULL;
+  }
+  ch->block = (unsigned)json_integer_value(json_object_get(b, "block"));
+  ch->items = (unsigned)json_integer_value(json_object_get(b, "items"));
+  ch->per_row = (unsigned)json_integer_value(json_object_get(b, "per_row"));
+  ch->width = (unsigned)json_integer_value(json_object_get(b, "width"));
+  ch->parts = (unsigned)json_integer_value(json_object_get(b, "parts"));
+  json_t *tunables = manifest_tunables(ch->plan);
+  const char *values = "", *bad = NULL;
+  long long v = 0;
+  if (!in_tunable(a, tunables, "block", ch->block, &values))
+    bad = "block", v = ch->block;
+  else if (ch->plan->g != G_CT && !in_tunable(a, tunables, "items", ch->items, &values))
+    bad = "items", v = ch->items;
+  else if (ch->plan->g == G_RW && !in_tunable(a, tunables, "per_row", ch->per_row, &values))
+    bad = "per_row", v = ch->per_row;
+  json_decref(tunables);
+  if (bad) {
+    diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, bad, v, ch->plan->id,
+               values);
+    return NULL;
+  }
+  /* what the launchers refuse (launch_rows.tpl, by the launch rule's own test) */
+  const char *why =
+      ch->plan->g == G_RL && (ch->per_row < 2 || ch->per_row > 65535)
+          ? "per_row (blocks a row) outside 2..65535"
+      : ch->plan->g == G_CT &&
+              (!tgm_cols_width_ok(ch->width, ch->block) || ch->parts < 1 || ch->parts > 65535)
+          ? "width and parts the launch rule refuses (width a power of two up to the block, "
+            "parts 1..65535)"
+          : NULL;
+  if (why) {
+    diag_error(ctx->diag, at, "%s: %s %s: %s", where, ch->plan->id,
+               text_comment_safe(a, arena_printf(a, "b%u", ch->block)), why);
+    return NULL;
+  }
+  return ch;
+}
+
+int embed_choose_cells(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
+                       const char *device, const char *mode, PtrVec *out) {
+  Arena *a = ctx->arena;
+  json_t *root;
+  Tuned *tuned;
+  int ntuned, rc = -1;
+  if (tuned_entries(ctx, c, db_path, c->rows ? "rows" : "cols", source_hash, device, mode, &root,
+                    &tuned, &ntuned) != 0)
+    return -1;
+  for (int k = 0; k < ntuned; k++) {
+    json_t *b;
+    size_t i;
+    json_array_foreach(tuned[k].buckets, i, b) {
+      EmbedCell *ch = cell_choice(ctx, c, db_path, tuned[k].key, i, b);
+      if (!ch)
+        goto done;
+      ch->table = tuned[k].table;
+      vec_push(a, out, ch);
+    }
+  }
+  rc = 0;
+done:
+  free(tuned);
+  json_decref(root);
+  return rc;
+}
+
 /* ------------------------------------------------------------- the header */
 
 /* s as a C string literal: printable ASCII as it is, every other byte (and
  * the quote, the backslash and the question mark) as an octal escape, so
  * the bytes are exactly the database's. */
-static const char *c_string(Arena *a, const char *s) {
+const char *embed_c_string(Arena *a, const char *s) {
   Buf b = {0};
   buf_puts(&b, "\"");
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -593,9 +706,9 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
                ch->items,
                is_strided(ch->plan) ? arena_printf(a, ", %u blocks per SM", ch->cap) : "");
     }
-    tpl_setf(it, "table_row", "{%s, %s, %d, %d, %d, %d, tgm_buckets_%d},", c_string(a, tb->label),
-             tb->device ? c_string(a, tb->device) : "nullptr", tb->cc_major, tb->cc_minor, tb->sms,
-             count, t);
+    tpl_setf(it, "table_row", "{%s, %s, %d, %d, %d, %d, tgm_buckets_%d},",
+             embed_c_string(a, tb->label), tb->device ? embed_c_string(a, tb->device) : "nullptr",
+             tb->cc_major, tb->cc_minor, tb->sms, count, t);
   }
   if (tables.len > 1)
     buf_puts(&notes,

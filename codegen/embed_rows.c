@@ -2,16 +2,19 @@
  * with a CUB-like call over the rows (tgm_NAME_rows_TYPE) or the columns
  * (tgm_NAME_cols_TYPE) of a matrix.
  *
- * No tuning database covers shapes yet: the call picks the kernel and its
- * knobs at run time from m, n and the GPU (tgm_rows_pick_of and
- * tgm_cols_pick_of in templates/launch_rule.tpl, the rule's one home). What
- * is chosen here is the variant for each kind the pick can name:
+ * The call picks the kernel and its knobs at run time from m, n and the GPU
+ * (tgm_rows_pick_of and tgm_cols_pick_of in templates/launch_rule.tpl, the
+ * rule's one home); with --embed=DB, tgm-tune's choice first, where the
+ * database has the GPU and the shape's cell (tgm_shape_cell) and the choice
+ * fits the call's temp storage. What is chosen here is the variant for each
+ * kind the pick can name:
  *   RW, scalar loads (rows under 128 elements), RW and RB and RL with vector
  *   loads where the spectrum has them; for columns CT.SV (CT.SS for a
  *   spectrum of several inputs).
  * The block level preferred is VS (shuffle trees), then V, then any. The
- * header is the generated source restricted to those variants
- * (templates/file.tpl, launch_rows.tpl) followed by templates/embed_rows.tpl. */
+ * tuned cells add the variants they name ("slots"). The header is the
+ * generated source restricted to those variants (templates/file.tpl,
+ * launch_rows.tpl) followed by templates/embed_rows.tpl. */
 #include "tgm.h"
 
 #include <string.h>
@@ -83,8 +86,74 @@ const char *pick_role_name(const Composition *c, int i) {
   return (c->rows ? row_roles : col_roles)[i].role;
 }
 
-int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
-                   size_t errlen) {
+/* The tuned cells as the template's tables (one per GPU, in the database's
+ * order) and slots (each variant a cell names, once), their plans added. */
+static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *how, PtrVec *plans) {
+  PtrVec slots = {0}, tables = {0};
+  for (int i = 0; i < cells->len; i++) {
+    const EmbedCell *ch = cells->items[i];
+    bool seen = false;
+    for (int j = 0; j < slots.len && !seen; j++)
+      seen = slots.items[j] == ch->plan;
+    if (!seen)
+      vec_push(a, &slots, (void *)ch->plan);
+    seen = false;
+    for (int j = 0; j < tables.len && !seen; j++)
+      seen = tables.items[j] == ch->table;
+    if (!seen)
+      vec_push(a, &tables, (void *)ch->table);
+    add_plan(a, plans, ch->plan);
+  }
+  tpl_set(d, "tuned", "1");
+  tpl_set(d, "tuned_how", text_comment_safe(a, how));
+  tpl_list(d, "slots");
+  for (int s = 0; s < slots.len; s++) {
+    const Plan *p = slots.items[s];
+    TplDict *it = tpl_item(d, "slots");
+    tpl_setf(it, "slot", "%d", s);
+    tpl_set(it, "slot_id", p->id);
+    tpl_set(it, "slot_c", p->cname);
+    tpl_set(it, "slot_knobs", p->g == G_CT ? "k.parts, k.width" : "k.items, k.per_row");
+    /* the counters start at zero (CUB's temp storage holds anything): RL's
+       a row, CT's a tile when in parts */
+    tpl_set(it, "slot_clear",
+            p->g == G_RL   ? "(size_t)m * 4"
+            : p->g == G_CT ? "k.parts > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0"
+                           : "");
+    tpl_set(it, "slot_fits",
+            p->g == G_RL   ? "tgm_rows_parts_fit(m, k.per_row)"
+            : p->g == G_CT ? arena_printf(a, "tgm_cols_parts_fit(n, k.width, %s, k.parts)",
+                                          p->t == T_SV ? "TGM_VW" : "1")
+                           : "true");
+  }
+  tpl_list(d, "tables");
+  for (int t = 0; t < tables.len; t++) {
+    const EmbedTable *tb = tables.items[t];
+    TplDict *it = tpl_item(d, "tables");
+    tpl_setf(it, "tindex", "%d", t);
+    tpl_set(it, "note", tb->note); /* comment-safe already */
+    tpl_list(it, "rows");
+    int count = 0;
+    for (int i = 0; i < cells->len; i++) {
+      const EmbedCell *ch = cells->items[i];
+      if (ch->table != tb)
+        continue;
+      int slot = 0;
+      while (slots.items[slot] != ch->plan)
+        slot++;
+      count++;
+      tpl_setf(tpl_item(it, "rows"), "row", "{%d, %d, %d, %u, %u, %u, %u, %u}, // %s", ch->log2m,
+               ch->log2n, slot, ch->block, ch->items, ch->per_row, ch->width, ch->parts,
+               ch->plan->id);
+    }
+    tpl_setf(it, "table_row", "{%s, %d, %d, %d, %d, tgm_cells_%d},", embed_c_string(a, tb->device),
+             tb->cc_major, tb->cc_minor, tb->sms, count, t);
+  }
+  tpl_setf(d, "ntables", "%d", tables.len);
+}
+
+int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
+                   const PtrVec *cells, const char *how, char *err, size_t errlen) {
   PtrVec plans = {0};
   TplDict *d = tpl_dict(a, NULL);
   embed_fill_signature(d, a, c);
@@ -132,6 +201,8 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   tpl_set(d, "temp_arg", st->temp_arg);
   tpl_set(d, "temp_fn", st->temp_fn);
   tpl_set(d, "temp_contract", st->temp_contract);
+  if (cells && cells->len)
+    fill_cells(d, a, cells, how, &plans);
   if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
     return -1;
   return tpl_expand(out, "embed_rows.tpl", tpl_text("embed_rows.tpl"), d, err, errlen);

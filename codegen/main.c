@@ -97,7 +97,8 @@ static void usage(FILE *fp) {
         "  --embed --variant=ID   one variant (an id from --list), untuned\n"
         "  --rows --embed, --cols --embed   tgm_NAME_rows_TYPE / tgm_NAME_cols_TYPE: the\n"
         "                  variants checked, the kernel picked per call from the shape\n"
-        "                  and the GPU (templates/launch_rule.tpl)\n"
+        "                  and the GPU (templates/launch_rule.tpl); --embed=DB: tgm-tune's\n"
+        "                  choice first, per tuned GPU and cell of (log2 m, log2 n)\n"
         "  --hip           a HIP header (.hip.h) instead of CUDA (.cuh)\n"
         "  --device=NAME, --mode=both|stream|graph|one   pick among several tunings\n"
         "  -o FILE         the header to write (required with --embed)\n"
@@ -236,10 +237,12 @@ static int parse_options(int argc, char **argv, Options *opt) {
   if (opt->embed) {
     if (!opt->outdir)
       return bad_usage("--embed needs -o FILE, the header to write%s", "");
-    if (shaped && (opt->embed_db || opt->variant || opt->device || opt->mode))
+    if (shaped && opt->variant)
       return bad_usage("--rows and --cols with --embed pick their kernels at run time from the "
-                       "shape and the GPU: no database, --variant, --device or --mode%s",
+                       "shape and the GPU (and --embed=DB, tgm-tune's choice): no --variant%s",
                        "");
+    if (shaped && !opt->embed_db && (opt->device || opt->mode))
+      return bad_usage("--device and --mode choose among a database's tunings: --embed=DB%s", "");
     if (!shaped && !opt->embed_db == !opt->variant)
       return bad_usage("--embed takes a database (--embed=DB) or --variant=ID, one of them%s", "");
     if (argc - optind != 1 || opt->ntypes != 1)
@@ -346,8 +349,15 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
       return;
     const char *slash = strrchr(opt->outdir, '/');
     Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+    PtrVec cells = {0};
+    if (opt->embed_db && embed_choose_cells(ctx, by[opt->dialect], opt->embed_db,
+                                            source_hash(arena, prog->file->text), opt->device,
+                                            opt->mode, &cells) != 0)
+      return;
     char err[512];
-    if (gen_embed_rows(out, arena, by[opt->dialect], path, err, sizeof err) != 0)
+    if (gen_embed_rows(out, arena, by[opt->dialect], path, &cells,
+                       opt->embed_db ? arena_printf(arena, "by tgm-tune (%s)", opt->embed_db) : "",
+                       err, sizeof err) != 0)
       diag_error(ctx->diag, (Loc){path, 0, 0}, "%s", err);
     return;
   }

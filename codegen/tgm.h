@@ -742,6 +742,21 @@ typedef struct {
 } EmbedChoice;
 
 int embed_choose_variant(Ctx *ctx, const Composition *c, const char *id, EmbedChoice *out);
+/* A row or column setting tgm-tune chose for the cell 2^log2m x 2^log2n
+ * (m in [2^(log2m-1), 2^(log2m+1)), n likewise: launch_rule.tpl's
+ * tgm_shape_cell) on the GPU of its table: RW's per_row threads a row, RL's
+ * per_row blocks a row, CT's width and parts (0 where the kind has none). */
+typedef struct {
+  int log2m, log2n;
+  const Plan *plan;
+  unsigned block, items, per_row, width, parts;
+  const EmbedTable *table;
+} EmbedCell;
+/* --rows/--cols --embed=DB: every tuned GPU's cells of the database (out:
+ * EmbedCell *, grouped by table, in the database's order), checked as
+ * embed_choose_db checks buckets. 0, or -1 with errors said. */
+int embed_choose_cells(Ctx *ctx, const Composition *c, const char *db_path, const char *source_hash,
+                       const char *device, const char *mode, PtrVec *out);
 /* Every tuned GPU's table of the database (out: EmbedChoice *, grouped by
  * table, in order of size), and with several GPUs a portable table last.
  * The database is checked as tgm-tune checks it, and every bucket against
@@ -750,12 +765,17 @@ int embed_choose_db(Ctx *ctx, const Composition *c, const char *db_path, const c
                     const char *device, const char *mode, PtrVec *out);
 int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *choices,
               const char *how, char *err, size_t errlen);
+/* s as a C string literal, every byte as it is (escaped where it must be). */
+const char *embed_c_string(Arena *a, const char *s);
 /* The entry point's holes shared by gen_embed and gen_embed_rows. */
 void embed_fill_signature(TplDict *d, Arena *a, const Composition *c);
 /* --rows/--cols --embed (embed_rows.c): the row or column call, its kernel
- * picked at run time by templates/launch_rule.tpl's rule. 0, or -1 with err. */
-int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source, char *err,
-                   size_t errlen);
+ * picked at run time by templates/launch_rule.tpl's rule, or with cells
+ * (EmbedCell *, from embed_choose_cells; NULL or empty: none) by tgm-tune's
+ * choice where the GPU and the shape's cell are tuned (`how` says from
+ * where). 0, or -1 with err. */
+int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
+                   const PtrVec *cells, const char *how, char *err, size_t errlen);
 /* The kinds the rule's pick names, for rows (c->rows: rw_narrow, rw_wide,
  * rb, rl, as tgm_rows_pick's kind and vec) or columns (ct): role i's name
  * and the variant the embedded header runs for it (NULL: no such role, or

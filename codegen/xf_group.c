@@ -177,17 +177,72 @@ static bool mark_used(Node *n, void *ctx) {
   return true;
 }
 
-/* A shared declaration no statement names any more (at the top level). */
+/* Whether an expression reads decl, or calls, shuffles or acts atomically
+ * (what a dropped store would drop with it). */
+typedef struct {
+  const Node *decl;
+  bool found;
+} Reads;
+
+static bool reads_or_acts(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if ((n->kind == ND_VAR && n->decl == r->decl) || n->kind == ND_CALL || n->kind == ND_SHFL ||
+      n->kind == ND_ATOMIC || n->kind == ND_ASSIGN)
+    r->found = true;
+  return !r->found;
+}
+
+/* The shared declaration a top-level statement only stores into, or NULL:
+ * `x[i] = e;` (or `x = e;`), or an if without else whose branch is only
+ * such stores to x, e and i free of x, calls, shuffles and atomics. */
+static const Node *store_only(Node *st) {
+  if (st->kind == ND_IF && !st->els && st->then) {
+    Node *b = st->then;
+    const Node *x = NULL;
+    int n = b->kind == ND_BLOCK ? b->kids.len : 1;
+    for (int i = 0; i < n; i++) {
+      Node *s = b->kind == ND_BLOCK ? b->kids.items[i] : b;
+      const Node *d = s->kind == ND_IF ? NULL : store_only(s);
+      if (!d || (x && d != x))
+        return NULL;
+      x = d;
+    }
+    return x;
+  }
+  if (st->kind != ND_EXPR || !st->lhs || st->lhs->kind != ND_ASSIGN || st->lhs->op != OP_NONE)
+    return NULL;
+  Node *to = st->lhs->lhs;
+  if (to->kind == ND_INDEX)
+    to = to->lhs;
+  if (to->kind != ND_VAR || !is_shared(to->decl))
+    return NULL;
+  Reads r = {to->decl, false};
+  node_walk(st->lhs->rhs, reads_or_acts, &r);
+  if (st->lhs->lhs->kind == ND_INDEX)
+    node_walk(st->lhs->lhs->rhs, reads_or_acts, &r);
+  return r.found ? NULL : to->decl;
+}
+
+/* A shared declaration no statement reads any more (at the top level): the
+ * declaration and the statements that only store into it. A group inside
+ * one warp drops a block's second stage this way (VA2S: the per-warp
+ * results a shared atomic would have combined, set to the identity and
+ * never read). */
 static void drop_unused_shared(Arena *a, Node *body) {
   Used u = {.a = a};
   PtrVec keep = {0};
-  node_walk(body, mark_used, &u);
   for (int i = 0; i < body->kids.len; i++) {
     Node *st = body->kids.items[i];
-    bool named = false;
-    for (int j = 0; j < u.decls.len && !named; j++)
-      named = u.decls.items[j] == st;
-    if (st->kind == ND_DECL && is_shared(st) && !named)
+    if (!store_only(st))
+      node_walk(st, mark_used, &u);
+  }
+  for (int i = 0; i < body->kids.len; i++) {
+    Node *st = body->kids.items[i];
+    const Node *d = st->kind == ND_DECL && is_shared(st) ? st : store_only(st);
+    bool read = false;
+    for (int j = 0; d && j < u.decls.len && !read; j++)
+      read = u.decls.items[j] == d;
+    if (d && !read)
       continue;
     vec_push(a, &keep, st);
   }

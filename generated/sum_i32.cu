@@ -3120,6 +3120,21 @@ static inline unsigned long long tgm_cols_tiles_most(unsigned long long n, unsig
   unsigned long long cols = (unsigned long long)groups * vw;
   return (n + vw + cols - 1) / cols;
 }
+
+// Whether the embedded call's temp storage holds a setting: RL's per_row
+// blocks a row over m rows (a counter a row, m x per_row partials), CT's
+// parts over n columns in tiles of width groups of vw (a counter a tile,
+// parts x n partials). tgm-tune chooses only settings that fit; the call
+// runs the rule's pick where a tuned one would not (a larger shape of its
+// cell).
+static inline int tgm_rows_parts_fit(unsigned long long m, unsigned per_row) {
+  return m <= TGM_ROWS_PARTS_MAX && m * per_row <= TGM_ROWS_EMBED_PARTIALS;
+}
+static inline int tgm_cols_parts_fit(unsigned long long n, unsigned width, unsigned vw, unsigned parts) {
+  return parts <= 1 || (parts <= 4096 && n * parts <= TGM_COLS_EMBED_PARTIALS &&
+                        tgm_cols_tiles_most(n, width, vw) <= TGM_ROWS_PARTS_MAX);
+}
+
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};

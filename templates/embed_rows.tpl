@@ -27,6 +27,9 @@
 #if !defined({{rtc}})
 #include <stdint.h>
 #include <atomic>
+{{?tuned}}
+#include <string.h>
+{{/tuned}}
 
 namespace {{namespace}} {
 
@@ -140,6 +143,137 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
   return e;
 }
 {{/cols}}
+{{?tuned}}
+
+// ------------------------------------------------------------ the tuned cells
+// tgm-tune's choices ({{tuned_how}}), per tuned GPU: a setting per cell
+// 2^log2m x 2^log2n, which holds m in [2^(log2m - 1), 2^(log2m + 1)) and n
+// likewise (tgm_shape_cell). A shape whose cell is not there, on a GPU not
+// tuned, or whose setting does not fit the temp storage (a larger shape of
+// its cell), runs {{pick_fn}}'s choice.
+struct tgm_cell {
+  unsigned char log2m, log2n, slot;
+  unsigned short block, items;
+  unsigned per_row, width, parts; // RW's threads a row or RL's blocks a row; CT's width and parts
+};
+struct tgm_cell_table {
+  const char *device; // the GPU it was tuned on, as the runtime names it
+  int cc_major, cc_minor, sms, count;
+  const tgm_cell *cells;
+};
+{{#tables}}
+
+// {{note}}
+inline constexpr tgm_cell tgm_cells_{{tindex}}[] = {
+{{#rows}}
+    {{row}}
+{{/rows}}
+};
+{{/tables}}
+
+inline constexpr tgm_cell_table tgm_cell_tables[] = {
+{{#tables}}
+    {{table_row}}
+{{/tables}}
+};
+enum { TGM_CELL_TABLES = {{ntables}} };
+
+// The current GPU's table (the one tuned on a GPU of its name, compute
+// capability and SM count), nullptr where none is: chosen at the first call
+// on the GPU and kept in one word per GPU (the first 64; a later one looks
+// at every call). Threads may race to store the same word: no lock.
+inline {{err_t}} tgm_cell_table_of(const tgm_cell_table **table) {
+  static std::atomic<int> chosen[64]; // 0: not yet; 1: none; else table + 2
+  int dev = 0;
+  {{err_t}} e = {{get_device}}(&dev);
+  if (e != {{success}})
+    return e;
+  int word = dev >= 0 && dev < 64 ? chosen[dev].load(std::memory_order_relaxed) : 0;
+  if (word == 0) {
+    int sms = 0, major = 0, minor = 0;
+    e = {{get_attribute}}(&sms, {{sm_count_attr}}, dev);
+    if (e == {{success}})
+      e = {{get_attribute}}(&major, {{cc_major_attr}}, dev);
+    if (e == {{success}})
+      e = {{get_attribute}}(&minor, {{cc_minor_attr}}, dev);
+    if (e != {{success}})
+      return e;
+    word = 1;
+    {{props_t}} props;
+    bool named = false; // the name comes with the properties: read once, when a table may match
+    for (int i = 0; i < TGM_CELL_TABLES && word == 1; i++) {
+      const tgm_cell_table &t = tgm_cell_tables[i];
+      if (t.cc_major != major || t.cc_minor != minor || t.sms != sms)
+        continue;
+      if (!named) {
+        e = {{get_props}}(&props, dev);
+        if (e != {{success}})
+          return e;
+        named = true;
+      }
+      if (strcmp(props.name, t.device) == 0)
+        word = i + 2;
+    }
+    if (dev >= 0 && dev < 64)
+      chosen[dev].store(word, std::memory_order_relaxed);
+  }
+  *table = word >= 2 ? &tgm_cell_tables[word - 2] : nullptr;
+  return {{success}};
+}
+
+// The tuned cell of m x n on the current GPU, when its setting fits; else nullptr.
+inline {{err_t}} tgm_cell_of(tgm_size m, tgm_size n, const tgm_cell **cell) {
+  *cell = nullptr;
+  const tgm_cell_table *t = nullptr;
+  {{err_t}} e = tgm_cell_table_of(&t);
+  if (e != {{success}} || !t || m == 0 || n == 0)
+    return e;
+  const int lm = tgm_shape_cell(m), ln = tgm_shape_cell(n);
+  for (int i = 0; i < t->count; i++) {
+    const tgm_cell &k = t->cells[i];
+    if (k.log2m != lm || k.log2n != ln)
+      continue;
+{{#slots}}
+    if (k.slot == {{slot}} && {{slot_fits}})
+      *cell = &k;
+{{/slots}}
+    break;
+  }
+  return {{success}};
+}
+
+// Runs cell k's setting, by its slot:
+{{#slots}}
+//   {{slot}}: {{slot_id}}
+{{/slots}}
+// temp: 16-byte aligned, the call's temp size.
+inline {{err_t}} tgm_cell_run(const tgm_cell &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
+                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
+  size_t clear = 0;
+  switch (k.slot) {
+{{#slots}}
+  case {{slot}}:
+{{?slot_clear}}
+    clear = {{slot_clear}};
+    if (clear != 0) {
+      {{err_t}} e = {{memset_async}}(temp, 0, clear, stream); // CUB's temp storage holds anything
+      if (e != {{success}})
+        return e;
+    }
+{{/slot_clear}}
+    switch (k.block) {
+    case 128: return launch_{{slot_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, {{slot_knobs}}{{param_args}}, stream);
+    case 256: return launch_{{slot_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, {{slot_knobs}}{{param_args}}, stream);
+    case 512: return launch_{{slot_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, {{slot_knobs}}{{param_args}}, stream);
+    case 1024: return launch_{{slot_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, {{slot_knobs}}{{param_args}}, stream);
+    }
+    return {{err_invalid}};
+{{/slots}}
+  }
+  (void)clear;
+  return {{err_invalid}};
+}
+{{/tuned}}
 
 } // namespace {{namespace}}
 
@@ -157,12 +291,21 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   }
   if (*temp_bytes < {{fname}}_temp_bytes({{temp_arg}}))
     return {{err_invalid}};
+  // the 16-byte aligned part of d_temp (its size leaves room for that)
+  size_t skip = (16 - (size_t)((uintptr_t)d_temp % 16)) % 16;
+{{?tuned}}
+  const ns::tgm_cell *cell = nullptr;
+  {{err_t}} te = ns::tgm_cell_of(m, n, &cell);
+  if (te != {{success}})
+    return te;
+  if (cell)
+    return ns::tgm_cell_run(*cell, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip,
+                            *temp_bytes - skip{{param_args}}, stream);
+{{/tuned}}
   {{pick_t}} k;
   {{err_t}} e = ns::tgm_pick(m, n, &k);
   if (e != {{success}})
     return e;
-  // the 16-byte aligned part of d_temp (its size leaves room for that)
-  size_t skip = (16 - (size_t)((uintptr_t)d_temp % 16)) % 16;
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
                           stream);
 }

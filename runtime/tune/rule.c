@@ -77,6 +77,13 @@ tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sm
 
 int tune_shape_cell(unsigned long long x) { return tgm_shape_cell(x); }
 
+int tune_shape_fits(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
+                    unsigned vw, unsigned parts) {
+  return rule == RULE_ROWS_PARTS ? tgm_rows_parts_fit(m, group)
+         : rule == RULE_COLS     ? tgm_cols_parts_fit(n, group, vw ? vw : 1, parts)
+                                 : 1;
+}
+
 size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc) {
   return cols ? tgm_cols_embed_temp(n, acc) : tgm_rows_embed_temp(acc);
 }

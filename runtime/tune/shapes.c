@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { CHECK_MAX = 256, REFINE_TOP = 4, REFINE_ROUNDS = 3, AB_ROUNDS = 9, SCREEN_SAMPLES = 5 };
 static const unsigned long long REFERENCE_WORK = 1ull << 23; // elements the reference reads a shape
@@ -60,7 +61,7 @@ typedef struct {
   int cols;
   tgm_devptr out, scratch; // out: one R a row or column; scratch: gathered columns
   size_t out_bytes, scratch_bytes;
-  char *host;    // columns: the matrix on the host, for the gather
+  char *host; // columns: the matrix on the host, for the gather
   size_t host_bytes;
   // the shape under check: its checked rows or columns and their reference
   unsigned long long idx[CHECK_MAX];
@@ -72,7 +73,7 @@ typedef struct {
   shape_set *seen;
   signed char *seen_ok;
   int n_seen, cap_seen;
-  FILE *csv;  // every timing
+  FILE *csv;   // every timing
   int resumed; // cells found in the database
 } shp;
 
@@ -83,8 +84,8 @@ static unsigned vw_of(ctx *c, const shape_set *k) {
 }
 
 static int same_set(const shape_set *a, const shape_set *b) {
-  return a->v == b->v && a->block == b->block && a->items == b->items &&
-         a->per_row == b->per_row && a->width == b->width && a->parts == b->parts;
+  return a->v == b->v && a->block == b->block && a->items == b->items && a->per_row == b->per_row &&
+         a->width == b->width && a->parts == b->parts;
 }
 
 static void set_text(ctx *c, const shape_set *k, char *buf, size_t len) {
@@ -116,8 +117,8 @@ static unsigned grid_of(ctx *c, const shape_set *k, tgm_devptr in, dims d, unsig
   if ((r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_COLS && (!k->width || !k->parts)))
     return 0;
   tune_shape_grid(r, in, d.m, d.n, k->block, group, k->parts, vw_of(c, k), c->elem, &x, y);
-  size_t need = tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size);
-  if (need > tune_shape_embed_temp(r == RULE_COLS, d.n, c->acc_size) || need > c->temp_bytes)
+  if (!tune_shape_fits(r, d.m, d.n, group, vw_of(c, k), k->parts) ||
+      tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size) > c->temp_bytes)
     return 0;
   return x;
 }
@@ -141,7 +142,8 @@ static tgm_status enqueue(ctx *c, const shape_set *k, tgm_devptr in, dims d, tgm
                     .n = d.n,
                     .out = out,
                     .has_temp = 1,
-                    .partials = c->temp + (counters ? counters : tune_shape_counters(RULE_ROWS_PARTS, 0)),
+                    .partials = c->temp +
+                                (counters ? counters : tune_shape_counters(RULE_ROWS_PARTS, 0)),
                     .counter = c->temp,
                     .items = k->items};
   for (int i = 0; i < c->n_in; i++)
@@ -209,7 +211,8 @@ static tgm_status reference_of(shp *s, tgm_devptr in, dims d) {
     most = 2;
   s->n_idx = (int)(count < most ? count : most);
   for (int i = 0; i < s->n_idx; i++)
-    s->idx[i] = count <= most ? (unsigned long long)i : (unsigned long long)i * (count - 1) / (most - 1);
+    s->idx[i] = count <= most ? (unsigned long long)i
+                              : (unsigned long long)i * (count - 1) / (most - 1);
   if (s->cols) { // the matrix (each input) on the host, for the gather
     size_t mat = (size_t)(d.m ? (d.m - 1) * d.ld + d.n : 0) * c->elem;
     tgm_status st = TGM_OK;
@@ -230,8 +233,8 @@ static tgm_status reference_of(shp *s, tgm_devptr in, dims d) {
 // counters first, as the embedded call does; the second finds the partials
 // the first left), and compares the checked outputs with want (R[3] each, in
 // s->idx order). 0: right; else why in buf.
-static int check_run(shp *s, const shape_set *k, tgm_devptr in, dims d, const char *want,
-                     char *buf, size_t len) {
+static int check_run(shp *s, const shape_set *k, tgm_devptr in, dims d, const char *want, char *buf,
+                     size_t len) {
   ctx *c = s->c;
   size_t nout = outputs(s, d);
   for (int run = 0; run < 2; run++) {
@@ -417,7 +420,8 @@ static int neighbours(ctx *c, const shape_set *k, shape_set out[10]) {
   const tune_variant *x = var(c, k);
   tune_rule r = rule_of(c, k);
   int n = 0;
-  int bi = index_of(x->blocks, x->n_blocks, k->block), ii = index_of(x->items, x->n_items, k->items);
+  int bi = index_of(x->blocks, x->n_blocks, k->block),
+      ii = index_of(x->items, x->n_items, k->items);
   for (int dir = -1; dir <= 1; dir += 2) {
     if (bi + dir >= 0 && bi + dir < x->n_blocks)
       out[n] = *k, out[n++].block = x->blocks[bi + dir];
@@ -465,8 +469,8 @@ static tgm_status time_set(shp *s, const shape_set *k, dims d, int samples, tune
 
 // Adds k to the list (unless there, or it cannot run on d, or fails its
 // check), timed. 1 when added.
-static int try_set(shp *s, scored *list, int *n, int cap, const shape_set *k, tgm_devptr in,
-                   dims d, tgm_status *err) {
+static int try_set(shp *s, scored *list, int *n, int cap, const shape_set *k, tgm_devptr in, dims d,
+                   tgm_status *err) {
   unsigned y;
   if (*n >= cap || !grid_of(s->c, k, in, d, &y))
     return 0;
@@ -496,8 +500,8 @@ static int by_time(const void *a, const void *b) {
 
 // a and b in AB_ROUNDS interleaved rounds: *m the margin of b over a
 // (b / a - 1, median over rounds) and its 95% interval; ta, tb the medians.
-static tgm_status ab(shp *s, const shape_set *a, const shape_set *b, dims d, double *m,
-                     double *lo, double *hi, double *ta_med, double *tb_med) {
+static tgm_status ab(shp *s, const shape_set *a, const shape_set *b, dims d, double *m, double *lo,
+                     double *hi, double *ta_med, double *tb_med) {
   double ta[AB_ROUNDS], tb[AB_ROUNDS];
   for (int r = 0; r < AB_ROUNDS; r++) {
     tune_stats sa, sb;
@@ -583,7 +587,9 @@ static int tune_bucket(shp *s, dims d, tune_result *r) {
   // against the runner-up): the best replaces the rule beyond noise only
   c->stage = "a/b";
   int rule_best = have_rule && same_set(&best, &rule);
-  shape_set other = rule_best ? (n > 1 ? list[1].k : best) : have_rule ? rule : (n > 1 ? list[1].k : best);
+  shape_set other = rule_best   ? (n > 1 ? list[1].k : best)
+                    : have_rule ? rule
+                                : (n > 1 ? list[1].k : best);
   double m = 0, lo = 0, hi = 0, t_best = list[0].st.median, t_other = t_best;
   if (!same_set(&other, &best) &&
       (e = ab(s, &best, &other, d, &m, &lo, &hi, &t_best, &t_other)) != TGM_OK) {
@@ -671,11 +677,13 @@ static int write_report(shp *s, const tune_key *key, const dims *ds, const tune_
   fprintf(f, "- %d cells in %.1f s; %ld timings; %d settings failed their check%s\n", n, seconds,
           c->measured, c->n_excluded, c->n_excluded ? " (listed below)" : "");
   if (s->resumed)
-    fprintf(f, "- %d cells resumed from the database: their timings and failed checks are in the "
-               "report of the run that measured them\n",
+    fprintf(f,
+            "- %d cells resumed from the database: their timings and failed checks are in the "
+            "report of the run that measured them\n",
             s->resumed);
-  fprintf(f, "- a cell 2^a x 2^b holds m in [2^(a-1), 2^(a+1)) and n likewise; times in us, "
-             "the median; the choice replaces the rule's only beyond the noise (%.3f)\n\n",
+  fprintf(f,
+          "- a cell 2^a x 2^b holds m in [2^(a-1), 2^(a+1)) and n likewise; times in us, "
+          "the median; the choice replaces the rule's only beyond the noise (%.3f)\n\n",
           c->o->noise);
   // per kind of the rule's choice: how far it is from the tuned best
   fprintf(f, "## The rule against the tuned best, per kind of the rule's choice\n\n");
@@ -690,7 +698,10 @@ static int write_report(shp *s, const tune_key *key, const dims *ds, const tune_
         continue;
       double best = rs[i].us < rs[i].f_us ? rs[i].us : rs[i].f_us, ratio = rs[i].f_us / best;
       cells++, lsum += log(ratio), worst = ratio > worst ? ratio : worst;
-      replaced += strncmp(rs[i].chosen_by, "within", 6) != 0 && strcmp(rs[i].variant, rs[i].f_variant) != 0;
+      // the tuner keeps the rule's setting unless another beats it beyond noise
+      replaced += strcmp(rs[i].variant, rs[i].f_variant) || rs[i].block != rs[i].f_block ||
+                  rs[i].items != rs[i].f_items || rs[i].per_row != rs[i].f_per_row ||
+                  rs[i].width != rs[i].f_width || rs[i].parts != rs[i].f_parts;
     }
     if (cells)
       fprintf(f, "| %s | %d | %.3f | %.3f | %d |\n", name, cells, exp(lsum / cells), worst,
@@ -723,7 +734,9 @@ static int write_report(shp *s, const tune_key *key, const dims *ds, const tune_
       set_text(c, &u, ru, sizeof ru);
     else
       snprintf(ru, sizeof ru, "-");
-    fprintf(f, "| %llu | %llu | %s | %.2f | %.0f | %s | %s | %.2f | %.3f | %s | %+.3f [%+.3f, %+.3f] |\n",
+    fprintf(f,
+            "| %llu | %llu | %s | %.2f | %.0f | %s | %s | %.2f | %.3f | %s | %+.3f [%+.3f, %+.3f] "
+            "|\n",
             ds[i].m, ds[i].n, ch, r->us, r->gbps, r->chosen_by, fo, r->f_us,
             r->f_us > 0 ? r->f_us / r->us : 0, ru, r->margin, r->margin_lo, r->margin_hi);
   }
@@ -737,6 +750,33 @@ static int write_report(shp *s, const tune_key *key, const dims *ds, const tune_
     return EXIT_TUNE;
   }
   return 0;
+}
+
+// DIR/timings-SPECTRUM-TYPE-SHAPE-MODE.csv, opened at the first cell this
+// run measures: a run that resumes adds to the one it resumes, from its
+// last whole line (a run killed mid-cell leaves a line cut short).
+static FILE *open_timings(ctx *c, const tune_key *key, int resumed) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/timings-%s-%s-%s-%s.csv", c->o->report, c->m.spectrum, key->type,
+           key->shape, key->mode);
+  FILE *f = resumed ? fopen(path, "r+") : NULL;
+  if (f) {
+    long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1, keep = end;
+    while (keep > 0 && fseek(f, keep - 1, SEEK_SET) == 0 && fgetc(f) != '\n')
+      keep--;
+    if (end < 0 || (keep < end && ftruncate(fileno(f), keep) != 0) || fseek(f, 0, SEEK_END) != 0) {
+      fclose(f);
+      f = NULL;
+    } else if (keep > 0)
+      return f;
+    else
+      fclose(f), f = NULL;
+  }
+  f = fopen(path, "w");
+  if (f)
+    fprintf(f, "m,n,stage,variant,block,items,per_row,width,parts,samples,median_us,p25_us,"
+               "p75_us,min_us\n");
+  return f;
 }
 
 int shapes_run(ctx *c, tune_key *key) {
@@ -776,13 +816,13 @@ int shapes_run(ctx *c, tune_key *key) {
     rc = gpu_fail("allocating host buffers", TGM_ERR_MEMORY);
     goto done;
   }
-#define STRY(what, call)          \
-  do {                            \
-    tgm_status s_ = (call);       \
-    if (s_ != TGM_OK) {           \
-      rc = gpu_fail(what, s_);    \
-      goto done;                  \
-    }                             \
+#define STRY(what, call)       \
+  do {                         \
+    tgm_status s_ = (call);    \
+    if (s_ != TGM_OK) {        \
+      rc = gpu_fail(what, s_); \
+      goto done;               \
+    }                          \
   } while (0)
   STRY("creating a stream", tgm_stream_create(c->b, &c->s));
   STRY("allocating temp", tgm_malloc(c->b, c->temp_bytes, &c->temp));
@@ -810,7 +850,8 @@ int shapes_run(ctx *c, tune_key *key) {
     for (size_t off = 0; off < all && rc == 0; off += chunk) {
       if (off && off % c->pool_bytes == 0)
         verify_fill_host(c, host, chunk / c->elem);
-      tgm_status st = tgm_copy_to_device(c->b, c->pool + off, host, all - off < chunk ? all - off : chunk);
+      tgm_status st = tgm_copy_to_device(c->b, c->pool + off, host,
+                                         all - off < chunk ? all - off : chunk);
       if (st != TGM_OK)
         rc = gpu_fail("filling the input pool", st);
     }
@@ -829,23 +870,15 @@ int shapes_run(ctx *c, tune_key *key) {
                 ds[i].m, ds[i].n);
       continue;
     }
-    if (o->report && !s.csv) { // a resumed run adds to the timings of the one it resumes
-      char path[4096];
-      snprintf(path, sizeof path, "%s/timings-%s-%s-%s-%s.csv", o->report, c->m.spectrum,
-               key->type, key->shape, key->mode);
-      FILE *old = s.resumed ? fopen(path, "r") : NULL;
-      s.csv = fopen(path, old ? "a" : "w");
-      if (old)
-        fclose(old);
-      else if (s.csv)
-        fprintf(s.csv, "m,n,stage,variant,block,items,per_row,width,parts,samples,median_us,"
-                       "p25_us,p75_us,min_us\n");
-    }
+    if (o->report && !s.csv)
+      s.csv = open_timings(c, key, s.resumed);
     if ((rc = tune_bucket(&s, ds[i], r)))
       goto done;
     if (o->verify_only)
       continue;
     r->log2m = lm, r->log2n = ln;
+    if (s.csv)
+      fflush(s.csv); // a run killed later keeps this cell's timings
     tgm_status st = tune_db_put(c->db, key, r);
     if (st != TGM_OK) {
       fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());

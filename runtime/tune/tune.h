@@ -219,8 +219,12 @@ tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sm
 // tgm_shape_cell: the odd a with 2^(a-1) <= x < 2^(a+1)).
 int tune_shape_cell(unsigned long long x);
 // The temp storage the embedded call has for rows (any shape) or columns
-// (n columns): what a setting the tuner may choose can use.
+// (n columns), and whether a setting of a launch of that rule fits it
+// (launch_rule.tpl's tgm_rows_parts_fit, tgm_cols_parts_fit): what the
+// tuner may choose.
 size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc);
+int tune_shape_fits(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
+                    unsigned vw, unsigned parts);
 // The bytes of temp storage a row or column launch clears first (the
 // counters; 0 where it has none).
 size_t tune_shape_counters(tune_rule rule, unsigned parts);

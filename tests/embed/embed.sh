@@ -64,7 +64,35 @@ if [ "$what" = cli ]; then
   "$gen" --rows --embed --no-check --hip --type=f32 -o "$work/shaped_r.hip.h" codelets/argmax.tgm || fail "--rows --embed --hip"
   grep -q 'inline hipError_t tgm_argmax_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, tgm_kernels_argmax_f32_rows::tgm_arg \*d_out,' "$work/shaped_r.hip.h" ||
     fail "an argmax row entry point for HIP"
-  "$gen" --rows --embed=db.json -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows with a database"
+  # tgm-tune's cells (--embed=DB): the fixture's, checked against the manifest
+  bash tests/embed/shapes_db.sh "$gen" "$root" "$work/shapes.db.json" || fail "shapes_db.sh"
+  "$gen" --rows --embed="$work/shapes.db.json" --no-check --type=f32 -o "$work/tuned_r.cuh" codelets/sum.tgm ||
+    fail "--rows --embed=DB"
+  grep -q '{7, 13, 2, 128, 1, 256, 0, 0}, // RL.VS.SV' "$work/tuned_r.cuh" && grep -q 'launch_sum_RW_VA2S_SS<1024>' "$work/tuned_r.cuh" &&
+    grep -q 'k.slot == 2 && tgm_rows_parts_fit(m, k.per_row)' "$work/tuned_r.cuh" || fail "the tuned row cells and their variants"
+  "$gen" --cols --embed="$work/shapes.db.json" --no-check --type=f32 -o "$work/tuned_c.cuh" codelets/sum.tgm &&
+    grep -q 'k.slot == 0 && tgm_cols_parts_fit(n, k.width, 1, k.parts)' "$work/tuned_c.cuh" || fail "the tuned column cells"
+  "$gen" --cols --embed="$work/shapes.db.json" --no-check --type=i32 -o "$work/shaped_x.cuh" codelets/sum.tgm 2>"$work/err"
+  [ $? -eq 1 ] && [ ! -e "$work/shaped_x.cuh" ] && grep -q "no tuned sum i32 cols for cuda" "$work/err" ||
+    fail "--cols --embed=DB without the type's cells: $(head -1 "$work/err")"
+  bad_cell() { # bad_cell SED PATTERN [cols]: the fixture edited, refused with PATTERN, nothing written
+    sed "$1" "$work/shapes.db.json" >"$work/bad.db.json"
+    "$gen" --${3:-rows} --embed="$work/bad.db.json" --no-check --type=f32 -o "$work/shaped_x.cuh" codelets/sum.tgm 2>"$work/err"
+    [ $? -eq 1 ] && [ ! -e "$work/shaped_x.cuh" ] && grep -q -- "$2" "$work/err" ||
+      fail "a bad cell ($2): $(head -1 "$work/err")"
+  }
+  bad_cell 's/"RB.V.SV"/"RB.V.XX"/' 'cell 1 (2^5 x 2^11) of the entry for NVIDIA H100 80GB HBM3 (f32 sum, one) chose no variant .RB.V.XX.'
+  bad_cell 's/"RW.VA2S.SS", "block": 128/"RW.VA2S.SS", "block": 96/' 'block 96 is not one of RW.VA2S.SS'
+  bad_cell 's/"items": 4, "per_row": 4/"items": 4, "per_row": 3/' 'per_row 3 is not one of RW.VA2S.SS'
+  bad_cell 's/"RB.V.SV"/"CT.SV"/' "chose no variant 'CT.SV' for sum in cuda"
+  bad_cell 's/"per_row": 16,/"per_row": 1,/' 'per_row (blocks a row) outside'
+  bad_cell 's/"width": 64, "parts": 1/"width": 512, "parts": 1/' 'CT.SS b256: width and parts the launch rule refuses' cols
+  bad_cell 's/"log2m": 5, "log2n": 11/"log2m": 1, "log2n": 17/' 'bad.db.json:4:5: error: entry 0 bucket 1 repeats a cell'
+
+  sed 's/"RB.V.SV"/"RB.V.XX"/' "$work/shapes.db.json" >"$work/bad.db.json"
+  "$gen" --rows --embed="$work/bad.db.json" --device="NVIDIA H200" --no-check --type=f32 -o "$work/shaped_x.cuh" codelets/sum.tgm 2>"$work/err"
+  [ $? -eq 1 ] && grep -q "no tuned sum f32 rows for cuda in the database, device NVIDIA H200" "$work/err" || fail "--device narrows the cells"
+  "$gen" --rows --embed --device=X -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows --device without a database"
   "$gen" --cols --embed --variant=CT.SS -o "$work/shaped_x.cuh" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--cols with --variant"
   "$gen" --rows --reduce-api -o "$work/shaped_x.h" codelets/sum.tgm 2>/dev/null; [ $? -eq 2 ] || fail "--rows --reduce-api"
   # a codelet with an error: located, exit 1, nothing written

@@ -19,17 +19,25 @@
 // only with a NULL d_temp, d_temp at any address, errors for no temp_bytes,
 // a short temp, ld < n, a misaligned d_out and a failing device query; m = 0
 // (rows) and n = 0 (columns) write nothing.
+//
+// -DTGM_TUNED: the row and column calls of sum f32 made with --embed=DB from
+// tests/embed/fixture-shapes.db.json (cells tuned on the fake H100), the
+// same runs over shapes that fall in those cells too, and the cells found
+// where they should be: on the H100, for a shape of the cell whose setting
+// fits the temp storage; not for one whose does not, nor on another GPU.
 #include "sim_device.h"
 
 #include "sum_rows_f32.h"
+#include "sum_cols_f32.h"
+#ifndef TGM_TUNED
 #include "max_rows_i32.h"
 #include "argmax_rows_f32.h"
 #include "count_if_rows_f32.h"
 #include "l2norm_rows_f32.h"
-#include "sum_cols_f32.h"
 #include "min_cols_i32.h"
 #include "mean_cols_f32.h"
 #include "dot_cols_f32.h"
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -96,6 +104,10 @@ static const Header headers[] = {
     HEADER(tgm_sum_rows_f32, tgm_kernels_sum_f32_rows, float, float, SUM, false,
            (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
+    HEADER(tgm_sum_cols_f32, tgm_kernels_sum_f32_cols, float, float, SUM, true,
+           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), COLS_PICK,
+           COLS_TEMP),
+#ifndef TGM_TUNED
     HEADER(tgm_max_rows_i32, tgm_kernels_max_i32_rows, int32_t, int32_t, MAX, false,
            (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
@@ -110,9 +122,6 @@ static const Header headers[] = {
     HEADER(tgm_l2norm_rows_f32, tgm_kernels_l2norm_f32_rows, float, float, L2NORM, false,
            (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), ROWS_PICK,
            ROWS_TEMP),
-    HEADER(tgm_sum_cols_f32, tgm_kernels_sum_f32_cols, float, float, SUM, true,
-           (temp, bytes, (const float *)x, (float *)out, m, n, ld, stream_t()), COLS_PICK,
-           COLS_TEMP),
     HEADER(tgm_min_cols_i32, tgm_kernels_min_i32_cols, int32_t, int32_t, MIN, true,
            (temp, bytes, (const int32_t *)x, (int32_t *)out, m, n, ld, stream_t()), COLS_PICK,
            COLS_TEMP),
@@ -122,6 +131,7 @@ static const Header headers[] = {
     HEADER(tgm_dot_cols_f32, tgm_kernels_dot_f32_cols, float, float, DOT, true,
            (temp, bytes, (const float *)x, (const float *)y, (float *)out, m, n, ld, stream_t()),
            COLS_PICK, COLS_TEMP),
+#endif
 };
 
 // ------------------------------------------------------------- references
@@ -141,6 +151,7 @@ struct Line {
 
 static bool check_one(const Header &h, const Line &l, const unsigned char *got, double *g,
                       double *w) {
+#ifndef TGM_TUNED
   if (h.op == ARGMAX) {
     tgm_kernels_argmax_f32_rows::tgm_arg a;
     std::memcpy(&a, got, sizeof a);
@@ -152,6 +163,7 @@ static bool check_one(const Header &h, const Line &l, const unsigned char *got, 
     *g = (double)a.key, *w = (double)key;
     return a.key == key && (l.len == 0 || a.value == best);
   }
+#endif
   if (h.op == COUNT_IF) {
     unsigned c = 0, v;
     for (size_t i = 0; i < l.len; i++)
@@ -190,13 +202,47 @@ static bool check_one(const Header &h, const Line &l, const unsigned char *got, 
 struct Shape {
   size_t m, n;
 };
-static const Shape row_shapes[] = {{0, 5},    {3, 0},     {1, 1},    {1, 3},     {7, 31},
-                                   {7, 33},   {300, 33},  {40, 300}, {40, 1030}, {2, 9000},
-                                   {5, 8200}, {10, 8200}, {1, 127},  {1, 128},   {3, 2048},
-                                   {16, 128}, {200, 12}};
-static const Shape col_shapes[] = {{5000, 4}, {100, 300}, {3, 7},    {1, 1},    {64, 33},
-                                   {0, 5},    {5, 0},     {700, 64}, {9000, 3}, {40, 1030},
-                                   {3, 5000}, {2000, 64}, {20000, 3}};
+// -DTGM_TUNED: the fixture's cells, each shape in one (the last of each
+// list in a cell whose setting does not fit it: the rule's pick runs)
+#ifdef TGM_TUNED
+#define TUNED_ROWS \
+  , {2, 70000}, {20, 1500}, {1500, 40}, {100, 4100}, { 200, 4100 }
+#define TUNED_COLS \
+  , {2, 300}, {100, 20}, {6000, 6}, {5, 65536}, { 5, 70000 }
+#else
+#define TUNED_ROWS
+#define TUNED_COLS
+#endif
+static const Shape row_shapes[] = {{0, 5},
+                                   {3, 0},
+                                   {1, 1},
+                                   {1, 3},
+                                   {7, 31},
+                                   {7, 33},
+                                   {300, 33},
+                                   {40, 300},
+                                   {40, 1030},
+                                   {2, 9000},
+                                   {5, 8200},
+                                   {10, 8200},
+                                   {1, 127},
+                                   {1, 128},
+                                   {3, 2048},
+                                   {16, 128},
+                                   {200, 12} TUNED_ROWS};
+static const Shape col_shapes[] = {{5000, 4},
+                                   {100, 300},
+                                   {3, 7},
+                                   {1, 1},
+                                   {64, 33},
+                                   {0, 5},
+                                   {5, 0},
+                                   {700, 64},
+                                   {9000, 3},
+                                   {40, 1030},
+                                   {3, 5000},
+                                   {2000, 64},
+                                   {20000, 3} TUNED_COLS};
 
 static void *device_alloc(size_t bytes) {
   void *p = nullptr;
@@ -332,8 +378,61 @@ static void contract(const Header &h) {
   DEV(Free)(dx), DEV(Free)(temp), DEV(Free)(out);
 }
 
+#ifdef TGM_TUNED
+// The fixture's cells found on the H100 for the shapes in them whose
+// setting fits (block and knobs as the fixture has them), for no other
+// shape, and on no other GPU.
+template <typename Cell>
+static void expect_cell(const char *what, cudaError_t e, const Cell *cell, bool tuned,
+                        unsigned block, unsigned knob) {
+  if (e != DEV(Success) || (cell != nullptr) != tuned ||
+      (cell && (cell->block != block || (cell->per_row ? cell->per_row : cell->parts) != knob)))
+    FAIL("%s: error %d, cell %s (block %u), want %s\n", what, (int)e, cell ? "found" : "none",
+         cell ? (unsigned)cell->block : 0u, tuned ? "the fixture's" : "none");
+}
+
+static void tuned_cells() {
+  namespace r = tgm_kernels_sum_f32_rows;
+  namespace c = tgm_kernels_sum_f32_cols;
+  const struct {
+    bool cols;
+    size_t m, n;
+    bool tuned;
+    unsigned block, knob; // knob: RW/RL per_row, CT parts
+  } want[] = {{false, 2, 70000, true, 256, 16},   {false, 3, 131071, true, 256, 16},
+              {false, 20, 1500, true, 256, 0},    {false, 1500, 40, true, 128, 4},
+              {false, 100, 4100, true, 128, 256}, {false, 200, 4100, false, 0, 0},
+              {false, 4, 70000, false, 0, 0},     {false, 20, 1000, false, 0, 0},
+              {false, 0, 1500, false, 0, 0},      {true, 2, 300, true, 256, 1},
+              {true, 100, 20, true, 512, 8},      {true, 6000, 6, true, 256, 64},
+              {true, 5, 65536, true, 512, 16},    {true, 5, 70000, false, 0, 0},
+              {true, 100, 0, false, 0, 0}};
+  for (int g = 0; g < (int)fake::gpus.size(); g++) {
+    fake::current = g;
+    const bool h100 = std::strcmp(fake::gpus[(size_t)g].name, "NVIDIA H100 80GB HBM3") == 0;
+    for (const auto &w : want) {
+      char what[128];
+      std::snprintf(what, sizeof what, "%s %s %zu x %zu", fake::gpus[(size_t)g].name,
+                    w.cols ? "columns" : "rows", w.m, w.n);
+      if (w.cols) {
+        const c::tgm_cell *cell = nullptr;
+        cudaError_t e = c::tgm_cell_of(w.m, w.n, &cell);
+        expect_cell(what, e, cell, h100 && w.tuned, w.block, w.knob);
+      } else {
+        const r::tgm_cell *cell = nullptr;
+        cudaError_t e = r::tgm_cell_of(w.m, w.n, &cell);
+        expect_cell(what, e, cell, h100 && w.tuned, w.block, w.knob);
+      }
+    }
+  }
+}
+#endif
+
 int main() {
   fake::gpus = {{"four SMs", 9, 0, 4}, {"NVIDIA H100 80GB HBM3", 9, 0, 132}};
+#ifdef TGM_TUNED
+  tuned_cells();
+#endif
   for (const Header &h : headers) {
     std::set<int> picks;
     for (int g = 0; g < (int)fake::gpus.size(); g++) {

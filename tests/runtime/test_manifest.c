@@ -277,6 +277,16 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS, 0), 0);
   CHECK_EQ_INT(tune_shape_embed_temp(0, 99, 4), 4096 * 4 + 32768 * 4);
   CHECK_EQ_INT(tune_shape_embed_temp(1, 99, 4), 4096 * 4 + 99 * 4096 * 4);
+  // what the embedded call's temp holds: RL's m x per_row, CT's parts x n
+  CHECK(tune_shape_fits(RULE_ROWS_PARTS, 1024, 99, 32, 1, 0));
+  CHECK(!tune_shape_fits(RULE_ROWS_PARTS, 1025, 99, 32, 1, 0));
+  CHECK(!tune_shape_fits(RULE_ROWS_PARTS, 4097, 99, 2, 1, 0));
+  CHECK(tune_shape_fits(RULE_COLS, 1 << 20, 256, 64, 4, 4096));
+  CHECK(!tune_shape_fits(RULE_COLS, 1 << 20, 257, 64, 4, 4096));
+  CHECK(!tune_shape_fits(RULE_COLS, 1 << 20, 256, 64, 4, 4097));
+  CHECK(tune_shape_fits(RULE_COLS, 1 << 20, 1 << 25, 1, 4, 1));  // one part: no partials
+  CHECK(!tune_shape_fits(RULE_COLS, 1 << 20, 1 << 16, 1, 4, 2)); // 2^14 tiles: a counter each
+  CHECK(tune_shape_fits(RULE_ROWS, 1ull << 40, 2, 0, 1, 0));
   CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_PARTS, 10, 99, 4, 1, 4), 4096 * 4 + 10 * 4 * 4);
   CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 3, 8), 4096 * 4 + 99 * 3 * 8);
   CHECK_EQ_INT(tune_shape_temp(RULE_COLS, 10, 99, 4, 1, 8), 0);
