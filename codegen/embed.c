@@ -127,6 +127,34 @@ static bool in_tunable(Arena *a, json_t *tunables, const char *knob, long long v
   return false;
 }
 
+/* The plan a bucket or cell b (`where`) chose, or NULL with the error said:
+ * no such variant in this dialect. */
+static const Plan *chosen_plan(Ctx *ctx, const Composition *c, const char *db_path,
+                               const char *where, json_t *b) {
+  const char *id = json_string_value(json_object_get(b, "variant"));
+  const Plan *p = plan_by_id(c, id);
+  if (!p)
+    diag_error(ctx->diag, (Loc){db_path, 0, 0}, "%s chose %s", where,
+               text_comment_safe(ctx->arena, missing_variant(ctx->arena, c, id)));
+  return p;
+}
+
+/* Whether knob k (names[k], v[k]) is among p's tunables, for each of n; the
+ * first that is not is said, with the values there are. */
+static bool knobs_listed(Ctx *ctx, const char *db_path, const char *where, const Plan *p,
+                         const char *const names[], const long long v[], int n) {
+  json_t *tunables = manifest_tunables(p);
+  const char *values = "";
+  int k = 0;
+  while (k < n && in_tunable(ctx->arena, tunables, names[k], v[k], &values))
+    k++;
+  json_decref(tunables);
+  if (k < n)
+    diag_error(ctx->diag, (Loc){db_path, 0, 0}, "%s: %s %lld is not one of %s's (%s)", where,
+               names[k], v[k], p->id, values);
+  return k == n;
+}
+
 /* One bucket of an entry checked against the manifest: the variant exists
  * in this dialect and its knobs are among the manifest's tunables. */
 static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db_path, json_t *key,
@@ -138,37 +166,23 @@ static EmbedChoice *bucket_choice(Ctx *ctx, const Composition *c, const char *db
   ch->to = (int)json_integer_value(json_object_get(b, "to_log2n"));
   const char *where = arena_printf(a, "bucket %zu (2^%d..2^%d) of %s", i, ch->from, ch->to,
                                    entry_name(a, key));
-  const char *id = json_string_value(json_object_get(b, "variant"));
-  ch->plan = plan_by_id(c, id);
-  if (!ch->plan) {
-    diag_error(ctx->diag, at, "%s chose %s", where,
-               text_comment_safe(a, missing_variant(a, c, id)));
+  if (!(ch->plan = chosen_plan(ctx, c, db_path, where, b)))
     return NULL;
-  }
   json_t *cap = json_object_get(b, "grid_cap_per_sm");
   long long knob[3] = {json_integer_value(json_object_get(b, "block")),
                        json_integer_value(json_object_get(b, "items")),
                        cap ? json_integer_value(cap) : 0};
-  static const char *names[3] = {"block", "items", "grid_cap_per_sm"};
+  static const char *const names[3] = {"block", "items", "grid_cap_per_sm"};
   json_t *tunables = manifest_tunables(ch->plan);
-  bool ok = true;
-  for (int k = 0; k < 3 && ok; k++) {
-    const char *values = "";
-    if (k == 2 && !json_object_get(tunables, names[k])) { /* no grid cap: absent or 0 */
-      if (knob[k] != 0) {
-        diag_error(ctx->diag, at, "%s: %s has no grid cap, but grid_cap_per_sm is %lld", where,
-                   ch->plan->id, knob[k]);
-        ok = false;
-      }
-    } else if (!in_tunable(a, tunables, names[k], knob[k], &values)) {
-      diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, names[k], knob[k],
-                 ch->plan->id, values);
-      ok = false;
-    }
-  }
+  const bool capped = json_object_get(tunables, names[2]) != NULL;
   json_decref(tunables);
-  if (!ok)
+  if (!knobs_listed(ctx, db_path, where, ch->plan, names, knob, 2 + capped))
     return NULL;
+  if (!capped && knob[2] != 0) { /* no grid cap: absent or 0 */
+    diag_error(ctx->diag, at, "%s: %s has no grid cap, but grid_cap_per_sm is %lld", where,
+               ch->plan->id, knob[2]);
+    return NULL;
+  }
   ch->block = (unsigned)knob[0];
   ch->items = (unsigned)knob[1];
   ch->cap = (unsigned)knob[2];
@@ -468,33 +482,21 @@ static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_pat
   ch->log2n = (int)json_integer_value(json_object_get(b, "log2n"));
   const char *where = arena_printf(a, "cell %zu (2^%d x 2^%d) of %s", i, ch->log2m, ch->log2n,
                                    entry_name(a, key));
-  const char *id = json_string_value(json_object_get(b, "variant"));
-  ch->plan = plan_by_id(c, id);
-  if (!ch->plan) {
-    diag_error(ctx->diag, at, "%s chose %s", where,
-               text_comment_safe(a, missing_variant(a, c, id)));
+  if (!(ch->plan = chosen_plan(ctx, c, db_path, where, b)))
     return NULL;
-  }
   ch->block = (unsigned)json_integer_value(json_object_get(b, "block"));
   ch->items = (unsigned)json_integer_value(json_object_get(b, "items"));
   ch->per_row = (unsigned)json_integer_value(json_object_get(b, "per_row"));
   ch->width = (unsigned)json_integer_value(json_object_get(b, "width"));
   ch->parts = (unsigned)json_integer_value(json_object_get(b, "parts"));
-  json_t *tunables = manifest_tunables(ch->plan);
-  const char *values = "", *bad = NULL;
-  long long v = 0;
-  if (!in_tunable(a, tunables, "block", ch->block, &values))
-    bad = "block", v = ch->block;
-  else if (ch->plan->g != G_CT && !in_tunable(a, tunables, "items", ch->items, &values))
-    bad = "items", v = ch->items;
-  else if (ch->plan->g == G_RW && !in_tunable(a, tunables, "per_row", ch->per_row, &values))
-    bad = "per_row", v = ch->per_row;
-  json_decref(tunables);
-  if (bad) {
-    diag_error(ctx->diag, at, "%s: %s %lld is not one of %s's (%s)", where, bad, v, ch->plan->id,
-               values);
+  /* the listed knobs: CT's block; RB's and RL's items too; RW's threads a row too */
+  static const char *const names[3] = {"block", "items", "per_row"};
+  const long long knob[3] = {ch->block, ch->items, ch->per_row};
+  if (!knobs_listed(ctx, db_path, where, ch->plan, names, knob,
+                    ch->plan->g == G_CT   ? 1
+                    : ch->plan->g == G_RW ? 3
+                                          : 2))
     return NULL;
-  }
   /* what the launchers refuse (launch_rows.tpl, by the launch rule's own test) */
   const char *why =
       ch->plan->g == G_RL && (ch->per_row < 2 || ch->per_row > 65535)
