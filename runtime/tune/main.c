@@ -648,20 +648,7 @@ static int run(ctx *c, options *o) {
   TRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
   if ((rc = compile_flush(c)))
     return rc;
-  {
-    // timing data: random, not zeros (a host pattern, replicated on the device)
-    size_t chunk = 1u << 24;
-    void *host = malloc(chunk);
-    verify_fill_host(c, host, chunk / c->elem);
-    size_t all = c->pool_bytes * (size_t)c->n_in;
-    for (size_t off = 0; off < all; off += chunk) {
-      if (off && off % c->pool_bytes == 0)
-        verify_fill_host(c, host, chunk / c->elem); // another input: other values
-      TRY("filling the input pool",
-          tgm_copy_to_device(c->b, c->pool + off, host, all - off < chunk ? all - off : chunk));
-    }
-    free(host);
-  }
+  TRY("filling the input pool", verify_fill_pool(c)); // random timing data, not zeros
   // CUB: the spectrum's baseline, else (plain sum, max, min) libtgm_cub.so
   if (c->cub_build) {
     if (tune_cub_finish(c->cub_build, &c->cub_run) != TGM_OK) {

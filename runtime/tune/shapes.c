@@ -839,26 +839,7 @@ int shapes_run(ctx *c, tune_key *key) {
   STRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
   if ((rc = compile_flush(c)))
     goto done;
-  {
-    size_t chunk = 1u << 24, all = c->pool_bytes * (size_t)c->n_in;
-    void *host = malloc(chunk);
-    if (!host) {
-      rc = gpu_fail("filling the input pool", TGM_ERR_MEMORY);
-      goto done;
-    }
-    verify_fill_host(c, host, chunk / c->elem);
-    for (size_t off = 0; off < all && rc == 0; off += chunk) {
-      if (off && off % c->pool_bytes == 0)
-        verify_fill_host(c, host, chunk / c->elem);
-      tgm_status st = tgm_copy_to_device(c->b, c->pool + off, host,
-                                         all - off < chunk ? all - off : chunk);
-      if (st != TGM_OK)
-        rc = gpu_fail("filling the input pool", st);
-    }
-    free(host);
-    if (rc)
-      goto done;
-  }
+  STRY("filling the input pool", verify_fill_pool(c));
   STRY("the edge shapes' reference", edge_references(&s));
   for (int i = 0; i < n; i++) {
     tune_result *r = &rs[i];

@@ -153,6 +153,9 @@ tgm_status flush_l2(ctx *c);
 
 // -------------------------------------------------------------- verify.c
 void verify_fill_host(ctx *c, void *host, unsigned long long n);
+// The timing data: random, not zeros (a 16 MiB host pattern, replicated over
+// c->pool, each of the c->n_in inputs its own).
+tgm_status verify_fill_pool(ctx *c);
 tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *want);
 int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *sizes,
                const int *offsets, int n_sizes);

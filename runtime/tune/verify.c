@@ -15,6 +15,22 @@ void verify_fill_host(ctx *c, void *host, unsigned long long n) {
   tune_fill(&c->m, host, n, &rng_state);
 }
 
+tgm_status verify_fill_pool(ctx *c) {
+  size_t chunk = 1u << 24, all = c->pool_bytes * (size_t)c->n_in;
+  void *host = malloc(chunk);
+  if (!host)
+    return tgm__fail(TGM_ERR_MEMORY, "out of host memory");
+  tgm_status s = TGM_OK;
+  verify_fill_host(c, host, chunk / c->elem);
+  for (size_t off = 0; off < all && s == TGM_OK; off += chunk) {
+    if (off && off % c->pool_bytes == 0)
+      verify_fill_host(c, host, chunk / c->elem); // another input: other values
+    s = tgm_copy_to_device(c->b, c->pool + off, host, all - off < chunk ? all - off : chunk);
+  }
+  free(host);
+  return s;
+}
+
 // The reference of the inputs at in (c->in_gap apart) into want[3] (R each):
 // the spectrum's scalar codelet run by one GPU thread (tgm_reference_kernel),
 // and the lowest and highest a fold in another order may give.
