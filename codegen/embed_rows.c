@@ -72,18 +72,21 @@ static const struct PickRole {
                  {"rl", "RL", G_RL, T_SV}},
   col_roles[] = {{"ct", "CT", G_CT, T_SV}};
 
+/* Role i of c's shape, or NULL past the last. */
+static const struct PickRole *role_at(const Composition *c, int i) {
+  int n = c->rows ? (int)COUNT_OF(row_roles) : (int)COUNT_OF(col_roles);
+  return i < 0 || i >= n ? NULL : &(c->rows ? row_roles : col_roles)[i];
+}
+
 const char *pick_role_variant(const Composition *c, int i) {
-  const struct PickRole *r = c->rows ? row_roles : col_roles;
-  if (i < 0 || i >= (c->rows ? (int)COUNT_OF(row_roles) : (int)COUNT_OF(col_roles)))
-    return NULL;
-  const Plan *p = pick_plan(c, r[i].g, r[i].t);
+  const struct PickRole *r = role_at(c, i);
+  const Plan *p = r ? pick_plan(c, r->g, r->t) : NULL;
   return p ? p->id : NULL;
 }
 
 const char *pick_role_name(const Composition *c, int i) {
-  if (i < 0 || i >= (c->rows ? (int)COUNT_OF(row_roles) : (int)COUNT_OF(col_roles)))
-    return NULL;
-  return (c->rows ? row_roles : col_roles)[i].role;
+  const struct PickRole *r = role_at(c, i);
+  return r ? r->role : NULL;
 }
 
 /* The tuned cells as the template's tables (one per GPU, in the database's
