@@ -106,7 +106,8 @@ tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const
   return TGM_OK;
 }
 
-tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len) {
+tgm_status rd_db_load(const char *path, const char *shape, json_t **out, char *why,
+                      size_t why_len) {
   *out = NULL;
   if (!path || !*path) {
     snprintf(why, why_len, "no tuning database (turned off)");
@@ -123,7 +124,7 @@ tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len)
   // tgm_tune's reader: corrupt / foreign / newer with its messages, and
   // only the buckets kept (memory follows them, not the file's size)
   json_t *root = NULL;
-  tgm_status s = tune_db_load_buckets(path, NULL, &root);
+  tgm_status s = tune_db_load_buckets(path, shape, &root);
   if (s == TGM_ERR_NOT_FOUND) { // removed since the stat
     snprintf(why, why_len, "no tuning database at %s", path);
     return TGM_OK;
@@ -192,7 +193,8 @@ static const char *kstr(json_t *key, const char *k) {
 }
 
 // The best entry for the device: type, op, mode "both" or "stream" (a call
-// on a stream; "both" preferred: tgm-tune's default), device name and
+// on a stream; "both" preferred: tgm-tune's default; rows and columns:
+// "one"), device name and
 // source hash must match (and deterministic when asked); among several, one
 // measured with a cold L2, the same compute capability, SM count, driver
 // and compiler is preferred, then (unless asked for deterministic) one
@@ -211,7 +213,10 @@ static json_t *find_entry(json_t *db, const tune_manifest *m, const char *op, co
                *kd = kstr(k, "device"), *kh = kstr(k, "source_hash"), *kc = kstr(k, "compiler");
     if (!kt || !ko || strcmp(kt, m->type) || strcmp(ko, op))
       continue;
-    if (!km || (strcmp(km, "stream") && strcmp(km, "both")) || !kd || strcmp(kd, d->name)) {
+    // "one": tgm-tune's mode for rows and columns (such entries are only
+    // in a database loaded for a shape)
+    if (!km || (strcmp(km, "stream") && strcmp(km, "both") && strcmp(km, "one")) || !kd ||
+        strcmp(kd, d->name)) {
       ++*others;
       continue;
     }
@@ -227,7 +232,7 @@ static json_t *find_entry(json_t *db, const tune_manifest *m, const char *op, co
     if (!json_array_size(json_object_get(e, "buckets")))
       continue;
     int score = 0;
-    score += !strcmp(km, "both") ? 64 : 0;
+    score += strcmp(km, "stream") ? 64 : 0;
     score += json_is_true(json_object_get(k, "hot_l2")) ? 0 : 32;
     score += !d->deterministic && !det ? 16 : 0;
     score += kstr(k, "cc") && !strcmp(kstr(k, "cc"), cc) ? 8 : 0;
@@ -379,4 +384,153 @@ const rd_bucket *rd_plan_pick(const rd_plan *p, unsigned long long n) {
     if (p->b[i].from <= l)
       best = &p->b[i]; // in a bucket, between two (the lower), above the last
   return best;
+}
+
+// ------------------------------------------------------ rows and columns
+void rd_set_text(const tune_manifest *m, const tune_shape_set *k, char *buf, size_t len) {
+  const tune_variant *v = &m->v[k->v];
+  tune_rule r = v->pos[0].rule;
+  if (r == RULE_COLS)
+    snprintf(buf, len, "%s b%u w%u p%u", v->id, k->block, k->width, k->parts);
+  else if (r == RULE_ROWS)
+    snprintf(buf, len, "%s b%u i%u", v->id, k->block, k->items);
+  else
+    snprintf(buf, len, "%s b%u i%u r%u", v->id, k->block, k->items, k->per_row);
+}
+
+// One cell of the entry; 0 (and why) when it cannot be used.
+static int read_cell(const tune_manifest *m, const rd_device *d, json_t *o, rd_cell *c, char *why,
+                     size_t why_len) {
+  memset(c, 0, sizeof *c);
+  const char *id = json_string_value(json_object_get(o, "variant"));
+  json_t *lm = json_object_get(o, "log2m"), *ln = json_object_get(o, "log2n");
+  static const char *const knob[5] = {"block", "items", "per_row", "width", "parts"};
+  long long kv[5];
+  for (int i = 0; i < 5; i++) {
+    json_t *x = json_object_get(o, knob[i]);
+    if (!is_uint(x, 0, 65536)) {
+      snprintf(why, why_len, "a malformed cell (%s)", knob[i]);
+      return 0;
+    }
+    kv[i] = json_integer_value(x);
+  }
+  if (!id || !is_uint(lm, 1, 63) || !is_uint(ln, 1, 63) || !(json_integer_value(lm) & 1) ||
+      !(json_integer_value(ln) & 1)) {
+    snprintf(why, why_len, "a malformed cell (variant, log2m, log2n)");
+    return 0;
+  }
+  c->log2m = (int)json_integer_value(lm);
+  c->log2n = (int)json_integer_value(ln);
+  int v = find_variant(m, id);
+  if (v < 0 || !runnable(&m->v[v], d)) {
+    snprintf(why, why_len, "%s %s", id, v < 0 ? "is not in the manifest" : "cannot run here");
+    return 0;
+  }
+  c->k = (tune_shape_set){v,
+                          (unsigned)kv[0],
+                          (unsigned)kv[1],
+                          (unsigned)kv[2],
+                          (unsigned)kv[3],
+                          (unsigned)kv[4]};
+  const tune_variant *x = &m->v[v];
+  tune_rule r = x->pos[0].rule;
+  if (!in_list(x->blocks, x->n_blocks, c->k.block) ||
+      (r != RULE_COLS && !in_list(x->items, x->n_items, c->k.items)) ||
+      (r == RULE_ROWS_GROUP && !in_list(x->per_row, x->n_per_row, c->k.per_row)) ||
+      (r == RULE_ROWS_PARTS && c->k.per_row < 2) ||
+      (r == RULE_COLS && (!c->k.width || !c->k.parts))) {
+    char kn[96];
+    rd_set_text(m, &c->k, kn, sizeof kn);
+    snprintf(why, why_len, "%s is not one of its settings", kn);
+    return 0;
+  }
+  return 1;
+}
+
+tgm_status rd_cells_make(const tune_manifest *m, const char *op, json_t *db, const char *db_why,
+                         const rd_device *d, rd_cells *out) {
+  memset(out, 0, sizeof *out);
+  if (!db) {
+    snprintf(out->why, sizeof out->why, "%s", db_why ? db_why : "no tuning database");
+    return TGM_OK;
+  }
+  int stale = 0, others = 0;
+  json_t *e = find_entry(db, m, op, d, &stale, &others);
+  const char *what = m->shape == TUNE_SHAPE_COLS ? "columns" : "rows";
+  if (!e) {
+    snprintf(out->why, sizeof out->why, "no entry in %s for %s %s %s%s on %s%s", db_why, op,
+             m->type, what, d->deterministic ? ", deterministic" : "", d->name,
+             stale ? " for these codelets (the entries found were tuned for another source: run "
+                     "tgm-tune again)"
+                   : "");
+    return TGM_OK;
+  }
+  json_t *bs = json_object_get(e, "buckets"), *o;
+  out->c = calloc(json_array_size(bs) + 1, sizeof *out->c);
+  if (!out->c)
+    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  size_t i;
+  int bad = 0;
+  char first[256] = "";
+  json_array_foreach(bs, i, o) {
+    char why[200];
+    if (read_cell(m, d, o, &out->c[out->n], why, sizeof why))
+      out->n++;
+    else if (!bad++)
+      snprintf(first, sizeof first, "cell %zu: %s", i, why);
+  }
+  json_t *k = json_object_get(e, "key");
+  int len = snprintf(out->why, sizeof out->why, "%s: %s %s %s, mode %s, %s (cc %s, %lld SMs, %s)",
+                     db_why, op, m->type, what, kstr(k, "mode"), d->name,
+                     kstr(k, "cc") ? kstr(k, "cc") : "?",
+                     (long long)json_integer_value(json_object_get(k, "sm_count")),
+                     kstr(k, "compiler") ? kstr(k, "compiler") : "?");
+  if (bad && len > 0 && (size_t)len < sizeof out->why)
+    snprintf(out->why + len, sizeof out->why - (size_t)len,
+             "; %d cell(s) unusable, the rule runs there (%s)", bad, first);
+  return TGM_OK;
+}
+
+void rd_cells_free(rd_cells *p) {
+  free(p->c);
+  memset(p, 0, sizeof *p);
+}
+
+tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_device *d,
+                         unsigned long long rows, unsigned long long n, uint64_t in_addr,
+                         tune_shape_set *k, int *tuned, char *why, size_t why_len) {
+  unsigned y;
+  char kn[96];
+  *tuned = 0;
+  if (rows && n) {
+    int lm = tune_shape_cell(rows), ln = tune_shape_cell(n);
+    for (int i = 0; i < p->n; i++) {
+      const rd_cell *c = &p->c[i];
+      if (c->log2m != lm || c->log2n != ln)
+        continue;
+      if (tune_shape_set_grid(m, &c->k, in_addr, rows, n, &y)) {
+        *k = c->k;
+        *tuned = 1;
+        if (why) {
+          rd_set_text(m, k, kn, sizeof kn);
+          snprintf(why, why_len, "tuned: %s (the cell 2^%d x 2^%d of %s)", kn, lm, ln, p->why);
+        }
+        return TGM_OK;
+      }
+      break; // its setting cannot run on this shape of the cell: the rule's
+    }
+  }
+  *k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads);
+  if (k->v < 0 || !runnable(&m->v[k->v], d))
+    return tgm__fail(TGM_ERR_MANIFEST,
+                     "%s: no variant this GPU (sm_%d%d) can run%s for the rule's choice at %llu x "
+                     "%llu (the manifest's pick_variants)",
+                     m->path, d->cc_major, d->cc_minor,
+                     d->deterministic ? " deterministically" : "", rows, n);
+  if (!why)
+    return TGM_OK;
+  rd_set_text(m, k, kn, sizeof kn);
+  snprintf(why, why_len, "the rule (launch_rule.tpl's %s): %s; %s",
+           m->shape == TUNE_SHAPE_COLS ? "tgm_cols_pick_of" : "tgm_rows_pick_of", kn, p->why);
+  return TGM_OK;
 }

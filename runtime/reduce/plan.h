@@ -29,6 +29,7 @@ typedef struct {
   int cc_major, cc_minor, sm_count, driver;
   const char *compiler; // "nvrtc 13.0"
   int deterministic;    // only entries tuned --deterministic
+  int max_threads;      // threads a block (the row rule reads it)
 } rd_device;
 
 // "sum", "max", "min"; "i32", "f32", ...; NULL when out of range.
@@ -36,11 +37,12 @@ const char *rd_op_name(int op);
 const char *rd_type_name(int type);
 size_t rd_type_size(int type); // 0 when out of range
 
-// Loads a tuning database. NULL path or "": *out = NULL, why says so. A
+// Loads a tuning database's entries of `shape` (NULL: the 1-D reduction's;
+// "rows"; "cols"). NULL path or "": *out = NULL, why says so. A
 // missing file: *out = NULL (not an error). A file that is not JSON:
 // TGM_ERR_DB_CORRUPT; not a tgm database: TGM_ERR_DB_FOREIGN (tgm_tune's
 // checks, tune_db_open).
-tgm_status rd_db_load(const char *path, json_t **out, char *why, size_t why_len);
+tgm_status rd_db_load(const char *path, const char *shape, json_t **out, char *why, size_t why_len);
 
 // Builds the plan of a manifest for a device. db may be NULL (db_why says
 // why). Fails (TGM_ERR_MANIFEST) only when the manifest has no variant the
@@ -51,6 +53,38 @@ void rd_plan_free(rd_plan *p);
 // The bucket for n (n = 0 counts as 1).
 const rd_bucket *rd_plan_pick(const rd_plan *p, unsigned long long n);
 int rd_log2(unsigned long long n); // floor(log2 n), 0 for n <= 1
+
+// ------------------------------------------------------ rows and columns
+// The tuned cells of a row or column manifest on a device: the database's
+// entry (as for the 1-D buckets: type, op, device, source hash; mode "one",
+// what tgm-tune writes for shapes, or "both" / "stream"), each cell
+// 2^log2m x 2^log2n with its setting, checked against the manifest (the
+// variant runs here, its knobs are among the variant's); a cell that is not
+// usable is dropped (why says how many).
+typedef struct {
+  int log2m, log2n;
+  tune_shape_set k;
+} rd_cell;
+typedef struct {
+  rd_cell *c;
+  int n;
+  char why[768]; // the entry used, or why none; cells dropped
+} rd_cells;
+tgm_status rd_cells_make(const tune_manifest *m, const char *op, json_t *db, const char *db_why,
+                         const rd_device *d, rd_cells *out);
+void rd_cells_free(rd_cells *p);
+// What runs for rows x n (the matrix at in_addr): the setting of the
+// tuned cell of (tune_shape_cell(rows), tune_shape_cell(n)) where it can
+// run on that shape within the embedded call's temp storage
+// (tune_shape_set_grid), as the embedded header with --embed=DB runs it;
+// else the rule's (tune_shape_rule). *tuned: 1 for a tuned cell. why: the
+// choice in words (NULL: none, for the calls). TGM_ERR_MANIFEST when the manifest names no variant the
+// device can run for the rule's kind.
+tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_device *d,
+                         unsigned long long rows, unsigned long long n, uint64_t in_addr,
+                         tune_shape_set *k, int *tuned, char *why, size_t why_len);
+// A setting in words: "RL.V.SV b1024 i4 r2" (rows), "CT.SV b512 w32 p4".
+void rd_set_text(const tune_manifest *m, const tune_shape_set *k, char *buf, size_t len);
 
 // tgm_reduce's argument checks (TGM_OK or TGM_ERR_INVALID with the detail).
 tgm_status rd_check_args(int op, int type, const void *d_in, size_t n, const void *d_out);

@@ -32,13 +32,20 @@
 #define TGM_REDUCE_SOURCE_DATA_DIR ""
 #endif
 
-enum { COUNTER_BYTES = 16 };
+enum { COUNTER_BYTES = 16 }; // the 1-D last-block counter
+
+// The counters at the start of the temp storage: the 1-D counter (its first
+// 16 bytes) and the row and column counters (a word each, up to
+// TGM_ROWS_PARTS_MAX: the embedded row call's layout, launch_rule.tpl),
+// zeroed when the buffer is allocated and left zero by every kernel; the
+// partials follow them.
+static size_t counters_bytes(void) { return tune_shape_counters(RULE_ROWS_PARTS, 0); }
 _Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS,
                "tgm_spectrum_info holds every parameter");
 
 typedef struct {
   int v;
-  unsigned block;
+  unsigned block, group; // group: a row variant's threads a row (GROUP), else 0
   tgm_module *mod;
   tgm_function pos[4], zero[2];
   int checked;   // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
@@ -48,8 +55,10 @@ typedef struct {
 typedef struct {
   char name[RD_MAX_NAME + 1]; // the spectrum: sum, dot, count_if, ...
   int type;
+  tune_shape shape; // 1-D, rows or columns
   tune_manifest m;
-  rd_plan plan;
+  rd_plan plan;   // 1-D: the size buckets
+  rd_cells cells; // rows and columns: the tuned cells
   rd_kernel *k;
   int nk, capk;
   tgm_module *ref_mod; // the reference kernel, compiled unoptimized (check_kernel)
@@ -66,6 +75,12 @@ struct tgm_ctx {
   char *cache_dir; // NULL: libtgm's default
   json_t *db;
   char db_why[1024];
+  // rows and columns: the database's entries of that shape, read at the
+  // first use of the shape
+  char *db_path;
+  json_t *db_shape[2];
+  char db_shape_why[2][1024];
+  int db_shape_read[2];
   rd_opstate **spectra; // each (spectrum, type) loaded so far
   int n_spectra;
   tgm_devptr temp;
@@ -162,10 +177,9 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt) {
     s = tgm__fail(TGM_ERR_MEMORY, "out of memory");
   if (s == TGM_OK) {
     // the database first: a bad file is reported on any machine
-    char *path = opt->db_path ? strdup(opt->db_path) : default_db_path();
-    s = path ? rd_db_load(path, &c->db, c->db_why, sizeof c->db_why)
-             : tgm__fail(TGM_ERR_MEMORY, "out of memory");
-    free(path);
+    c->db_path = opt->db_path ? strdup(opt->db_path) : default_db_path();
+    s = c->db_path ? rd_db_load(c->db_path, NULL, &c->db, c->db_why, sizeof c->db_why)
+                   : tgm__fail(TGM_ERR_MEMORY, "out of memory");
   }
   if (s == TGM_OK)
     s = tgm_backend_open(TGM_BACKEND_CUDA, opt->device, NULL, &c->b);
@@ -174,9 +188,9 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt) {
     return s;
   }
   c->info = tgm_backend_info(c->b);
-  c->dev = (rd_device){c->info->name,          c->info->cc_major,       c->info->cc_minor,
-                       c->info->sm_count,      c->info->driver_version, c->info->compiler,
-                       opt->deterministic != 0};
+  c->dev = (rd_device){c->info->name,           c->info->cc_major,       c->info->cc_minor,
+                       c->info->sm_count,       c->info->driver_version, c->info->compiler,
+                       opt->deterministic != 0, c->info->max_threads};
   *out = c;
   return TGM_OK;
 }
@@ -191,6 +205,7 @@ void tgm_ctx_destroy(tgm_ctx *c) {
     free(st->k);
     tgm_module_unload(st->ref_mod);
     rd_plan_free(&st->plan);
+    rd_cells_free(&st->cells);
     tune_manifest_free(&st->m);
     free(st);
   }
@@ -203,16 +218,38 @@ void tgm_ctx_destroy(tgm_ctx *c) {
     tgm_stream_destroy(c->b, c->check_s);
   tgm_backend_close(c->b);
   json_decref(c->db);
+  json_decref(c->db_shape[0]);
+  json_decref(c->db_shape[1]);
+  free(c->db_path);
   free(c->data_dir);
   free(c->cache_dir);
   free(c);
 }
 
 // ------------------------------------------------- (spectrum, type) state
-// Loads DATA_DIR/NAME_TYPE.json once and makes its plan. plain_op, when not
-// NULL, is the operator a plain fold must have (tgm_reduce's op).
+static const char *const shape_dirs[] = {"", "rows", "cols"};
+
+// The database's entries of a row or column shape, read once.
+static tgm_status shape_db(tgm_ctx *c, tune_shape shape, json_t **db, const char **why) {
+  int i = shape == TUNE_SHAPE_COLS;
+  if (!c->db_shape_read[i]) {
+    tgm_status s = rd_db_load(c->db_path, shape_dirs[shape], &c->db_shape[i], c->db_shape_why[i],
+                              sizeof c->db_shape_why[i]);
+    if (s != TGM_OK)
+      return s;
+    c->db_shape_read[i] = 1;
+  }
+  *db = c->db_shape[i];
+  *why = c->db_shape_why[i];
+  return TGM_OK;
+}
+
+// Loads the manifest of (name, type) for a shape once and makes its plan:
+// DATA_DIR/NAME_TYPE.json (1-D), DATA_DIR/rows/NAME_TYPE_rows.json,
+// DATA_DIR/cols/NAME_TYPE_cols.json. plain_op, when not NULL, is the
+// operator a plain fold must have (tgm_reduce's op).
 static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, int type,
-                                const char *plain_op, rd_opstate **out) {
+                                const char *plain_op, tune_shape shape, rd_opstate **out) {
   *out = NULL;
   if (!rd_good_name(name))
     return tgm__fail(TGM_ERR_INVALID,
@@ -223,18 +260,24 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
   if (!tn)
     return tgm__fail(TGM_ERR_INVALID, "%s: unknown type %d", who, type);
   for (int i = 0; i < c->n_spectra; i++)
-    if (c->spectra[i]->type == type && !strcmp(c->spectra[i]->name, name)) {
+    if (c->spectra[i]->type == type && c->spectra[i]->shape == shape &&
+        !strcmp(c->spectra[i]->name, name)) {
       *out = c->spectra[i];
       return TGM_OK;
     }
   if (!c->data_dir)
     return tgm__fail(TGM_ERR_NOT_FOUND, "%s", c->data_why);
   char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s_%s.json", c->data_dir, name, tn);
+  const char *sd = shape_dirs[shape];
+  if (shape == TUNE_SHAPE_1D)
+    snprintf(path, sizeof path, "%s/%s_%s.json", c->data_dir, name, tn);
+  else
+    snprintf(path, sizeof path, "%s/%s/%s_%s_%s.json", c->data_dir, sd, name, tn, sd);
   if (access(path, R_OK) != 0)
     return tgm__fail(TGM_ERR_NOT_FOUND,
-                     "no manifest %s (make it with: tgm-gen --type=%s -o %s codelets/%s.tgm)", path,
-                     tn, c->data_dir, name);
+                     "no manifest %s (make it with: tgm-gen%s%s --type=%s -o %s%s%s "
+                     "codelets/%s.tgm)",
+                     path, *sd ? " --" : "", sd, tn, c->data_dir, *sd ? "/" : "", sd, name);
   rd_opstate *st = calloc(1, sizeof *st);
   rd_opstate **grown = realloc(c->spectra, (size_t)(c->n_spectra + 1) * sizeof *grown);
   if (!st || !grown) {
@@ -249,19 +292,24 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
     free(st);
     return s;
   }
-  if (st->m.shape != TUNE_SHAPE_1D) {
-    s = tgm__fail(TGM_ERR_MANIFEST,
-                  "%s: a manifest of %s (tgm-gen --rows or --cols): tgm_reduce runs the 1-D "
-                  "reduction only; the embedded row and column calls run those",
-                  path, st->m.shape == TUNE_SHAPE_ROWS ? "rows" : "columns");
+  static const char *const shape_names[] = {"the 1-D reduction", "rows", "columns"};
+  if (st->m.shape != shape) {
+    s = tgm__fail(TGM_ERR_MANIFEST, "%s: a manifest of %s, where %s runs %s", path,
+                  shape_names[st->m.shape], who, shape_names[shape]);
   } else if (strcmp(st->m.type, tn) || !st->m.cuda_source || !st->m.has_reference ||
              (plain_op && (strcmp(st->m.op, plain_op) || !st->m.plain))) {
     s = tgm__fail(TGM_ERR_MANIFEST, "%s: type %s, op %s%s%s; expected %s%s %s", path, st->m.type,
                   st->m.op, st->m.cuda_source ? "" : ", no CUDA source",
                   plain_op && !st->m.plain ? ", not a plain fold" : "",
                   plain_op ? "a plain " : "the type ", tn, plain_op ? plain_op : "");
-  } else {
+  } else if (shape == TUNE_SHAPE_1D) {
     s = rd_plan_make(&st->m, st->m.op, c->db, c->db_why, &c->dev, &st->plan);
+  } else {
+    json_t *db;
+    const char *why;
+    s = shape_db(c, shape, &db, &why);
+    if (s == TGM_OK)
+      s = rd_cells_make(&st->m, st->m.op, db, why, &c->dev, &st->cells);
   }
   if (s != TGM_OK) {
     tune_manifest_free(&st->m);
@@ -270,22 +318,24 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
   }
   snprintf(st->name, sizeof st->name, "%s", name);
   st->type = type;
+  st->shape = shape;
   c->spectra[c->n_spectra++] = st;
   *out = st;
   return TGM_OK;
 }
 
 // tgm_reduce's (op, type): the plain fold of that operator
-static tgm_status load_op(tgm_ctx *c, const char *who, int op, int type, rd_opstate **out) {
+static tgm_status load_op(tgm_ctx *c, const char *who, int op, int type, tune_shape shape,
+                          rd_opstate **out) {
   static const char *const mops[] = {"sum", "max", "min"};
   if (!rd_op_name(op))
     return tgm__fail(TGM_ERR_INVALID, "%s: unknown op %d", who, op);
-  return load_spectrum(c, who, rd_op_name(op), type, mops[op], out);
+  return load_spectrum(c, who, rd_op_name(op), type, mops[op], shape, out);
 }
 
-static rd_kernel *find_kernel(rd_opstate *st, int v, unsigned block) {
+static rd_kernel *find_kernel(rd_opstate *st, int v, unsigned block, unsigned group) {
   for (int i = 0; i < st->nk; i++)
-    if (st->k[i].v == v && st->k[i].block == block)
+    if (st->k[i].v == v && st->k[i].block == block && st->k[i].group == group)
       return &st->k[i];
   return NULL;
 }
@@ -297,10 +347,11 @@ static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char
   return *src ? TGM_OK : tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
 }
 
-// Compiles the kernels of n (variant, block) pairs in parallel: one NVRTC
-// job each, holding the positive-n launches and the n = 0 ones.
+// Compiles the kernels of n (variant, block, group) in parallel: one NVRTC
+// job each, holding the positive-n launches and the n = 0 ones (groups:
+// the GROUP of a row variant's name, NULL or 0 for the others).
 static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
-                          int n) {
+                          const unsigned *groups, int n) {
   if (!n)
     return TGM_OK;
   char path[PATH_MAX], *src;
@@ -327,7 +378,9 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
     int nn = 0;
     for (int l = 0; l < v->n_pos + v->n_zero; l++) {
       const tune_launch *ln = l < v->n_pos ? &v->pos[l] : &v->zero[l - v->n_pos];
-      int found = tune_intern_name(names[j], &nn, tune_name_expr(ln->name_expr, blocks[j], 0));
+      int found = tune_intern_name(names[j], &nn,
+                                   tune_name_expr(ln->name_expr, blocks[j],
+                                                  groups ? groups[j] : 0));
       idx[j][l < v->n_pos ? l : 4 + l - v->n_pos] = found;
     }
     jobs[j].source = src;
@@ -347,7 +400,7 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
                     res[j].log && *res[j].log ? res[j].log : tgm_last_error());
       break;
     }
-    rd_kernel k = {vs[j], blocks[j], NULL, {0}, {0}, 0, ""};
+    rd_kernel k = {vs[j], blocks[j], groups ? groups[j] : 0, NULL, {0}, {0}, 0, ""};
     s = tgm_module_load(c->b, &res[j], &k.mod);
     for (int l = 0; s == TGM_OK && l < v->n_pos; l++)
       s = tgm_module_function(k.mod, idx[j][l], &k.pos[l]);
@@ -375,12 +428,12 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
 }
 
 static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel **out) {
-  *out = find_kernel(st, b->v, b->block);
+  *out = find_kernel(st, b->v, b->block, 0);
   if (*out)
     return TGM_OK;
-  tgm_status s = compile(c, st, &b->v, &b->block, 1);
+  tgm_status s = compile(c, st, &b->v, &b->block, NULL, 1);
   if (s == TGM_OK)
-    *out = find_kernel(st, b->v, b->block);
+    *out = find_kernel(st, b->v, b->block, 0);
   return s;
 }
 
@@ -427,6 +480,25 @@ static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
   return s;
 }
 
+// The first-use check's stream and at least `need` bytes of its buffer
+// (neither the caller's), and its random state.
+static tgm_status check_space(tgm_ctx *c, size_t need) {
+  tgm_status s;
+  if (!c->check_s && (s = tgm_stream_create(c->b, &c->check_s)) != TGM_OK)
+    return s;
+  if (need > c->check_bytes) {
+    if (c->check_buf && (s = tgm_free(c->b, c->check_buf)) != TGM_OK)
+      return s;
+    c->check_buf = 0, c->check_bytes = 0;
+    if ((s = tgm_malloc(c->b, need, &c->check_buf)) != TGM_OK)
+      return s;
+    c->check_bytes = need;
+  }
+  if (!c->check_rng)
+    c->check_rng = 0x9e3779b97f4a7c15ull;
+  return TGM_OK;
+}
+
 // The first use of a compiled kernel: it runs beside the reference on test
 // data (tune_fill, the tuner's; sizes 1, 33 and 4097, and for a plain fold
 // sparse data at 33 and 4097 (tune_fill_sparse); the input 0 or 1
@@ -451,20 +523,10 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
   static const int offs[] = {0, 1, 1, 0, 1}, sparse[] = {0, 0, 0, 1, 1};
   size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
   size_t in_bytes = ((N + 8) * elem + 255) / 256 * 256;
-  size_t temp_bytes = tune_temp_need(N, tune_type_size(m->acc), 1, 1) + COUNTER_BYTES;
+  size_t temp_bytes = counters_bytes() + tune_temp_need(N, tune_type_size(m->acc), 1, 0);
   size_t need = in_bytes * (size_t)m->n_inputs + 256 + temp_bytes;
-  if (!c->check_s && (s = tgm_stream_create(c->b, &c->check_s)) != TGM_OK)
+  if ((s = check_space(c, need)) != TGM_OK)
     return s;
-  if (need > c->check_bytes) {
-    if (c->check_buf && (s = tgm_free(c->b, c->check_buf)) != TGM_OK)
-      return s;
-    c->check_buf = 0, c->check_bytes = 0;
-    if ((s = tgm_malloc(c->b, need, &c->check_buf)) != TGM_OK)
-      return s;
-    c->check_bytes = need;
-  }
-  if (!c->check_rng)
-    c->check_rng = 0x9e3779b97f4a7c15ull;
   tgm_devptr out = c->check_buf + in_bytes * (size_t)m->n_inputs, ref = out + 64, temp = out + 256;
   void *host = malloc(in_bytes);
   if (!host)
@@ -535,7 +597,7 @@ static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   }
   for (int i = -1; i < st->plan.n; i++) {
     const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    int dup = find_kernel(st, b->v, b->block) != NULL;
+    int dup = find_kernel(st, b->v, b->block, 0) != NULL;
     for (int j = 0; j < n; j++)
       dup |= vs[j] == b->v && bl[j] == b->block;
     if (!dup) {
@@ -543,14 +605,14 @@ static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
       bl[n++] = b->block;
     }
   }
-  tgm_status s = compile(c, st, vs, bl, n);
+  tgm_status s = compile(c, st, vs, bl, NULL, n);
   free(vs);
   free(bl);
   // and the first-use check of each (parameters 0), so that no later call waits for it
   uint64_t zeros[TUNE_MAX_PARAMS] = {0};
   for (int i = -1; s == TGM_OK && i < st->plan.n; i++) {
     const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    rd_kernel *k = find_kernel(st, b->v, b->block);
+    rd_kernel *k = find_kernel(st, b->v, b->block, 0);
     s = k ? check_kernel(c, st, b, k, zeros) : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
   }
   return s;
@@ -560,7 +622,7 @@ tgm_status tgm_reduce_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_prepare: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_op(c, "tgm_reduce_prepare", (int)op, (int)type, &st);
+  tgm_status s = load_op(c, "tgm_reduce_prepare", (int)op, (int)type, TUNE_SHAPE_1D, &st);
   return s == TGM_OK ? prepare(c, st) : s;
 }
 
@@ -568,7 +630,8 @@ tgm_status tgm_reduce_spectrum_prepare(tgm_ctx *c, const char *spectrum, tgm_typ
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_prepare: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_prepare", spectrum, (int)type, NULL, &st);
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_prepare", spectrum, (int)type, NULL,
+                               TUNE_SHAPE_1D, &st);
   return s == TGM_OK ? prepare(c, st) : s;
 }
 
@@ -588,7 +651,7 @@ tgm_status tgm_reduce_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t n,
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_explain: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_op(c, "tgm_reduce_explain", (int)op, (int)type, &st);
+  tgm_status s = load_op(c, "tgm_reduce_explain", (int)op, (int)type, TUNE_SHAPE_1D, &st);
   if (s == TGM_OK)
     explain(st, n, out);
   return s;
@@ -599,7 +662,8 @@ tgm_status tgm_reduce_spectrum_explain(tgm_ctx *c, const char *spectrum, tgm_typ
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_explain: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_explain", spectrum, (int)type, NULL, &st);
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_explain", spectrum, (int)type, NULL,
+                               TUNE_SHAPE_1D, &st);
   if (s == TGM_OK)
     explain(st, n, out);
   return s;
@@ -610,7 +674,8 @@ tgm_status tgm_reduce_spectrum_info(tgm_ctx *c, const char *spectrum, tgm_type t
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_info: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_info", spectrum, (int)type, NULL, &st);
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_info", spectrum, (int)type, NULL,
+                               TUNE_SHAPE_1D, &st);
   if (s != TGM_OK)
     return s;
   memset(out, 0, sizeof *out);
@@ -646,7 +711,7 @@ static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
   tgm_devptr p;
   if ((s = tgm_malloc(c->b, bytes, &p)) != TGM_OK)
     return s;
-  if ((s = tgm_memset(c->b, p, 0, COUNTER_BYTES, stream)) != TGM_OK) {
+  if ((s = tgm_memset(c->b, p, 0, counters_bytes(), stream)) != TGM_OK) {
     tgm_free(c->b, p);
     return s;
   }
@@ -677,10 +742,10 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
     return s;
   const tune_variant *v = &m->v[b->v];
   if (n && (v->partials || v->counter)) {
-    // the counter first (its 16 bytes whether the variant has one or not), then the partials
+    // the counters first (whether the variant has one or not), then the partials
     unsigned g0 = bucket_grid(c, st, b, call.in[0], n);
-    if ((s = grow_temp(c, tune_temp_need(g0, tune_type_size(m->acc), v->partials, 1), stream)) !=
-        TGM_OK)
+    size_t need = counters_bytes() + tune_temp_need(g0, tune_type_size(m->acc), v->partials, 0);
+    if ((s = grow_temp(c, need, stream)) != TGM_OK)
       return s;
   }
   return enqueue(c, st, b, k, &call, c->temp, stream);
@@ -698,7 +763,7 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
   unsigned cap = tune_grid_cap(b->cap, c->info->sm_count);
   unsigned g0 = bucket_grid(c, st, b, call->in[0], n);
   call->counter = temp;
-  call->partials = temp + COUNTER_BYTES;
+  call->partials = temp + counters_bytes();
   call->has_temp = 1, call->items = b->items, call->grid = g0;
   const tune_launch *ls = n ? v->pos : v->zero;
   const tgm_function *fs = n ? k->pos : k->zero;
@@ -725,7 +790,7 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
   if (s != TGM_OK)
     return s;
   rd_opstate *st;
-  if ((s = load_op(c, "tgm_reduce", (int)op, (int)type, &st)) != TGM_OK)
+  if ((s = load_op(c, "tgm_reduce", (int)op, (int)type, TUNE_SHAPE_1D, &st)) != TGM_OK)
     return s;
   const void *ins[1] = {d_in};
   return run(c, "tgm_reduce", st, ins, 1, n, NULL, 0, d_out, stream);
@@ -737,8 +802,345 @@ tgm_status tgm_reduce_spectrum(tgm_ctx *c, const char *spectrum, tgm_type type,
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum", spectrum, (int)type, NULL, &st);
+  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum", spectrum, (int)type, NULL, TUNE_SHAPE_1D,
+                               &st);
   if (s != TGM_OK)
     return s;
   return run(c, "tgm_reduce_spectrum", st, d_ins, n_inputs, n, params, n_params, d_out, stream);
+}
+
+// ------------------------------------------------------- rows and columns
+// A row-major matrix: m rows of n elements, ld apart; off: its first
+// element's offset from a 16-byte boundary, in elements (the checks').
+typedef struct {
+  unsigned long long m, n, ld;
+  unsigned off;
+} rd_dims;
+
+// The shapes a row or column kernel is checked on at its first use: one
+// element; ld > n with misaligned starts; long rows (rows) or many rows
+// (columns).
+static const rd_dims check_shapes[2][4] =
+    {{{1, 1, 1, 0}, {3, 31, 34, 1}, {5, 33, 37, 3}, {7, 4097, 4099, 1}},
+     {{1, 1, 1, 0}, {3, 31, 34, 1}, {5, 33, 37, 3}, {4097, 7, 9, 1}}};
+enum { RD_CHECK_ELEMS = 4097 * 9 + 8, RD_CHECK_OUTS = 33 };
+
+static unsigned long long outputs_of(const rd_opstate *st, unsigned long long m,
+                                     unsigned long long n) {
+  return st->shape == TUNE_SHAPE_COLS ? n : m;
+}
+
+static tgm_status shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
+                               rd_kernel **out) {
+  unsigned group = tune_shape_group(&st->m, k);
+  *out = find_kernel(st, k->v, k->block, group);
+  if (*out)
+    return TGM_OK;
+  tgm_status s = compile(c, st, &k->v, &k->block, &group, 1);
+  if (s == TGM_OK)
+    *out = find_kernel(st, k->v, k->block, group);
+  return s;
+}
+
+// The temp storage setting k needs on m x n: the counters and its partials.
+static size_t shape_temp(const rd_opstate *st, const tune_shape_set *k, unsigned long long m,
+                         unsigned long long n) {
+  tune_rule r = st->m.v[k->v].pos[0].rule;
+  size_t need = tune_shape_temp(r, m, n, r == RULE_COLS ? k->width : k->per_row, k->parts,
+                                tune_type_size(st->m.acc));
+  return need > counters_bytes() ? need : counters_bytes();
+}
+
+// The one launch of setting k over the matrix at call->in (call: inputs,
+// m, n, ld, out, parameters), temp holding the counters (zero) at its start
+// and the partials after them, as the embedded call lays them out.
+static tgm_status shape_enqueue(tgm_ctx *c, const rd_opstate *st, const tune_shape_set *k,
+                                const rd_kernel *kern, tune_call *call, tgm_devptr temp,
+                                void *stream) {
+  const tune_variant *v = &st->m.v[k->v];
+  unsigned y, x = tune_shape_set_grid(&st->m, k, call->in[0], call->m, call->n, &y);
+  if (!x) {
+    char kn[96];
+    rd_set_text(&st->m, k, kn, sizeof kn);
+    return tgm__fail(TGM_ERR_INVALID, "%s cannot be launched on %llu x %llu (too many blocks)", kn,
+                     call->m, call->n);
+  }
+  call->width = k->width;
+  call->has_temp = 1;
+  call->counter = temp;
+  call->partials = temp + counters_bytes();
+  call->items = k->items;
+  uint64_t vals[TUNE_MAX_ARGS];
+  void *args[TUNE_MAX_ARGS];
+  tgm_status s = tune_launch_args(&v->pos[0], call, vals, args);
+  return s == TGM_OK ? tgm_launch_2d(c->b, kern->pos[0], x, y, k->block, args, stream) : s;
+}
+
+// The first use of a row or column kernel: setting k runs on the check
+// shapes it can launch on (random data, tune_fill), twice with the output
+// poisoned and the counters not cleared between (every kernel must leave
+// them zero), beside the reference kernel run on each row (columns: on
+// each column, gathered contiguous), and every output must agree.
+static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
+                                     rd_kernel *kern, const uint64_t *params) {
+  if (kern->checked > 0)
+    return TGM_OK;
+  if (kern->checked < 0)
+    return tgm__fail(TGM_ERR_COMPILE, "%s", kern->why);
+  const tune_manifest *m = &st->m;
+  int cols = st->shape == TUNE_SHAPE_COLS;
+  tgm_status s = reference_for(c, st);
+  if (s != TGM_OK)
+    return s;
+  size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
+  size_t in_bytes = (RD_CHECK_ELEMS * elem + 255) / 256 * 256, temp = counters_bytes();
+  for (int i = 0; i < 4; i++) {
+    size_t t = shape_temp(st, k, check_shapes[cols][i].m, check_shapes[cols][i].n);
+    temp = t > temp ? t : temp;
+  }
+  // inputs, their columns gathered, the outputs, the reference's, the temp storage
+  size_t outs_at = 2 * in_bytes * (size_t)m->n_inputs, ref_at = outs_at + 1024,
+         temp_at = ref_at + 2048;
+  if ((s = check_space(c, temp_at + temp)) != TGM_OK)
+    return s;
+  tgm_devptr base = c->check_buf, out = base + outs_at, ref = base + ref_at, tp = base + temp_at;
+  char *host = malloc(in_bytes * 2);
+  if (!host)
+    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  char *gathered = host + in_bytes;
+  if ((s = tgm_memset(c->b, tp, 0, counters_bytes(), c->check_s)) != TGM_OK) {
+    free(host);
+    return s;
+  }
+  char kn[96];
+  rd_set_text(m, k, kn, sizeof kn);
+  for (int i = 0; i < 4 && s == TGM_OK && kern->checked == 0; i++) {
+    rd_dims d = check_shapes[cols][i];
+    unsigned long long outs = cols ? d.n : d.m, len = cols ? d.m : d.n;
+    tune_call call = {.m = d.m, .n = d.n, .ld = d.ld, .out = out, .params = params};
+    unsigned y;
+    if (!tune_shape_set_grid(m, k, base + d.off * elem, d.m, d.n, &y))
+      continue; // the setting does not run on this shape
+    tune_call rcall = {.n = len, .params = params};
+    for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
+      tgm_devptr in = base + in_bytes * (size_t)q, col = in + in_bytes * (size_t)m->n_inputs;
+      tune_fill(m, host, RD_CHECK_ELEMS, &c->check_rng);
+      call.in[q] = in + d.off * elem;
+      s = tgm_copy_to_device(c->b, in, host, RD_CHECK_ELEMS * elem);
+      for (unsigned long long j = 0; cols && j < d.n; j++)
+        for (unsigned long long r = 0; r < d.m; r++)
+          memcpy(gathered + (j * d.m + r) * elem, host + (d.off + r * d.ld + j) * elem, elem);
+      if (s == TGM_OK && cols)
+        s = tgm_copy_to_device(c->b, col, gathered, d.m * d.n * elem);
+      rcall.in[q] = cols ? col : call.in[q];
+    }
+    // the reference of each output: R[3] (the value, the lowest and highest)
+    for (unsigned long long j = 0; j < outs && s == TGM_OK; j++) {
+      tune_call one = rcall;
+      for (int q = 0; q < m->n_inputs; q++)
+        one.in[q] += (cols ? j * d.m : j * d.ld) * elem;
+      one.out = ref + j * 3 * res;
+      uint64_t vals[TUNE_MAX_ARGS];
+      void *args[TUNE_MAX_ARGS];
+      if ((s = tune_launch_args(&m->reference, &one, vals, args)) == TGM_OK)
+        s = tune_launch_reference(c->b, st->ref_fn, args, &st->ref_block, c->check_s);
+    }
+    for (int run = 0; run < 2 && s == TGM_OK && kern->checked == 0; run++) {
+      char got[RD_CHECK_OUTS * 16], want[RD_CHECK_OUTS * 3 * 16];
+      tune_call kc = call;
+      if ((s = tgm_memset(c->b, out, 0xA5, outs * res, c->check_s)) == TGM_OK &&
+          (s = shape_enqueue(c, st, k, kern, &kc, tp, c->check_s)) == TGM_OK &&
+          (s = tgm_stream_sync(c->b, c->check_s)) == TGM_OK &&
+          (s = tgm_copy_to_host(c->b, got, out, outs * res)) == TGM_OK)
+        s = tgm_copy_to_host(c->b, want, ref, outs * 3 * res);
+      for (unsigned long long j = 0; j < outs && s == TGM_OK; j++) {
+        if (tune_same(m, got + j * res, want + j * 3 * res))
+          continue;
+        char g[96], w[96];
+        tune_value_text(m, got + j * res, g, sizeof g);
+        tune_value_text(m, want + j * 3 * res, w, sizeof w);
+        kern->checked = -1;
+        snprintf(kern->why, sizeof kern->why,
+                 "%s/%s: %s, as %s compiled it, gives %s for %s %llu of %llu x %llu (ld %llu)%s "
+                 "where the spectrum's scalar codelet (compiled unoptimized) gives %s, so "
+                 "tgm_reduce does not use this kernel",
+                 m->dir, m->cuda_source, kn, c->info->compiler, g, cols ? "column" : "row", j, d.m,
+                 d.n, d.ld, run ? " (a second run, its counters as the first left them)" : "", w);
+        break;
+      }
+    }
+  }
+  free(host);
+  if (s != TGM_OK)
+    return s;
+  if (kern->checked < 0)
+    return tgm__fail(TGM_ERR_COMPILE, "%s", kern->why);
+  kern->checked = 1;
+  return TGM_OK;
+}
+
+// Compiles and checks every kernel st's calls may use: each tuned cell's
+// setting and the rule's choices at m and n of every power of two to 2^40
+// and their neighbours, and multiples of the SM count around it.
+static tgm_status shape_prepare(tgm_ctx *c, rd_opstate *st) {
+  enum { MOST = 256 };
+  tune_shape_set *sets = calloc(MOST, sizeof *sets);
+  int *vs = calloc(MOST, sizeof *vs), n = 0;
+  unsigned *bl = calloc(MOST, sizeof *bl), *gr = calloc(MOST, sizeof *gr);
+  tgm_status s = sets && vs && bl && gr ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  unsigned long long xs[4 * 41 + 8];
+  int nx = 0;
+  for (int e = 0; e <= 40; e++) {
+    unsigned long long p = 1ull << e;
+    xs[nx++] = p;
+    xs[nx++] = p + 1;
+    xs[nx++] = p - 1 ? p - 1 : 1;
+    xs[nx++] = p + p / 2;
+  }
+  unsigned long long sms = (unsigned long long)c->dev.sm_count;
+  unsigned long long near[] = {sms - 1, sms,         sms + 1, 2 * sms - 1,
+                               2 * sms, 2 * sms + 1, 4096,    4097};
+  for (int i = 0; i < 8; i++)
+    xs[nx++] = near[i] ? near[i] : 1;
+  for (int i = -st->cells.n; s == TGM_OK && i < nx * nx; i++) {
+    tune_shape_set k;
+    if (i < 0) {
+      k = st->cells.c[-i - 1].k;
+    } else {
+      int tuned;
+      unsigned long long rows = xs[i / nx], len = xs[i % nx];
+      if (rd_cells_pick(&(rd_cells){0}, &st->m, &c->dev, rows, len, 0, &k, &tuned, NULL, 0) !=
+          TGM_OK)
+        continue; // no rule variant here: the call says so
+    }
+    unsigned g = tune_shape_group(&st->m, &k);
+    int dup = find_kernel(st, k.v, k.block, g) != NULL;
+    for (int j = 0; j < n && !dup; j++)
+      dup = vs[j] == k.v && bl[j] == k.block && gr[j] == g;
+    if (!dup && n < MOST) {
+      sets[n] = k;
+      vs[n] = k.v, bl[n] = k.block, gr[n++] = g;
+    }
+  }
+  if (s == TGM_OK)
+    s = compile(c, st, vs, bl, gr, n);
+  uint64_t zeros[TUNE_MAX_PARAMS] = {0};
+  for (int i = 0; s == TGM_OK && i < n; i++) {
+    rd_kernel *k = find_kernel(st, vs[i], bl[i], gr[i]);
+    s = k ? check_shape_kernel(c, st, &sets[i], k, zeros)
+          : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
+  }
+  free(sets);
+  free(vs);
+  free(bl);
+  free(gr);
+  return s;
+}
+
+// One reduction of the rows or columns of a matrix with the loaded st.
+static tgm_status run_shape(tgm_ctx *c, const char *who, rd_opstate *st, const void *const *d_ins,
+                            int n_inputs, size_t rows, size_t n, size_t ld,
+                            const void *const *params, int n_params, void *d_out, void *stream) {
+  const tune_manifest *m = &st->m;
+  size_t elems = rows && n ? (rows > SIZE_MAX / n ? SIZE_MAX : rows * n) : 0;
+  tgm_status s = rd_check_spectrum_args(m, who, d_ins, n_inputs, elems, params, n_params, d_out);
+  if (s != TGM_OK)
+    return s;
+  if (ld < n)
+    return tgm__fail(TGM_ERR_INVALID,
+                     "%s: ld %zu is less than n %zu (row r starts at d_in + r * ld)", who, ld, n);
+  if (!outputs_of(st, rows, n))
+    return TGM_OK; // no row (no column): nothing to write
+  tune_call call = {.m = rows, .n = n, .ld = ld, .out = (uint64_t)(uintptr_t)d_out};
+  for (int k = 0; k < n_inputs; k++)
+    call.in[k] = (uint64_t)(uintptr_t)(d_ins ? d_ins[k] : NULL); // NULL: m n = 0
+  uint64_t pv[TUNE_MAX_PARAMS] = {0};
+  for (int k = 0; k < n_params; k++)
+    memcpy(&pv[k], params[k], tune_type_size(m->param_types[k]));
+  call.params = pv;
+  tune_shape_set k;
+  int tuned;
+  rd_kernel *kern;
+  if ((s = rd_cells_pick(&st->cells, m, &c->dev, rows, n, call.in[0], &k, &tuned, NULL, 0)) !=
+          TGM_OK ||
+      (s = shape_kernel(c, st, &k, &kern)) != TGM_OK ||
+      (s = check_shape_kernel(c, st, &k, kern, pv)) != TGM_OK ||
+      (s = grow_temp(c, shape_temp(st, &k, rows, n), stream)) != TGM_OK)
+    return s;
+  return shape_enqueue(c, st, &k, kern, &call, c->temp, stream);
+}
+
+static tgm_status shape_call(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
+                             tune_shape shape, const void *d_in, size_t m, size_t n, size_t ld,
+                             void *d_out, void *stream) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
+  rd_opstate *st;
+  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
+  if (s != TGM_OK)
+    return s;
+  const void *ins[1] = {d_in};
+  return run_shape(c, who, st, ins, 1, m, n, ld, NULL, 0, d_out, stream);
+}
+
+tgm_status tgm_reduce_rows(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t m,
+                           size_t n, size_t ld, void *d_out, void *stream) {
+  return shape_call(c, "tgm_reduce_rows", op, type, TUNE_SHAPE_ROWS, d_in, m, n, ld, d_out, stream);
+}
+
+tgm_status tgm_reduce_cols(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t m,
+                           size_t n, size_t ld, void *d_out, void *stream) {
+  return shape_call(c, "tgm_reduce_cols", op, type, TUNE_SHAPE_COLS, d_in, m, n, ld, d_out, stream);
+}
+
+static tgm_status shape_prepare_op(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
+                                   tune_shape shape) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
+  rd_opstate *st;
+  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
+  return s == TGM_OK ? shape_prepare(c, st) : s;
+}
+
+tgm_status tgm_reduce_rows_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
+  return shape_prepare_op(c, "tgm_reduce_rows_prepare", op, type, TUNE_SHAPE_ROWS);
+}
+
+tgm_status tgm_reduce_cols_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
+  return shape_prepare_op(c, "tgm_reduce_cols_prepare", op, type, TUNE_SHAPE_COLS);
+}
+
+static tgm_status shape_explain(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
+                                tune_shape shape, size_t m, size_t n,
+                                tgm_reduce_shape_choice *out) {
+  if (!c || !out)
+    return tgm__fail(TGM_ERR_INVALID, "%s: ctx or out is NULL", who);
+  rd_opstate *st;
+  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
+  tune_shape_set k;
+  int tuned;
+  if (s == TGM_OK) {
+    memset(out, 0, sizeof *out);
+    s = rd_cells_pick(&st->cells, &st->m, &c->dev, m, n, 0, &k, &tuned, out->why, sizeof out->why);
+  }
+  if (s != TGM_OK)
+    return s;
+  snprintf(out->variant, sizeof out->variant, "%s", st->m.v[k.v].id);
+  out->block = k.block;
+  out->items = k.items;
+  out->per_row = k.per_row;
+  out->width = k.width;
+  out->parts = k.parts;
+  out->tuned = tuned;
+  return TGM_OK;
+}
+
+tgm_status tgm_reduce_rows_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t m, size_t n,
+                                   tgm_reduce_shape_choice *out) {
+  return shape_explain(c, "tgm_reduce_rows_explain", op, type, TUNE_SHAPE_ROWS, m, n, out);
+}
+
+tgm_status tgm_reduce_cols_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t m, size_t n,
+                                   tgm_reduce_shape_choice *out) {
+  return shape_explain(c, "tgm_reduce_cols_explain", op, type, TUNE_SHAPE_COLS, m, n, out);
 }

@@ -94,6 +94,49 @@ size_t tune_shape_counters(tune_rule rule, unsigned parts) {
              : 0;
 }
 
+static int listed(const unsigned *a, int n, unsigned x) {
+  for (int i = 0; i < n; i++)
+    if (a[i] == x)
+      return 1;
+  return 0;
+}
+
+static unsigned vw_of(const tune_manifest *man, const tune_variant *v) {
+  return v->vec ? (unsigned)(16 / tune_type_size(man->elem)) : 1;
+}
+
+unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, uint64_t in_addr,
+                             unsigned long long rows, unsigned long long n, unsigned *y) {
+  *y = 1;
+  if (k->v < 0 || k->v >= man->n_v)
+    return 0;
+  const tune_variant *v = &man->v[k->v];
+  tune_rule r = v->pos[0].rule;
+  unsigned group = r == RULE_COLS ? k->width : k->per_row, x;
+  if (!listed(v->blocks, v->n_blocks, k->block) || !k->items ||
+      (r == RULE_ROWS_GROUP && !listed(v->per_row, v->n_per_row, k->per_row)) ||
+      (r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_COLS && (!k->width || !k->parts)))
+    return 0;
+  tune_shape_grid(r, in_addr, rows, n, k->block, group, k->parts, vw_of(man, v),
+                  tune_type_size(man->elem), &x, y);
+  return tune_shape_fits(r, rows, n, group, vw_of(man, v), k->parts) ? x : 0;
+}
+
+tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
+                               unsigned long long n, unsigned sms, unsigned max_threads) {
+  unsigned vw = (unsigned)(16 / tune_type_size(man->elem));
+  int ct = man->pick_v[TUNE_PICK_CT];
+  tune_pick p = man->shape == TUNE_SHAPE_COLS
+                    ? tune_cols_pick(rows, n, sms, vw, ct >= 0 && man->v[ct].vec)
+                    : tune_rows_pick(rows, n, sms, max_threads);
+  tune_shape_set k = {man->pick_v[p.role], p.block, p.items, p.per_row, p.width, p.parts};
+  return k;
+}
+
+unsigned tune_shape_group(const tune_manifest *man, const tune_shape_set *k) {
+  return man->v[k->v].pos[0].rule == RULE_ROWS_GROUP ? k->per_row : 0;
+}
+
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter) {
   return tgm_temp_need(grid, acc, partials, counter);
 }

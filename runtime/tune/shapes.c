@@ -29,10 +29,7 @@
 enum { CHECK_MAX = 256, REFINE_TOP = 4, REFINE_ROUNDS = 3, AB_ROUNDS = 9, SCREEN_SAMPLES = 5 };
 static const unsigned long long REFERENCE_WORK = 1ull << 23; // elements the reference reads a shape
 
-typedef struct {
-  int v;
-  unsigned block, items, per_row, width, parts;
-} shape_set;
+typedef tune_shape_set shape_set;
 
 typedef struct {
   unsigned long long m, n, ld;
@@ -79,9 +76,6 @@ typedef struct {
 
 static const tune_variant *var(ctx *c, const shape_set *k) { return &c->m.v[k->v]; }
 static tune_rule rule_of(ctx *c, const shape_set *k) { return var(c, k)->pos[0].rule; }
-static unsigned vw_of(ctx *c, const shape_set *k) {
-  return var(c, k)->vec ? (unsigned)(16 / c->elem) : 1;
-}
 
 static int same_set(const shape_set *a, const shape_set *b) {
   return a->v == b->v && a->block == b->block && a->items == b->items && a->per_row == b->per_row &&
@@ -105,22 +99,14 @@ static int index_of(const unsigned *a, int n, unsigned x) {
   return -1;
 }
 
-// The setting's grid on d at in, 0 when it cannot run there: no launch, or
-// more temp storage than the embedded call has.
+// The setting's grid on d at in, 0 when it cannot run there: no launch,
+// more temp storage than the embedded call has (tune_shape_set_grid) or
+// than the tuner's.
 static unsigned grid_of(ctx *c, const shape_set *k, tgm_devptr in, dims d, unsigned *y) {
-  const tune_variant *v = var(c, k);
+  unsigned x = tune_shape_set_grid(&c->m, k, in, d.m, d.n, y);
   tune_rule r = rule_of(c, k);
-  unsigned group = r == RULE_COLS ? k->width : k->per_row, x;
-  if (index_of(v->blocks, v->n_blocks, k->block) < 0 ||
-      (r == RULE_ROWS_GROUP && index_of(v->per_row, v->n_per_row, k->per_row) < 0) || !k->items)
-    return 0;
-  if ((r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_COLS && (!k->width || !k->parts)))
-    return 0;
-  tune_shape_grid(r, in, d.m, d.n, k->block, group, k->parts, vw_of(c, k), c->elem, &x, y);
-  if (!tune_shape_fits(r, d.m, d.n, group, vw_of(c, k), k->parts) ||
-      tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size) > c->temp_bytes)
-    return 0;
-  return x;
+  unsigned group = r == RULE_COLS ? k->width : k->per_row;
+  return x && tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size) <= c->temp_bytes ? x : 0;
 }
 
 // One reduction of the matrix at in (its inputs c->in_gap apart) into out,
@@ -357,14 +343,9 @@ static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
 // for its kind, or that variant is not usable here).
 static shape_set rule_choice(shp *s, dims d) {
   ctx *c = s->c;
-  unsigned vw = (unsigned)(16 / c->elem);
-  int vector = c->m.pick_v[TUNE_PICK_CT] >= 0 && c->m.v[c->m.pick_v[TUNE_PICK_CT]].vec;
-  tune_pick p = s->cols ? tune_cols_pick(d.m, d.n, (unsigned)c->info->sm_count, vw, vector)
-                        : tune_rows_pick(d.m, d.n, (unsigned)c->info->sm_count,
-                                         (unsigned)c->info->max_threads);
-  int v = c->m.pick_v[p.role];
-  shape_set k = {v, p.block, p.items, p.per_row, p.width, p.parts};
-  if (v < 0 || !c->usable[v])
+  shape_set k = tune_shape_rule(&c->m, d.m, d.n, (unsigned)c->info->sm_count,
+                                (unsigned)c->info->max_threads);
+  if (k.v < 0 || !c->usable[k.v])
     k.v = -1;
   return k;
 }

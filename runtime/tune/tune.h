@@ -225,6 +225,27 @@ int tune_shape_cell(unsigned long long x);
 size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc);
 int tune_shape_fits(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
                     unsigned vw, unsigned parts);
+// A setting of a row or column variant (the manifest's variant v): its
+// block and items, per_row (RW's threads a row, RL's blocks a row), width
+// (CT's columns or groups a block) and parts (CT's blocks down the rows),
+// 0 where the variant has no such knob.
+typedef struct {
+  int v;
+  unsigned block, items, per_row, width, parts;
+} tune_shape_set;
+// The grid of k over the rows x n matrix at in_addr, as the embedded call
+// and tgm_reduce launch it: x, *y; x = 0 when it cannot run there (a knob
+// not among the variant's, a launch the rule refuses, or partials beyond
+// the embedded call's temp storage: tune_shape_fits).
+unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, uint64_t in_addr,
+                             unsigned long long rows, unsigned long long n, unsigned *y);
+// The rule's choice (tune_rows_pick, tune_cols_pick) as a setting of the
+// variant the manifest's pick_variants name for its kind (v = -1: none).
+tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
+                               unsigned long long n, unsigned sms, unsigned max_threads);
+// The group a setting's kernel is compiled for (RW's threads a row: the
+// GROUP of its name), 0 for the others.
+unsigned tune_shape_group(const tune_manifest *man, const tune_shape_set *k);
 // The bytes of temp storage a row or column launch clears first (the
 // counters; 0 where it has none).
 size_t tune_shape_counters(tune_rule rule, unsigned parts);

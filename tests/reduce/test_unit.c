@@ -2,8 +2,10 @@
 // status where there is no driver; bad options and bad databases first),
 // argument checks, and the choice of kernel per size from the H100 tuning
 // database (bench/results/2026-11-22-h100/tgm-tune.db.json) and the
-// fallback to the default.
-//   test_reduce_unit GENERATED_DIR H100_DB
+// fallback to the default; for rows and columns the tuned cells of the H100
+// shapes database (bench/results/2026-11-26-tune-shapes/h100) and of the
+// embed tests' fixture (tests/embed/fixture-shapes.db.json), and the rule.
+//   test_reduce_unit GENERATED_DIR H100_DB H100_SHAPES_DB FIXTURE_SHAPES_DB
 #include "../check.h"
 #include "plan.h"
 #include "tgm/reduce_spectra.h" // the generated typed calls compile as C17 with -Werror
@@ -11,10 +13,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static const char *gen, *h100db;
+static const char *gen, *h100db, *shapesdb, *fixturedb;
 static char tmpdir[] = "/tmp/tgm-reduce-unit-XXXXXX";
 
-static const rd_device H100 = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", 0};
+static const rd_device H100 = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", 0, 1024};
 
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -182,7 +184,7 @@ static const char *pick(const tune_manifest *m, const rd_plan *p, unsigned long 
 static void test_h100_db(void) {
   json_t *db;
   char why[1024];
-  CHECK_EQ_INT(rd_db_load(h100db, &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_db_load(h100db, NULL, &db, why, sizeof why), TGM_OK);
   CHECK(db != NULL);
   if (!db)
     return;
@@ -242,7 +244,7 @@ static void test_h100_db(void) {
   rd_plan_free(&p);
 
   // another GPU: the default, and why
-  rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0};
+  rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024};
   CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &a100, &p), TGM_OK);
   CHECK_EQ_INT(p.n, 0);
   CHECK_STR(pick(&m, &p, 1ull << 26), "DSL.VS.SV b256 i1 c4 t0");
@@ -276,7 +278,7 @@ static void test_h100_db(void) {
   rd_plan_free(&p);
 
   // a GPU older than every variant's min_arch (sm_75)
-  rd_device old = {"Tesla V100", 7, 0, 80, 13000, "nvrtc 13.0", 0};
+  rd_device old = {"Tesla V100", 7, 0, 80, 13000, "nvrtc 13.0", 0, 1024};
   CHECK_EQ_INT(rd_plan_make(&m, "sum", NULL, "none", &old, &p), TGM_ERR_MANIFEST);
   CHECK_HAS(tgm_last_error(), "sm_70");
   tune_manifest_free(&m);
@@ -285,10 +287,10 @@ static void test_h100_db(void) {
   // a missing file and "" are no database
   char path[256];
   snprintf(path, sizeof path, "%s/none.json", tmpdir);
-  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_db_load(path, NULL, &db, why, sizeof why), TGM_OK);
   CHECK(db == NULL);
   CHECK_HAS(why, "no tuning database at");
-  CHECK_EQ_INT(rd_db_load("", &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_db_load("", NULL, &db, why, sizeof why), TGM_OK);
   CHECK(db == NULL);
 }
 
@@ -317,7 +319,7 @@ static void test_bad_buckets(void) {
            k);
   write_text(path, text);
   json_t *db;
-  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_db_load(path, NULL, &db, why, sizeof why), TGM_OK);
   rd_plan p;
   CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
   CHECK_EQ_INT(p.n, 4);
@@ -351,7 +353,7 @@ static void test_bad_buckets(void) {
              "{\"key\": %s, \"results\": [], \"buckets\": [%s]}]}\n",
              order ? kb : kg, order ? bb : bg, k, bs, order ? kg : kb, order ? bg : bb);
     write_text(path, text);
-    CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_OK);
+    CHECK_EQ_INT(rd_db_load(path, NULL, &db, why, sizeof why), TGM_OK);
     CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &H100, &p), TGM_OK);
     CHECK_STR(pick(&m, &p, 1 << 20), "DTA.VS.SV b256 i1 c0 t1");
     CHECK_HAS(p.why, "mode both");
@@ -371,20 +373,239 @@ static void test_bad_buckets(void) {
            k);
   write_text(path, text);
   db = NULL;
-  CHECK_EQ_INT(rd_db_load(path, &db, why, sizeof why), TGM_ERR_DB_CORRUPT);
+  CHECK_EQ_INT(rd_db_load(path, NULL, &db, why, sizeof why), TGM_ERR_DB_CORRUPT);
   CHECK(db == NULL);
   CHECK_HAS(tgm_last_error(), "bucket 1 overlaps");
   CHECK_HAS(tgm_last_error(), "buckets.json:1:");
   tune_manifest_free(&m);
 }
 
+// ------------------------------------------------------ rows and columns
+static void read_shape_manifest(const char *shape, const char *type, tune_manifest *m) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s/sum_%s_%s.json", gen, shape, type, shape);
+  if (tune_manifest_read(path, m) != TGM_OK) {
+    fprintf(stderr, "%s\n", tgm_last_error());
+    exit(1);
+  }
+}
+
+// What tgm_reduce_rows / _cols would run for rows x n: "SETTING tTUNED".
+static const char *cell_pick(const tune_manifest *m, const rd_cells *p, const rd_device *d,
+                             unsigned long long rows, unsigned long long n) {
+  static char buf[160];
+  tune_shape_set k;
+  int tuned = -1;
+  char why[1024];
+  if (rd_cells_pick(p, m, d, rows, n, 0, &k, &tuned, why, sizeof why) != TGM_OK)
+    return "error";
+  char kn[96];
+  rd_set_text(m, &k, kn, sizeof kn);
+  snprintf(buf, sizeof buf, "%s t%d", kn, tuned);
+  CHECK_HAS(why, tuned ? "tuned: " : "the rule");
+  return buf;
+}
+
+// The rule's setting for rows x n, as cell_pick writes it.
+static const char *rule_text(const tune_manifest *m, const rd_device *d, unsigned long long rows,
+                             unsigned long long n) {
+  static char buf[160];
+  tune_shape_set k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads);
+  char kn[96];
+  rd_set_text(m, &k, kn, sizeof kn);
+  snprintf(buf, sizeof buf, "%s t0", kn);
+  return buf;
+}
+
+// Every cell of the H100 tune (sum i32/f32, rows and columns): at the
+// cell's middle shape and its corners the tuned setting where it can run
+// (tune_shape_set_grid), else the rule's; outside the cells, on another
+// GPU, or asked for determinism: the rule.
+static void test_cells_h100(void) {
+  int checked = 0, fell_back = 0;
+  for (int sh = 0; sh < 2; sh++)
+    for (int t = 0; t < 2; t++) {
+      const char *shape = sh ? "cols" : "rows", *type = t ? "f32" : "i32";
+      json_t *db;
+      char why[1024];
+      CHECK_EQ_INT(rd_db_load(shapesdb, shape, &db, why, sizeof why), TGM_OK);
+      if (!db)
+        return;
+      tune_manifest m;
+      read_shape_manifest(shape, type, &m);
+      rd_cells p;
+      CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+      CHECK_EQ_INT(p.n, 81);
+      CHECK_HAS(p.why, "NVIDIA H100 80GB HBM3");
+      CHECK_HAS(p.why, "mode one");
+      size_t i;
+      json_t *e, *b;
+      json_array_foreach(json_object_get(db, "entries"), i, e) {
+        json_t *k = json_object_get(e, "key");
+        if (strcmp(json_string_value(json_object_get(k, "type")), type))
+          continue;
+        size_t j;
+        json_array_foreach(json_object_get(e, "buckets"), j, b) {
+          int lm = (int)json_integer_value(json_object_get(b, "log2m"));
+          int ln = (int)json_integer_value(json_object_get(b, "log2n"));
+          int v = -1;
+          for (int x = 0; x < m.n_v; x++)
+            if (!strcmp(m.v[x].id, json_string_value(json_object_get(b, "variant"))))
+              v = x;
+          CHECK(v >= 0);
+          tune_shape_set set = {v,
+                                (unsigned)json_integer_value(json_object_get(b, "block")),
+                                (unsigned)json_integer_value(json_object_get(b, "items")),
+                                (unsigned)json_integer_value(json_object_get(b, "per_row")),
+                                (unsigned)json_integer_value(json_object_get(b, "width")),
+                                (unsigned)json_integer_value(json_object_get(b, "parts"))};
+          char kn[96], want[128];
+          rd_set_text(&m, &set, kn, sizeof kn);
+          snprintf(want, sizeof want, "%s t1", kn);
+          const unsigned long long ms[3] = {1ull << lm, 1ull << (lm - 1), (2ull << lm) - 1};
+          const unsigned long long ns[3] = {1ull << ln, (2ull << ln) - 1, 1ull << (ln - 1)};
+          for (int q = 0; q < 3; q++) {
+            unsigned y;
+            if (tune_shape_set_grid(&m, &set, 0, ms[q], ns[q], &y)) {
+              CHECK_STR(cell_pick(&m, &p, &H100, ms[q], ns[q]), want);
+            } else {
+              CHECK_STR(cell_pick(&m, &p, &H100, ms[q], ns[q]), rule_text(&m, &H100, ms[q], ns[q]));
+              fell_back++;
+            }
+            checked++;
+          }
+          // the tuner measured the middle shape: its setting runs there
+          unsigned y;
+          CHECK(tune_shape_set_grid(&m, &set, 0, ms[0], ns[0], &y) != 0);
+        }
+      }
+      // outside every cell (2^41 rows of 1: the cell 41 x 1): the rule
+      CHECK_STR(cell_pick(&m, &p, &H100, 1ull << 41, 1), rule_text(&m, &H100, 1ull << 41, 1));
+      // m or n = 0: the rule (the cells are for non-empty matrices)
+      CHECK_STR(cell_pick(&m, &p, &H100, 0, 64), rule_text(&m, &H100, 0, 64));
+      CHECK_STR(cell_pick(&m, &p, &H100, 64, 0), rule_text(&m, &H100, 64, 0));
+      rd_cells_free(&p);
+
+      // another GPU, and determinism asked of a tune without it: the rule
+      rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024};
+      rd_device det = H100;
+      det.deterministic = 1;
+      const rd_device *others[2] = {&a100, &det};
+      for (int o = 0; o < 2; o++) {
+        CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, others[o], &p), TGM_OK);
+        CHECK_EQ_INT(p.n, 0);
+        CHECK_HAS(p.why, "no entry");
+        CHECK_STR(cell_pick(&m, &p, others[o], 8, 1ull << 17),
+                  rule_text(&m, others[o], 8, 1ull << 17));
+        rd_cells_free(&p);
+      }
+      // another operator: no entry
+      CHECK_EQ_INT(rd_cells_make(&m, "max", db, why, &H100, &p), TGM_OK);
+      CHECK_EQ_INT(p.n, 0);
+      rd_cells_free(&p);
+      tune_manifest_free(&m);
+      json_decref(db);
+    }
+  printf("H100 shapes database: %d shapes checked, %d of them the rule's (the cell's setting "
+         "does not run there)\n",
+         checked, fell_back);
+  CHECK(checked == 4 * 81 * 3);
+  // the 1-D reader leaves the shapes' entries out, and the shapes' reader the 1-D ones
+  json_t *db;
+  char why[1024];
+  CHECK_EQ_INT(rd_db_load(shapesdb, NULL, &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(json_array_size(json_object_get(db, "entries")), 0);
+  json_decref(db);
+  CHECK_EQ_INT(rd_db_load(h100db, "rows", &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(json_array_size(json_object_get(db, "entries")), 0);
+  json_decref(db);
+}
+
+// The embed tests' fixture with this source's hash: the same cells the
+// embedded header's lookup finds (tests/embed/test_sim_rows.cpp), and
+// cells the manifest refuses dropped with the reason.
+static void test_cells_fixture(void) {
+  tune_manifest m;
+  read_shape_manifest("rows", "f32", &m);
+  size_t len;
+  char *text = tgm__read_file(fixturedb, &len);
+  CHECK(text != NULL);
+  if (!text)
+    return;
+  char path[300], *out = malloc(len * 2 + 64), *w = out;
+  for (const char *p = text; *p;) {
+    if (!strncmp(p, "@sum@", 5)) {
+      w += sprintf(w, "%s", m.source_hash);
+      p += 5;
+    } else {
+      *w++ = *p++;
+    }
+  }
+  *w = 0;
+  snprintf(path, sizeof path, "%s/shapes.json", tmpdir);
+  write_text(path, out);
+  json_t *db;
+  char why[1024];
+  CHECK_EQ_INT(rd_db_load(path, "rows", &db, why, sizeof why), TGM_OK);
+  rd_cells p;
+  CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 4);
+  CHECK_STR(cell_pick(&m, &p, &H100, 2, 1ull << 17), "RL.V.SV b256 i4 r16 t1");
+  CHECK_STR(cell_pick(&m, &p, &H100, 3, 200000), "RL.V.SV b256 i4 r16 t1");
+  CHECK_STR(cell_pick(&m, &p, &H100, 32, 2048), "RB.V.SV b256 i4 t1");
+  // RL of 256 blocks a row fits 128 rows (32768 partials), not 200
+  CHECK_STR(cell_pick(&m, &p, &H100, 128, 8192), "RL.VS.SV b128 i1 r256 t1");
+  CHECK_STR(cell_pick(&m, &p, &H100, 200, 8192), rule_text(&m, &H100, 200, 8192));
+  CHECK_STR(cell_pick(&m, &p, &H100, 2048, 32), "RW.VA2S.SS b128 i4 r4 t1");
+  CHECK_STR(cell_pick(&m, &p, &H100, 4096, 32), rule_text(&m, &H100, 4096, 32)); // cell 13 x 5
+  rd_cells_free(&p);
+  json_decref(db);
+
+  // a cell naming no variant of the manifest, one with a block it does not
+  // take: dropped, and said; the others still used
+  char *bad = strstr(out, "\"RL.V.SV\"");
+  CHECK(bad != NULL);
+  if (bad)
+    memcpy(bad, "\"RL.X.SV\"", 9);
+  char *blk = strstr(out, "\"block\": 256, \"items\": 4, \"per_row\": 0");
+  CHECK(blk != NULL);
+  if (blk)
+    memcpy(blk, "\"block\": 96 ", 12);
+  write_text(path, out);
+  CHECK_EQ_INT(rd_db_load(path, "rows", &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 2);
+  CHECK_HAS(p.why, "2 cell(s) unusable");
+  CHECK_HAS(p.why, "RL.X.SV is not in the manifest");
+  CHECK_STR(cell_pick(&m, &p, &H100, 2, 1ull << 17), rule_text(&m, &H100, 2, 1ull << 17));
+  CHECK_STR(cell_pick(&m, &p, &H100, 32, 2048), rule_text(&m, &H100, 32, 2048));
+  CHECK_STR(cell_pick(&m, &p, &H100, 2048, 32), "RW.VA2S.SS b128 i4 r4 t1");
+  rd_cells_free(&p);
+  json_decref(db);
+  // the 1-D manifest's codelets, another source: stale
+  free(m.source_hash);
+  m.source_hash = strdup("0000000000000000");
+  CHECK_EQ_INT(rd_db_load(path, "rows", &db, why, sizeof why), TGM_OK);
+  CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
+  CHECK_EQ_INT(p.n, 0);
+  CHECK_HAS(p.why, "another source");
+  rd_cells_free(&p);
+  json_decref(db);
+  free(text);
+  free(out);
+  tune_manifest_free(&m);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: test_reduce_unit GENERATED_DIR H100_DB\n");
+  if (argc != 5) {
+    fprintf(stderr, "usage: test_reduce_unit GENERATED_DIR H100_DB H100_SHAPES_DB "
+                    "FIXTURE_SHAPES_DB\n");
     return 2;
   }
   gen = argv[1];
   h100db = argv[2];
+  shapesdb = argv[3];
+  fixturedb = argv[4];
   if (!mkdtemp(tmpdir)) {
     perror("mkdtemp");
     return 1;
@@ -393,6 +614,8 @@ int main(int argc, char **argv) {
   test_args();
   test_h100_db();
   test_bad_buckets();
+  test_cells_h100();
+  test_cells_fixture();
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0)

@@ -106,6 +106,50 @@ typedef struct {
 tgm_status tgm_reduce_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t n,
                               tgm_reduce_choice *out);
 
+// ------------------------------------------------------- rows and columns
+// A row-major m x n matrix, row r at d_in + r * ld elements (ld >= n):
+//   tgm_reduce_rows: d_out[r] = op over row r, for r < m;
+//   tgm_reduce_cols: d_out[j] = op over column j, for j < n.
+// The manifests are DATA_DIR/rows/OP_TYPE_rows.json and
+// DATA_DIR/cols/OP_TYPE_cols.json (tgm-gen --rows / --cols, shipped for
+// sum, max, min x i32, f32). What runs for m x n: the setting tgm-tune
+// chose for the cell of (m, n) on this GPU (the database's entry of shape
+// "rows" or "cols", matched as for tgm_reduce), where it can run on this
+// shape within the embedded call's temp storage; else the rule the
+// embedded call runs (templates/launch_rule.tpl's tgm_rows_pick_of,
+// tgm_cols_pick_of, from the GPU's SM count and threads a block): the same
+// kernel as `tgm-gen --rows|--cols --embed[=DB]`'s header. Each kernel is
+// checked at its first use as tgm_reduce's are (on small matrices: one
+// element, ld > n, misaligned starts, 4097-long rows or 4097 rows, run twice).
+// m = 0 (rows) or n = 0 (columns) writes nothing; n = 0 (rows) or m = 0
+// (columns) writes the operator's identity to every output. d_in and d_out
+// need the element size's alignment; ld < n is TGM_ERR_INVALID. The temp
+// storage is the context's (rows and columns share its counters, which every
+// kernel leaves zero: no memset), so the call is one launch on `stream`.
+tgm_status tgm_reduce_rows(tgm_ctx *ctx, tgm_op op, tgm_type type, const void *d_in, size_t m,
+                           size_t n, size_t ld, void *d_out, void *stream);
+tgm_status tgm_reduce_cols(tgm_ctx *ctx, tgm_op op, tgm_type type, const void *d_in, size_t m,
+                           size_t n, size_t ld, void *d_out, void *stream);
+// Compiles and checks now, in parallel, the kernels of every tuned cell and
+// the rule's choices over m and n at the powers of two to 2^40, their
+// neighbours and multiples of the SM count (call it before capturing a
+// graph: a first use cannot compile inside a capture).
+tgm_status tgm_reduce_rows_prepare(tgm_ctx *ctx, tgm_op op, tgm_type type);
+tgm_status tgm_reduce_cols_prepare(tgm_ctx *ctx, tgm_op op, tgm_type type);
+// What would run for m x n (compiles nothing; reads the manifest).
+typedef struct {
+  char variant[64]; // "RL.VS.SV", "CT.SV"
+  unsigned block, items;
+  unsigned per_row;      // RW: threads a row; RL: blocks a row; else 0
+  unsigned width, parts; // CT: columns (or groups of columns) a block, blocks down the rows
+  int tuned;             // 1: the database's cell, 0: the rule
+  char why[1024];
+} tgm_reduce_shape_choice;
+tgm_status tgm_reduce_rows_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t m, size_t n,
+                                   tgm_reduce_shape_choice *out);
+tgm_status tgm_reduce_cols_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t m, size_t n,
+                                   tgm_reduce_shape_choice *out);
+
 // ------------------------------------------------------------ any spectrum
 // Any spectrum tgm-gen made: DATA_DIR/SPECTRUM_TYPE.json and its .cu (for
 // the shipped codelets beyond sum, max and min:
