@@ -128,6 +128,7 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
   const unsigned width = {{ct_width}};
   switch (k.block) {
   case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
+  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   case 512: return launch_{{ct_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
   }

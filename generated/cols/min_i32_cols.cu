@@ -743,12 +743,15 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     scalar loads: fewer threads a row keep a warp's loads coalesced
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
 //   m < sms: seed 003 (RL of br blocks a row, items 4) where rows have
-//     n >= 16384, but for br <= 4 and n < 2^20 a block of 512 a row (RB,
+//     n >= 65536, but for br <= 4 and n < 2^20 a block of 512 a row (RB,
 //     items 1: 1.09-1.17x RL on the H100 at n = 2^17-2^19, 0.94x on the
 //     H200 at 2^19, where from 2^21 RL is 1.18-1.22x RB:
 //     bench/results/2026-11-26-embed-rows-picks), and for shorter rows the
-//     seed's block a row (RB, items 1): RL's counter memset and last-block
-//     finish cost more there;
+//     seed's block a row (RB, items 1; RL's counter memset and last-block
+//     finish cost more there), of at most 512 threads: tgm-tune's cells
+//     (bench/results/2026-11-26-tune-shapes) found RB of 512 1.58-1.76x
+//     the seed's RL at n = 2^15 (m = 2, 8) and 1.10-1.18x RB of 1024 at
+//     32 x 8192, on the H100 and the H200;
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
@@ -770,10 +773,10 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
-    const int rb512 = p.kind == 2 && p.per_row <= 4 && n < (1ull << 20) && max_threads >= 512;
+    const int rb512 = p.kind == 2 && (n < 65536 || (p.per_row <= 4 && n < (1ull << 20))) && max_threads >= 512;
     k.kind = n >= 16384 && p.kind == 2 && !rb512 ? 2 : 1;
     k.per_row = k.kind == 2 ? p.per_row : 0;
-    k.block = n >= 16384 && rb512 ? 512 : p.block;
+    k.block = k.kind == 2 ? p.block : n >= 16384 && rb512 ? 512 : p.block < 512 ? p.block : 512;
     k.items = k.kind == 2 ? 4 : 1;
     return k;
   }
@@ -802,12 +805,19 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // counters, no memset, no finish) where a lane of a block of 1024 has at
 // most 16 rows, or at most 64 and the tiles give the GPU at least 256
 // threads an SM, in blocks of 128 (at least 4 sms tiles), 512 (at least
-// sms) or 1024. Else `parts` blocks down the rows, at least 4 rows a lane
-// each, at most 4096, the tiles at most TGM_ROWS_PARTS_MAX and n * parts
-// at most TGM_COLS_EMBED_PARTIALS: for m n < 2^24 blocks of 512 and 1024
-// threads an SM (the counters' memset and the finish cost more than the
-// rest of the GPU would give); above 2^24 groups up to 128 and blocks of
-// 1024, 2048 threads an SM (the full GPU, 7-10 % faster there).
+// sms) or 1024 — but fewer tiles than SMs of at most 2^22 elements take 4
+// rows a lane (8 from m = 512), groups cut to what a block of 512 leaves,
+// blocks of 256 or 512 (tgm-tune's cells, bench/results/2026-11-26-
+// tune-shapes: 1.09-1.37x the blocks of 1024 on the H100 and the H200).
+// Else `parts` blocks down the rows, at least 4 rows a lane each, at most
+// 4096, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
+// TGM_COLS_EMBED_PARTIALS: for m n <= 2^24 and at most 2 groups (n <= 8
+// for 4-byte types) blocks of 256, 2048 threads an SM (the cells: 1.09-
+// 1.18x; the A/B of bench/results/2026-11-26-rule-from-tune), wider tiles
+// blocks of 512, 1024 threads an SM (more parts of those lost 0.75-0.95x:
+// their partials, n x parts, cost the finish more than the GPU gives);
+// above 2^24 groups up to 128 and blocks of 1024, 2048 threads an SM (the
+// full GPU, 7-10 % faster there).
 struct tgm_cols_pick {
   unsigned groups, parts, block;
 };
@@ -844,6 +854,14 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   if (lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256) ||
       tiles > TGM_ROWS_PARTS_MAX) {
     k.block = tiles >= 4ull * sms ? 128 : tiles >= sms ? 512 : 1024;
+    if (k.block == 1024 && m * n <= (1ull << 22)) {
+      // few tiles of a small matrix: 4 rows a lane (8 from 512 rows), the
+      // groups what a block of 512 leaves them, blocks of 256 or 512
+      unsigned long long want = m >= 512 ? m / 8 : m / 4, fit = 512 / (want > 1 ? want : 1);
+      fit = tgm_pow2_floor(fit > 1 ? fit : 1);
+      k.groups = fit < k.groups ? (unsigned)fit : k.groups;
+      k.block = (want > 1 ? want : 1) * k.groups <= 256 ? 256 : 512;
+    }
     return k;
   }
   const int big = m * n > (1ull << 24);
@@ -851,8 +869,12 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
     k.groups = g < 128 ? (unsigned)g : 128;
     tiles = tgm_cols_tiles_most(n, k.groups, vw);
   }
-  k.block = big ? 1024 : 512;
-  unsigned long long lanes = k.block / k.groups, target = (unsigned long long)sms * (big ? 2048 : 1024) / k.block;
+  // narrow tiles (at most 2 groups) of a matrix of at most 2^24: blocks of
+  // 256, 2048 threads an SM; wider ones blocks of 512, 1024 threads an SM
+  const int narrow = !big && k.groups <= 2;
+  k.block = big ? 1024 : narrow ? 256 : 512;
+  unsigned long long lanes = k.block / k.groups,
+                     target = (unsigned long long)sms * (big || narrow ? 2048 : 1024) / k.block;
   unsigned long long parts = (target + tiles - 1) / tiles, most = m / (lanes * 4);
   if (most < parts)
     parts = most;

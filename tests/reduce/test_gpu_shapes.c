@@ -34,11 +34,12 @@ typedef struct {
   size_t m, n;
 } dims;
 // m x n; each runs with ld = n and ld = n + 3, offsets 0 and 1
-static const dims shapes[] = {
-    {0, 5},        {5, 0},       {1, 1},        {3, 31},       {33, 33},     {1000, 3},
-    {7, 4097},     {2, 131072},  {3, 200000},   {16, 128},     {128, 8192},  {200, 8192},
-    {2048, 32},    {768, 4096},  {25, 1 << 20}, {1 << 20, 8},  {65536, 2},   {3000, 1000},
-    {100000, 64},  {8, 1 << 22}, {4096, 4096},  {300000, 33}, {132, 70000}, {1 << 16, 600}};
+static const dims shapes[] = {{0, 5},       {5, 0},       {1, 1},        {3, 31},
+                              {33, 33},     {1000, 3},    {7, 4097},     {2, 131072},
+                              {3, 200000},  {16, 128},    {128, 8192},   {200, 8192},
+                              {2048, 32},   {768, 4096},  {25, 1 << 20}, {1 << 20, 8},
+                              {65536, 2},   {3000, 1000}, {100000, 64},  {8, 1 << 22},
+                              {4096, 4096}, {300000, 33}, {132, 70000},  {1 << 16, 600}};
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 #define MAXE ((size_t)(1 << 25) + 64) // elements of the largest matrix with ld = n + 3
 
@@ -84,10 +85,10 @@ static void reference(int op, int type, int cols, const char *x, size_t m, size_
     }
   for (size_t j = 0; j < outs; j++) {
     if (type == TGM_TYPE_I32) {
-      int32_t r = op == TGM_OP_SUM    ? (int32_t)(uint32_t)(int64_t)acc[j]
-                  : !isinf(acc[j])    ? (int32_t)acc[j]
+      int32_t r = op == TGM_OP_SUM   ? (int32_t)(uint32_t)(int64_t)acc[j]
+                  : !isinf(acc[j])   ? (int32_t)acc[j]
                   : op == TGM_OP_MAX ? INT32_MIN
-                                      : INT32_MAX; // no element: the identity
+                                     : INT32_MAX; // no element: the identity
       memcpy(out + j * 4, &r, 4);
     } else {
       float r = (float)acc[j];
@@ -116,15 +117,16 @@ static long runs;
 
 // One call of tgm_reduce_rows (cols 0) or _cols on m x n (ld, off) and
 // its check: every output, and the guard element after them untouched.
-static void one(tgm_ctx *ctx, int cols, int op, int ty, size_t m, size_t n, size_t ld,
-                unsigned off, const char *what) {
+static void one(tgm_ctx *ctx, int cols, int op, int ty, size_t m, size_t n, size_t ld, unsigned off,
+                const char *what) {
   static const char *const opn[] = {"sum", "max", "min"}, *const tyn[] = {"i32", "f32"};
   size_t outs = cols ? n : m;
   reference(op, ty, cols, host + (size_t)off * 4, m, n, ld, want);
   tgm_memset(b, d_out, 0xA5, (outs + 1) * 4, stream);
   const void *in = (const void *)(uintptr_t)(d_in + (tgm_devptr)off * 4);
-  tgm_status s = cols ? tgm_reduce_cols(ctx, op, ty, in, m, n, ld, (void *)(uintptr_t)d_out, stream)
-                      : tgm_reduce_rows(ctx, op, ty, in, m, n, ld, (void *)(uintptr_t)d_out, stream);
+  tgm_status s = cols
+                     ? tgm_reduce_cols(ctx, op, ty, in, m, n, ld, (void *)(uintptr_t)d_out, stream)
+                     : tgm_reduce_rows(ctx, op, ty, in, m, n, ld, (void *)(uintptr_t)d_out, stream);
   if (s == TGM_OK)
     s = tgm_stream_sync(b, stream);
   if (s == TGM_OK)
@@ -150,7 +152,8 @@ static void one(tgm_ctx *ctx, int cols, int op, int ty, size_t m, size_t n, size
     float gf, wf;
     memcpy(&gi, got + j * 4, 4), memcpy(&wi, want + j * 4, 4);
     memcpy(&gf, got + j * 4, 4), memcpy(&wf, want + j * 4, 4);
-    fprintf(stderr, "FAIL %s %s %s %zu x %zu ld %zu off %u (%s): %s %zu: got %d / %g, want %d / %g\n",
+    fprintf(stderr,
+            "FAIL %s %s %s %zu x %zu ld %zu off %u (%s): %s %zu: got %d / %g, want %d / %g\n",
             cols ? "cols" : "rows", opn[op], tyn[ty], m, n, ld, off, what, cols ? "column" : "row",
             j, gi, gf, wi, wf);
     check_failures++;
@@ -252,8 +255,8 @@ int main(int argc, char **argv) {
       one(ctx, 0, TGM_OP_SUM, TGM_TYPE_I32, 2, 131072, 131072, 0, "after 1-D");
       int32_t w, g = 0;
       reference(TGM_OP_SUM, TGM_TYPE_I32, 1, host, 1 << 22, 1, 1, (char *)&w);
-      CHECK_EQ_INT(tgm_reduce(ctx, TGM_OP_SUM, TGM_TYPE_I32, (const void *)(uintptr_t)d_in,
-                              1 << 22, (void *)(uintptr_t)d_out, stream),
+      CHECK_EQ_INT(tgm_reduce(ctx, TGM_OP_SUM, TGM_TYPE_I32, (const void *)(uintptr_t)d_in, 1 << 22,
+                              (void *)(uintptr_t)d_out, stream),
                    TGM_OK);
       tgm_stream_sync(b, stream);
       tgm_copy_to_host(b, &g, d_out, 4);
@@ -266,8 +269,8 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(tgm_reduce_rows(ctx, TGM_OP_SUM, TGM_TYPE_F32, in, 4, 10, 9, out, stream),
                  TGM_ERR_INVALID);
     CHECK_HAS(tgm_last_error(), "ld 9 is less than n 10");
-    CHECK_EQ_INT(tgm_reduce_cols(ctx, TGM_OP_SUM, TGM_TYPE_F32,
-                                 (const void *)(uintptr_t)(d_in + 2), 4, 10, 10, out, stream),
+    CHECK_EQ_INT(tgm_reduce_cols(ctx, TGM_OP_SUM, TGM_TYPE_F32, (const void *)(uintptr_t)(d_in + 2),
+                                 4, 10, 10, out, stream),
                  TGM_ERR_INVALID);
     CHECK_EQ_INT(tgm_reduce_rows(ctx, TGM_OP_MAX, TGM_TYPE_I32, in, 4, 10, 10,
                                  (void *)(uintptr_t)(d_out + 1), stream),

@@ -265,12 +265,27 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
   p = tune_rows_pick(2, 1 << 22, 132, 1024);
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.items == 4);
-  p = tune_cols_pick(1024, 32, 132, 4, 1); // groups of 4 columns: 8 groups, one part
-  CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 1 && p.block == 1024);
-  p = tune_cols_pick(1024, 32, 132, 4, 0); // scalar: 32 columns a block
-  CHECK(p.width == 32 && p.block == 1024);
-  p = tune_cols_pick(100000, 2, 132, 4, 1);
-  CHECK(p.width == 1 && p.parts > 1 && p.block == 512);
+  // few long rows of 2^15: a block of 512 a row, not seed 003's blocks a row
+  p = tune_rows_pick(8, 32768, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 512 && p.items == 1);
+  p = tune_rows_pick(32, 8192, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  p = tune_rows_pick(8, 1 << 17, 132, 1024);
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 16 && p.block == 1024);
+  // few tiles of a small matrix: 8 rows a lane from 512 rows, 128 lanes of
+  // 4 groups of 4 columns in a block of 512
+  p = tune_cols_pick(1024, 32, 132, 4, 1);
+  CHECK(p.role == TUNE_PICK_CT && p.width == 4 && p.parts == 1 && p.block == 512);
+  p = tune_cols_pick(1024, 32, 132, 4, 0); // scalar: 16 columns a block
+  CHECK(p.width == 16 && p.block == 512);
+  p = tune_cols_pick(2, 512, 132, 4, 1); // two rows: 2 lanes of 128 groups
+  CHECK(p.width == 128 && p.parts == 1 && p.block == 256);
+  p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
+  CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
+  p = tune_cols_pick(32768, 128, 132, 4, 1); // wider: blocks of 512
+  CHECK(p.width == 32 && p.parts > 1 && p.block == 512);
+  p = tune_cols_pick(1 << 20, 64, 132, 4, 1); // above 2^24: blocks of 1024
+  CHECK(p.parts > 1 && p.block == 1024);
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_PARTS, 0), 4096 * 4);
   CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 2), 4096 * 4);
   CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 1), 0);
