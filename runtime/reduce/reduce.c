@@ -1093,6 +1093,54 @@ tgm_status tgm_reduce_cols(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_i
   return shape_call(c, "tgm_reduce_cols", op, type, TUNE_SHAPE_COLS, d_in, m, n, ld, d_out, stream);
 }
 
+static tgm_status shape_spectrum(tgm_ctx *c, const char *who, const char *spectrum, tgm_type type,
+                                 tune_shape shape, const void *const *d_ins, int n_inputs, size_t m,
+                                 size_t n, size_t ld, const void *const *params, int n_params,
+                                 void *d_out, void *stream) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, who, spectrum, (int)type, NULL, shape, &st);
+  if (s != TGM_OK)
+    return s;
+  return run_shape(c, who, st, d_ins, n_inputs, m, n, ld, params, n_params, d_out, stream);
+}
+
+tgm_status tgm_reduce_spectrum_rows(tgm_ctx *c, const char *spectrum, tgm_type type,
+                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
+                                    size_t ld, const void *const *params, int n_params, void *d_out,
+                                    void *stream) {
+  return shape_spectrum(c, "tgm_reduce_spectrum_rows", spectrum, type, TUNE_SHAPE_ROWS, d_ins,
+                        n_inputs, m, n, ld, params, n_params, d_out, stream);
+}
+
+tgm_status tgm_reduce_spectrum_cols(tgm_ctx *c, const char *spectrum, tgm_type type,
+                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
+                                    size_t ld, const void *const *params, int n_params, void *d_out,
+                                    void *stream) {
+  return shape_spectrum(c, "tgm_reduce_spectrum_cols", spectrum, type, TUNE_SHAPE_COLS, d_ins,
+                        n_inputs, m, n, ld, params, n_params, d_out, stream);
+}
+
+static tgm_status shape_spectrum_prepare(tgm_ctx *c, const char *who, const char *spectrum,
+                                         tgm_type type, tune_shape shape) {
+  if (!c)
+    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
+  rd_opstate *st;
+  tgm_status s = load_spectrum(c, who, spectrum, (int)type, NULL, shape, &st);
+  return s == TGM_OK ? shape_prepare(c, st) : s;
+}
+
+tgm_status tgm_reduce_spectrum_rows_prepare(tgm_ctx *c, const char *spectrum, tgm_type type) {
+  return shape_spectrum_prepare(c, "tgm_reduce_spectrum_rows_prepare", spectrum, type,
+                                TUNE_SHAPE_ROWS);
+}
+
+tgm_status tgm_reduce_spectrum_cols_prepare(tgm_ctx *c, const char *spectrum, tgm_type type) {
+  return shape_spectrum_prepare(c, "tgm_reduce_spectrum_cols_prepare", spectrum, type,
+                                TUNE_SHAPE_COLS);
+}
+
 static tgm_status shape_prepare_op(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
                                    tune_shape shape) {
   if (!c)

@@ -5,9 +5,13 @@
 // unsigned, argmax's index and value), prod, bit_xor and absmax; sizes 0,
 // 1, 33, 4097, 2^20 + 3, inputs at element offsets 0 and 1, the output
 // poisoned. With no tuning database (the default variant) and, when DB is
-// given, with it. Exit 0 pass, 1 fail, 77 no GPU.
+// given, with it. Rows and columns through tgm_reduce_spectrum_rows /
+// _cols (DATA_DIR/rows, DATA_DIR/cols): sumsq, dot, count_if, mean, argmax
+// (rows), prod (columns) on matrices with ld > n, misaligned starts, 4097
+// long rows, 4097 rows, n = 0 and m = 0. Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu_spectra DATA_DIR [DB]   (DATA_DIR: tgm-gen's manifests
-//   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq)
+//   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq;
+//   rows/ and cols/ of sumsq, dot, count_if f32, mean, prod i32, argmax f32 rows)
 #include "../check.h"
 #include "tgm/reduce_spectra.h"
 #include <math.h>
@@ -28,7 +32,7 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
 static tgm_backend *b;
 static tgm_stream stream;
-static tgm_devptr d_x, d_y, d_out;
+static tgm_devptr d_x, d_y, d_out, d_rows; // d_rows: a row or column reduction's outputs
 static float *hx, *hy; // f32 data (the f64 and integer data are their own below)
 static double *hd;
 static int32_t *hi;
@@ -187,6 +191,130 @@ static void one_size(tgm_ctx *c, size_t n, int off) {
   }
 }
 
+// ------------------------------------------------------ rows and columns
+// The m x n matrices (ld, first element off) the row and column calls run on.
+typedef struct {
+  size_t m, n, ld;
+  int off;
+} mat;
+static const mat mats[] = {{5, 33, 37, 1}, {250, 4097, 4100, 0}, {4097, 7, 9, 1},
+                           {3, 0, 0, 0},   {0, 5, 5, 0},         {2, 40000, 40000, 3}};
+enum { NMATS = sizeof mats / sizeof mats[0] };
+
+// out[j] of row (cols 0) or column j: the element (r, c)'s index into h
+static size_t at(const mat *x, size_t r, size_t c) { return (size_t)x->off + r * x->ld + c; }
+
+static void fetch_rows(void *dst, size_t bytes) {
+  if (tgm_stream_sync(b, stream) != TGM_OK || tgm_copy_to_host(b, dst, d_rows, bytes) != TGM_OK) {
+    fprintf(stderr, "fetch: %s\n", tgm_last_error());
+    exit(1);
+  }
+}
+
+static void one_matrix(tgm_ctx *c, const mat *x) {
+  char what[128];
+  for (int cols = 0; cols < 2; cols++) {
+    size_t outs = cols ? x->n : x->m, len = cols ? x->m : x->n;
+    const char *how = cols ? "cols" : "rows";
+    // the element k of output j: (r, c)
+#define EL(j, k) (cols ? at(x, (k), (j)) : at(x, (j), (k)))
+    tgm_status (*call)(tgm_ctx *, const char *, tgm_type, const void *const *, int, size_t, size_t,
+                       size_t, const void *const *, int, void *,
+                       void *) = cols ? tgm_reduce_spectrum_cols : tgm_reduce_spectrum_rows;
+    void *out = dev(d_rows, 0);
+    const void *fx[1] = {dev(d_x, 0)}, *fxy[2] = {dev(d_x, 0), dev(d_y, 0)};
+    const void *ix[1] = {dev(d_x + MAXN * 4, 0)}, *fy[1] = {dev(d_y, 0)};
+    for (int q = 0; q < 2; q++) { // the matrix starts off elements in
+      fxy[q] = dev(q ? d_y : d_x, (size_t)x->off * 4);
+    }
+    fx[0] = dev(d_x, (size_t)x->off * 4), ix[0] = dev(d_x + MAXN * 4, (size_t)x->off * 4);
+    fy[0] = dev(d_y, (size_t)x->off * 4);
+    float *gf = malloc((outs + 1) * 16);
+    // sumsq f32 and dot f32 (small integers and eighths: exact in any order)
+    for (int sp = 0; sp < 2; sp++) {
+      snprintf(what, sizeof what, "%s %s f32 %zu x %zu ld %zu off %d", sp ? "dot" : "sumsq", how,
+               x->m, x->n, x->ld, x->off);
+      tgm_memset(b, d_rows, 0xA5, (outs + 1) * 4, stream);
+      CALL(what, call(c, sp ? "dot" : "sumsq", TGM_TYPE_F32, sp ? fxy : fx, sp ? 2 : 1, x->m, x->n,
+                      x->ld, NULL, 0, out, stream));
+      fetch_rows(gf, (outs + 1) * 4);
+      for (size_t j = 0; j < outs; j++) {
+        double w = 0;
+        for (size_t k = 0; k < len; k++)
+          w += (double)hx[EL(j, k)] * (sp ? hy[EL(j, k)] : hx[EL(j, k)]);
+        if (gf[j] != (float)w) {
+          CHECK_FAIL("%s: output %zu: got %g, want %g", what, j, gf[j], w);
+          break;
+        }
+      }
+      uint32_t guard;
+      memcpy(&guard, &gf[outs], 4);
+      if (guard != 0xA5A5A5A5u)
+        CHECK_FAIL("%s: wrote past its %zu outputs", what, outs);
+    }
+    // count_if f32 (a parameter; an unsigned result)
+    {
+      float threshold = 0.5f;
+      const void *params[1] = {&threshold};
+      unsigned *gu = (unsigned *)gf;
+      snprintf(what, sizeof what, "count_if %s f32 %zu x %zu", how, x->m, x->n);
+      CALL(what,
+           call(c, "count_if", TGM_TYPE_F32, fx, 1, x->m, x->n, x->ld, params, 1, out, stream));
+      fetch_rows(gu, outs * 4);
+      for (size_t j = 0; j < outs; j++) {
+        unsigned w = 0;
+        for (size_t k = 0; k < len; k++)
+          w += hx[EL(j, k)] > threshold;
+        if (gu[j] != w) {
+          CHECK_FAIL("%s: output %zu: got %u, want %u", what, j, gu[j], w);
+          break;
+        }
+      }
+    }
+    // mean i32 (the epilogue divides by the length: 0 for none) and prod i32 (wraps)
+    for (int sp = 0; sp < 2; sp++) {
+      int32_t *gi = (int32_t *)gf;
+      snprintf(what, sizeof what, "%s %s i32 %zu x %zu", sp ? "prod" : "mean", how, x->m, x->n);
+      CALL(what, call(c, sp ? "prod" : "mean", TGM_TYPE_I32, ix, 1, x->m, x->n, x->ld, NULL, 0, out,
+                      stream));
+      fetch_rows(gi, outs * 4);
+      for (size_t j = 0; j < outs; j++) {
+        int64_t s = 0;
+        uint32_t p = 1;
+        for (size_t k = 0; k < len; k++) {
+          s += hi[EL(j, k)];
+          p *= (uint32_t)hi[EL(j, k)];
+        }
+        int32_t w = sp ? (int32_t)p : len ? (int32_t)((int32_t)s / (int32_t)len) : 0;
+        if (gi[j] != w) {
+          CHECK_FAIL("%s: output %zu: got %d, want %d", what, j, gi[j], w);
+          break;
+        }
+      }
+    }
+    // argmax f32 over rows: the index within the row (of the first largest) and the value
+    if (!cols) {
+      tgm_arg_f32 *ga = (tgm_arg_f32 *)gf;
+      snprintf(what, sizeof what, "argmax rows f32 %zu x %zu", x->m, x->n);
+      CALL(what, call(c, "argmax", TGM_TYPE_F32, fy, 1, x->m, x->n, x->ld, NULL, 0, out, stream));
+      fetch_rows(ga, outs * sizeof *ga);
+      for (size_t j = 0; j < outs && len; j++) {
+        size_t best = 0;
+        for (size_t k = 1; k < len; k++)
+          if (hy[EL(j, k)] > hy[EL(j, best)])
+            best = k;
+        if (ga[j].index != best || ga[j].value != hy[EL(j, best)]) {
+          CHECK_FAIL("%s: row %zu: got [%llu] = %g, want [%zu] = %g", what, j,
+                     (unsigned long long)ga[j].index, ga[j].value, best, hy[EL(j, best)]);
+          break;
+        }
+      }
+    }
+#undef EL
+    free(gf);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || argc > 3) {
     fprintf(stderr, "usage: test_reduce_gpu_spectra DATA_DIR [DB]\n");
@@ -206,7 +334,7 @@ int main(int argc, char **argv) {
   hu = malloc(MAXN * 4);
   if (!hx || !hy || !hd || !hi || !hu || tgm_stream_create(b, &stream) ||
       tgm_malloc(b, MAXN * 8, &d_x) || tgm_malloc(b, MAXN * 16, &d_y) ||
-      tgm_malloc(b, 64, &d_out)) {
+      tgm_malloc(b, 64, &d_out) || tgm_malloc(b, MAXN * 16, &d_rows)) {
     fprintf(stderr, "setup: %s\n", tgm_last_error());
     return 1;
   }
@@ -253,6 +381,13 @@ int main(int argc, char **argv) {
     for (int k = 0; k < NSIZES; k++)
       for (int off = 0; off < 2; off++)
         one_size(c, sizes[k], off);
+    for (int k = 0; k < NMATS; k++)
+      one_matrix(c, &mats[k]);
+    // argmax has no column form (tgm-gen refuses it): no manifest
+    const void *yin[1] = {dev(d_y, 0)};
+    CHECK_EQ_INT(tgm_reduce_spectrum_cols(c, "argmax", TGM_TYPE_F32, yin, 1, 4, 4, 4, NULL, 0,
+                                          dev(d_rows, 0), stream),
+                 TGM_ERR_NOT_FOUND);
     tgm_reduce_choice ch;
     if (tgm_reduce_spectrum_explain(c, "absmax", TGM_TYPE_I32, 1, &ch) == TGM_OK)
       printf("%s: absmax i32 at n=1 runs %s block %u items %u (%s)\n",
@@ -265,6 +400,7 @@ int main(int argc, char **argv) {
   tgm_free(b, d_x);
   tgm_free(b, d_y);
   tgm_free(b, d_out);
+  tgm_free(b, d_rows);
   tgm_stream_destroy(b, stream);
   tgm_backend_close(b);
   free(hx), free(hy), free(hd), free(hi), free(hu);

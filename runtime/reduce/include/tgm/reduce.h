@@ -183,6 +183,23 @@ typedef struct {
 tgm_status tgm_reduce_spectrum_info(tgm_ctx *ctx, const char *spectrum, tgm_type type,
                                     tgm_spectrum_info *out);
 
+// Rows and columns of any spectrum tgm-gen made with --rows / --cols:
+// DATA_DIR/rows/SPECTRUM_TYPE_rows.json (and cols/...), its inputs (each an
+// m x n matrix with the same ld), parameters and result type as for
+// tgm_reduce_spectrum; d_out[r] (rows) or d_out[j] (columns) is the
+// spectrum's result over that row or column (argmax: the index within it).
+// Errors, the choice and the first-use check as for tgm_reduce_rows.
+tgm_status tgm_reduce_spectrum_rows(tgm_ctx *ctx, const char *spectrum, tgm_type type,
+                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
+                                    size_t ld, const void *const *params, int n_params, void *d_out,
+                                    void *stream);
+tgm_status tgm_reduce_spectrum_cols(tgm_ctx *ctx, const char *spectrum, tgm_type type,
+                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
+                                    size_t ld, const void *const *params, int n_params, void *d_out,
+                                    void *stream);
+tgm_status tgm_reduce_spectrum_rows_prepare(tgm_ctx *ctx, const char *spectrum, tgm_type type);
+tgm_status tgm_reduce_spectrum_cols_prepare(tgm_ctx *ctx, const char *spectrum, tgm_type type);
+
 #ifdef __cplusplus
 }
 #endif
