@@ -209,6 +209,10 @@ tgm_status tgm_launch_2d(tgm_backend *b, tgm_function f, unsigned grid_x, unsign
   ONLINE(b);
   return b->ops->launch(b, f, grid_x, grid_y, block, args, s);
 }
+tgm_status tgm_function_max_threads(tgm_backend *b, tgm_function f, unsigned *out) {
+  ONLINE(b);
+  return b->ops->max_threads(b, f, out);
+}
 tgm_status tgm_event_create(tgm_backend *b, tgm_event *out) {
   ONLINE(b);
   return b->ops->event_create(b, out);

@@ -42,6 +42,7 @@ enum {
   X(CUresult, cuModuleLoadData, "cuModuleLoadData", (CUmodule *, const void *))                   \
   X(CUresult, cuModuleUnload, "cuModuleUnload", (CUmodule))                                       \
   X(CUresult, cuModuleGetFunction, "cuModuleGetFunction", (CUfunction *, CUmodule, const char *)) \
+  X(CUresult, cuFuncGetAttribute, "cuFuncGetAttribute", (int *, int, CUfunction))                 \
   X(CUresult, cuLaunchKernel, "cuLaunchKernel",                                                   \
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,  \
      void **, void **))                                                                           \
@@ -306,13 +307,21 @@ static void cuda_close(tgm_backend *b) {
   free(c);
 }
 
+// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: what f's registers and shared memory allow
+static tgm_status cuda_max_threads(tgm_backend *b, tgm_function f, unsigned *out) {
+  int n = 0;
+  CU(IMPL(b), cuFuncGetAttribute(&n, 0, f));
+  *out = n > 0 ? (unsigned)n : 0;
+  return TGM_OK;
+}
+
 static const tgm__ops cuda_ops = {
     cuda_compile,       cuda_module_load,    cuda_module_unload, cuda_malloc,
     cuda_free,          cuda_to_device,      cuda_to_host,       cuda_memset,
     cuda_stream_create, cuda_stream_destroy, cuda_stream_sync,   cuda_launch,
     cuda_event_create,  cuda_event_destroy,  cuda_event_record,  cuda_event_elapsed,
     cuda_capture_begin, cuda_capture_end,    cuda_graph_launch,  cuda_graph_destroy,
-    cuda_close,
+    cuda_close,         cuda_max_threads,
 };
 
 tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) {

@@ -246,13 +246,20 @@ static tgm_status hip_graph_destroy(tgm_backend *b, tgm_graph g) {
   return TGM_OK;
 }
 static void hip_close(tgm_backend *b) { free(b->impl); }
+static tgm_status hip_max_threads(tgm_backend *b, tgm_function f, unsigned *out) {
+  (void)b;
+  int n = 0;
+  HIPCALL(hipFuncGetAttribute(&n, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+  *out = n > 0 ? (unsigned)n : 0;
+  return TGM_OK;
+}
 
 static const tgm__ops hip_ops = {
     hip_compile,       hip_module_load,   hip_module_unload, hip_malloc,        hip_free,
     hip_to_device,     hip_to_host,       hip_memset,        hip_stream_create, hip_stream_destroy,
     hip_stream_sync,   hip_launch,        hip_event_create,  hip_event_destroy, hip_event_record,
     hip_event_elapsed, hip_capture_begin, hip_capture_end,   hip_graph_launch,  hip_graph_destroy,
-    hip_close,
+    hip_close,         hip_max_threads,
 };
 
 // The compile environment, which the cache key covers: the full version of

@@ -86,6 +86,7 @@ typedef struct {
   tgm_status (*graph_launch)(tgm_backend *b, tgm_graph g, tgm_stream s);
   tgm_status (*graph_destroy)(tgm_backend *b, tgm_graph g);
   void (*close)(tgm_backend *b);
+  tgm_status (*max_threads)(tgm_backend *b, tgm_function f, unsigned *out);
 } tgm__ops;
 
 struct tgm_backend {

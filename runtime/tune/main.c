@@ -577,7 +577,6 @@ static int run(ctx *c, options *o) {
     vmax = o->verify_sizes[i] + 8 > vmax ? o->verify_sizes[i] + 8 : vmax;
   unsigned long long nmax = o->verify_only ? vmax : (1ull << o->hi) > vmax ? 1ull << o->hi : vmax;
   c->temp_bytes = (size_t)(nmax / 128 + 2) * c->acc_size + 64;
-  c->flush_bytes = c->info->l2_bytes * 2 > (32u << 20) ? c->info->l2_bytes * 2 : (32u << 20);
   c->pool_bytes = o->verify_only ? 0 : (size_t)(1ull << o->hi) * c->elem;
   if (c->pool_bytes < (256u << 20) && !o->verify_only)
     c->pool_bytes = 256u << 20;
@@ -586,8 +585,6 @@ static int run(ctx *c, options *o) {
   TRY("allocating out", tgm_malloc(c->b, (size_t)2 * SLOTS * c->res_size, &c->out));
   TRY("allocating the reference's out", tgm_malloc(c->b, 3 * c->res_size, &c->ref_out));
   TRY("zeroing temp", tgm_memset(c->b, c->temp, 0, c->temp_bytes, c->s));
-  for (int i = 0; i < 2 * MAXSAMPLES; i++)
-    TRY("creating events", tgm_event_create(c->b, &c->ev[i]));
 
   // every setting of every usable variant (room for all: at most
   // TUNE_MAX_KNOBS^3 per variant)
@@ -642,13 +639,8 @@ static int run(ctx *c, options *o) {
   }
 
   // timing buffers and CUB
-  TRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes * (size_t)c->n_in, &c->pool));
-  c->in_gap = c->pool_bytes; // input k: pool_bytes after input k - 1
-  TRY("allocating the L2 flush buffer", tgm_malloc(c->b, c->flush_bytes, &c->flush));
-  TRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
-  if ((rc = compile_flush(c)))
+  if ((rc = timing_buffers(c)))
     return rc;
-  TRY("filling the input pool", verify_fill_pool(c)); // random timing data, not zeros
   // CUB: the spectrum's baseline, else (plain sum, max, min) libtgm_cub.so
   if (c->cub_build) {
     if (tune_cub_finish(c->cub_build, &c->cub_run) != TGM_OK) {

@@ -189,6 +189,10 @@ const char *const *tune_reference_options(int hip, int *n) {
 
 tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, unsigned *block,
                                  tgm_stream s) {
+  unsigned most = 0; // what its registers allow, asked first (no launch that fails)
+  if (tgm_function_max_threads(b, f, &most) == TGM_OK && most)
+    while (*block > 32 && *block > most)
+      *block /= 2;
   for (;;) {
     tgm_status st = tgm_launch(b, f, 1, *block, args, s);
     if (st == TGM_OK || *block <= 32)

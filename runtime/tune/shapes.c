@@ -784,7 +784,6 @@ int shapes_run(ctx *c, tune_key *key) {
   if (c->pool_bytes < (256u << 20))
     c->pool_bytes = 256u << 20; // room for the stream mode's cold copies
   c->temp_bytes = tune_shape_embed_temp(s.cols, most, c->acc_size) + 256;
-  c->flush_bytes = c->info->l2_bytes * 2 > (32u << 20) ? c->info->l2_bytes * 2 : (32u << 20);
   s.out_bytes = (size_t)out_most * c->res_size + 256;
   s.want = malloc((size_t)CHECK_MAX * 3 * c->res_size);
   s.got = malloc((size_t)CHECK_MAX * c->res_size);
@@ -812,15 +811,8 @@ int shapes_run(ctx *c, tune_key *key) {
   STRY("allocating the reference's out", tgm_malloc(c->b, 3 * c->res_size, &c->ref_out));
   if (s.cols)
     STRY("allocating the gather", tgm_malloc(c->b, s.scratch_bytes, &s.scratch));
-  for (int i = 0; i < 2 * MAXSAMPLES; i++)
-    STRY("creating events", tgm_event_create(c->b, &c->ev[i]));
-  STRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes * (size_t)c->n_in, &c->pool));
-  c->in_gap = c->pool_bytes;
-  STRY("allocating the L2 flush buffer", tgm_malloc(c->b, c->flush_bytes, &c->flush));
-  STRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
-  if ((rc = compile_flush(c)))
+  if ((rc = timing_buffers(c)))
     goto done;
-  STRY("filling the input pool", verify_fill_pool(c));
   STRY("the edge shapes' reference", edge_references(&s));
   for (int i = 0; i < n; i++) {
     tune_result *r = &rs[i];

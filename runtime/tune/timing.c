@@ -9,6 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 
+int timing_buffers(ctx *c) {
+  for (int i = 0; i < 2 * MAXSAMPLES; i++)
+    if (!c->ev[i])
+      TRY("creating events", tgm_event_create(c->b, &c->ev[i]));
+  c->flush_bytes = c->info->l2_bytes * 2 > (32u << 20) ? c->info->l2_bytes * 2 : (32u << 20);
+  TRY("allocating the input pool", tgm_malloc(c->b, c->pool_bytes * (size_t)c->n_in, &c->pool));
+  c->in_gap = c->pool_bytes; // input k: pool_bytes after input k - 1
+  TRY("allocating the L2 flush buffer", tgm_malloc(c->b, c->flush_bytes, &c->flush));
+  TRY("clearing the L2 flush buffer", tgm_memset(c->b, c->flush, 0, c->flush_bytes, c->s));
+  int rc = compile_flush(c);
+  if (rc)
+    return rc;
+  TRY("filling the input pool", verify_fill_pool(c)); // random timing data, not zeros
+  return 0;
+}
+
 static tgm_status enq_variant(ctx *c, const void *arg, tgm_devptr in, unsigned long long n) {
   return launch_enqueue(c, *(const tune_knobs *)arg, in, n, c->out);
 }

@@ -272,9 +272,10 @@ tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_
 // (bench/results/2026-11-24-ptxas-absmax): its compile options for the
 // backend (NVRTC -G: NVVM and ptxas at -O0; hiprtc -O0), *n of them.
 const char *const *tune_reference_options(int hip, int *n);
-// Launches it on one block of *block threads, halving *block (to 32 at
-// least) while the launch fails for want of registers: the kernel splits its
-// input over the threads it gets. *block keeps what launched.
+// Launches it on one block of *block threads, halved (to 32 at least) to
+// what the function's registers allow (tgm_function_max_threads), and
+// again while the launch fails: the kernel splits its input over the
+// threads it gets. *block keeps what launched.
 tgm_status tune_launch_reference(tgm_backend *b, tgm_function f, void **args, unsigned *block,
                                  tgm_stream s);
 

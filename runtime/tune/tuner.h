@@ -161,6 +161,11 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
                const int *offsets, int n_sizes);
 
 // -------------------------------------------------------------- timing.c
+// The timing buffers, one home for the 1-D tune and the shapes' (c->s
+// made): the events, the input pool (c->pool_bytes an input, c->in_gap
+// apart, random data: verify_fill_pool), and the L2 flush buffer (twice the
+// L2, at least 32 MiB), zeroed, with its kernel. An exit status: 0 ready.
+int timing_buffers(ctx *c);
 int timing_cub_call(ctx *c, tgm_devptr in, unsigned long long n, tgm_devptr out, tgm_devptr temp,
                     size_t *bytes);
 tgm_status timing_enq_cub(ctx *c, const void *arg, tgm_devptr in, unsigned long long n);

@@ -131,6 +131,8 @@ tgm_status tgm_launch(tgm_backend *b, tgm_function f, unsigned grid, unsigned bl
 // row, or the part down the rows).
 tgm_status tgm_launch_2d(tgm_backend *b, tgm_function f, unsigned grid_x, unsigned grid_y,
                          unsigned block, void **args, tgm_stream s);
+// The most threads a block of f can have (its registers and shared memory).
+tgm_status tgm_function_max_threads(tgm_backend *b, tgm_function f, unsigned *out);
 tgm_status tgm_event_create(tgm_backend *b, tgm_event *out);
 tgm_status tgm_event_destroy(tgm_backend *b, tgm_event e);
 tgm_status tgm_event_record(tgm_backend *b, tgm_event e, tgm_stream s);
