@@ -11,7 +11,9 @@ lib=$(ls -d "$work"/prefix/lib*/libtgm_reduce.a 2>/dev/null | head -1)
 libdir=$(dirname "$lib")
 for f in "$libdir/libtgm_tune.a" "$libdir/libtgm.a" "$work/prefix/include/tgm/reduce.h" \
          "$work/prefix/include/tgm/tgm.h" "$work/prefix/share/tgm/generated/sum_i32.json" \
-         "$work/prefix/share/tgm/generated/sum_i32.cu"; do
+         "$work/prefix/share/tgm/generated/sum_i32.cu" \
+         "$work/prefix/share/tgm/generated/rows/sum_i32_rows.json" \
+         "$work/prefix/share/tgm/generated/cols/sum_f32_cols.cu"; do
   [ -e "$f" ] || { echo "FAIL: ${f#$work/prefix/} not installed"; exit 1; }
 done
 # the installed tgm-tune finds its CUB fallback (libtgm_cub.so in the
