@@ -1,20 +1,22 @@
 // fuzz_db.c — libFuzzer target: the tuning database's readers. tgm-tune's
 // (tune_db_open, then a lookup, a put and a finish, which lock, re-read,
 // merge and rewrite the file) and tgm_reduce's (rd_db_load and
-// rd_plan_make against the shipped sum/i32 manifest).
+// rd_plan_make against the shipped sum/i32 manifest; for rows, rd_cells_make
+// and rd_cells_pick against the shipped sum/f32 row manifest).
 #include "fuzz_input.h"
 #include "plan.h"
 #include "tune.h"
 #include <stdlib.h>
 #include <string.h>
 
-static tune_manifest manifest;
-static int have_manifest;
+static tune_manifest manifest, rows_manifest;
+static int have_manifest, have_rows;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   fuzz_path_init("db");
   have_manifest = tune_manifest_read(TGM_FUZZ_MANIFEST, &manifest) == TGM_OK;
+  have_rows = tune_manifest_read(TGM_FUZZ_ROWS_MANIFEST, &rows_manifest) == TGM_OK;
   return 0;
 }
 
@@ -38,13 +40,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // tgm_reduce's reader and plan
   json_t *root = NULL;
   char why[512];
-  if (rd_db_load(fuzz_path, &root, why, sizeof why) == TGM_OK && root && have_manifest) {
-    rd_device d = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", (int)(size & 1)};
+  rd_device d = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", (int)(size & 1), 1024};
+  if (rd_db_load(fuzz_path, NULL, &root, why, sizeof why) == TGM_OK && root && have_manifest) {
     rd_plan p;
     if (rd_plan_make(&manifest, "sum", root, why, &d, &p) == TGM_OK) {
       for (int l = 0; l < 64; l += 7)
         (void)rd_plan_pick(&p, 1ull << l);
       rd_plan_free(&p);
+    }
+  }
+  json_decref(root);
+  // and its row cells
+  root = NULL;
+  if (rd_db_load(fuzz_path, "rows", &root, why, sizeof why) == TGM_OK && root && have_rows) {
+    rd_cells cells;
+    if (rd_cells_make(&rows_manifest, "sum", root, why, &d, &cells) == TGM_OK) {
+      for (int lm = 0; lm < 40; lm += 5)
+        for (int ln = 0; ln < 40; ln += 3) {
+          tune_shape_set k;
+          int tuned;
+          char text[1024];
+          (void)rd_cells_pick(&cells, &rows_manifest, &d, 1ull << lm, 1ull << ln, 16, &k, &tuned,
+                              text, sizeof text);
+        }
+      rd_cells_free(&cells);
     }
   }
   json_decref(root);
