@@ -10,19 +10,9 @@ kernel (the runs' noise); and new against CUB where they differ.
 
     python3 bench/rows/rule_ab.py NEW.csv OLD.csv > OUT.md
 """
-import csv
-import math
 import sys
 
-
-def load(path):
-    rows = [line for line in open(path) if not line.startswith("#")]
-    return {(r["shape"], r["type"], r["op"], int(r["m"]), int(r["n"])): r
-            for r in csv.DictReader(rows) if r["set"] == "sweep"}
-
-
-def geo(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+from tuned_ab import geo, load  # the same csv reader and geomean
 
 
 def main():

@@ -499,6 +499,19 @@ static tgm_status check_space(tgm_ctx *c, size_t need) {
   return TGM_OK;
 }
 
+// The end of a first-use check (1-D or rows and columns), and what a later
+// use of the kernel returns: s when the check could not run; else
+// TGM_ERR_COMPILE with the reason when the kernel disagreed (checked < 0),
+// TGM_OK when it agreed (checked becomes 1).
+static tgm_status checked_status(rd_kernel *k, tgm_status s) {
+  if (s != TGM_OK)
+    return s;
+  if (k->checked < 0)
+    return tgm__fail(TGM_ERR_COMPILE, "%s", k->why);
+  k->checked = 1;
+  return TGM_OK;
+}
+
 // The first use of a compiled kernel: it runs beside the reference on test
 // data (tune_fill, the tuner's; sizes 1, 33 and 4097, and for a plain fold
 // sparse data at 33 and 4097 (tune_fill_sparse); the input 0 or 1
@@ -509,10 +522,8 @@ static tgm_status check_space(tgm_ctx *c, size_t need) {
 // bench/results/2026-11-24-ptxas-absmax), and the kernel is not used.
 static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel *k,
                                const uint64_t *params) {
-  if (k->checked > 0)
-    return TGM_OK;
-  if (k->checked < 0)
-    return tgm__fail(TGM_ERR_COMPILE, "%s", k->why);
+  if (k->checked)
+    return checked_status(k, TGM_OK);
   const tune_manifest *m = &st->m;
   tgm_status s = reference_for(c, st);
   if (s != TGM_OK)
@@ -578,12 +589,7 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
     }
   }
   free(host);
-  if (s != TGM_OK)
-    return s;
-  if (k->checked < 0)
-    return tgm__fail(TGM_ERR_COMPILE, "%s", k->why);
-  k->checked = 1;
-  return TGM_OK;
+  return checked_status(k, s);
 }
 
 static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
@@ -883,10 +889,8 @@ static tgm_status shape_enqueue(tgm_ctx *c, const rd_opstate *st, const tune_sha
 // each column, gathered contiguous), and every output must agree.
 static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
                                      rd_kernel *kern, const uint64_t *params) {
-  if (kern->checked > 0)
-    return TGM_OK;
-  if (kern->checked < 0)
-    return tgm__fail(TGM_ERR_COMPILE, "%s", kern->why);
+  if (kern->checked)
+    return checked_status(kern, TGM_OK);
   const tune_manifest *m = &st->m;
   int cols = st->shape == TUNE_SHAPE_COLS;
   tgm_status s = reference_for(c, st);
@@ -971,12 +975,7 @@ static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shap
     }
   }
   free(host);
-  if (s != TGM_OK)
-    return s;
-  if (kern->checked < 0)
-    return tgm__fail(TGM_ERR_COMPILE, "%s", kern->why);
-  kern->checked = 1;
-  return TGM_OK;
+  return checked_status(kern, s);
 }
 
 // Compiles and checks every kernel st's calls may use: each tuned cell's
