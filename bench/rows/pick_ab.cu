@@ -254,12 +254,23 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
   tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+  if (k0.parts > 1) { // the pick's launch without its memset (the counters zero from here on: each call leaves them so)
+    CK(cudaMemset(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4));
+    one(c, "cols", m, n, "pick-nomemset", want, bound, [&](const float *in) -> cudaError_t {
+      switch (k0.block) {
+      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      }
+    });
+  }
   std::vector<unsigned> widths = {k0.groups};
   if (k0.groups >= 8)
     widths.push_back(k0.groups / 4);
   for (unsigned b : {128u, 256u, 512u, 1024u})
     for (unsigned w : widths)
-      for (unsigned p : {1u, 2u, 4u, 8u, 16u, 33u, 66u, 132u, 264u}) {
+      for (unsigned p : {1u, 2u, 4u, 8u, 16u, 33u, 66u, 132u, 264u, 528u, 1056u, 2112u}) {
         if (w > b || (p > 1 && (size_t)p * n > (1u << 20)) || (size_t)p * 4 > m)
           continue;
         std::snprintf(nm, sizeof nm, "CT.SV b%u g%u p%u", b, w, p);

@@ -25,8 +25,9 @@
 //    rows against CUB's segmented reduce (fixed-size segments through an
 //    offsets iterator), tgm's columns alone (CUB has none; torch is timed by
 //    bench/rows/torch_rows.py). One CSV line per shape, type, op, shape kind
-//    and peer, with what the pick ran; each shape's results are checked
-//    before it is timed.
+//    and peer, with what the pick ran, and the shape's floor (gpu_timing.h
+//    bytes_floor: its bytes at a plain read's rate, (b)); each shape's
+//    results are checked before it is timed.
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -360,9 +361,21 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
                         d_len, flush, flush_n, sink, m * n, s);
     CK(cudaFree(ct));
   }
-  std::fprintf(csv, "%s,%s,%s,%s,%zu,%zu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", set,
+  // the floor: the shape's bytes (m n read, m or n written) at a plain read's rate, (b)
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const size_t out_n = cols ? n : m;
+  double floor_b = time_us<T>(
+      ONE,
+      [&](const T *in) {
+        bytes_floor<<<sms * 8, 256, 0, s>>>(reinterpret_cast<const float *>(in), m * n,
+                                            reinterpret_cast<float *>(out), out_n);
+        CK(cudaGetLastError());
+      },
+      d, d_len, flush, flush_n, sink, m * n, s);
+  std::fprintf(csv, "%s,%s,%s,%s,%zu,%zu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", set,
                cols ? "cols" : "rows", tname<T>(), op_names[op], m, n,
-               pick_text(cols, m, n).c_str(), t[0], t[1], t[2], c[0], c[1], c[2]);
+               pick_text(cols, m, n).c_str(), t[0], t[1], t[2], c[0], c[1], c[2], floor_b);
   std::fflush(csv);
   CK(cudaStreamDestroy(s));
   CK(cudaFree(temp));
@@ -448,7 +461,7 @@ int main(int argc, char **argv) {
     }
     std::fprintf(csv, "# %s, %d SMs; us per call, cold L2: (a) stream, (b) one call, (c) graph\n",
                  p.name, p.multiProcessorCount);
-    std::fprintf(csv, "set,shape,type,op,m,n,pick,tgm_a,tgm_b,tgm_c,cub_a,cub_b,cub_c\n");
+    std::fprintf(csv, "set,shape,type,op,m,n,pick,tgm_a,tgm_b,tgm_c,cub_a,cub_b,cub_c,floor_b\n");
   }
   run<float>(quick, csv, sweep);
   run<int32_t>(quick, csv, sweep);

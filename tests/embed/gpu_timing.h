@@ -20,6 +20,34 @@ __global__ void flush_l2(const int4 *p, size_t n, int *sink) {
     *sink = acc.x;
 }
 
+// The bytes every reduction of a shape must move, at a plain kernel's rate:
+// the n 4-byte elements at in read as 16-byte vectors, 4 loads in flight a
+// thread, and out_n 4-byte results written. Launched as bytes_floor<<<sms *
+// 8, 256>>> (one wave of 2048 threads an SM), timed as a call is, it is the
+// floor a reduction's time is measured against (bench/rows/heatmap.py).
+__global__ void __launch_bounds__(256)
+    bytes_floor(const float *in, size_t n, float *out, size_t out_n) {
+  const size_t stride = (size_t)gridDim.x * 256, nv = n / 4;
+  const float4 *vin = reinterpret_cast<const float4 *>(in);
+  float s = 0.f;
+  size_t v = (size_t)blockIdx.x * 256 + threadIdx.x;
+  for (; v + 3 * stride < nv; v += 4 * stride) {
+    float4 x[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+      x[u] = vin[v + u * stride];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+      s += x[u].x + x[u].y + x[u].z + x[u].w;
+  }
+  for (; v < nv; v += stride)
+    s += vin[v].x + vin[v].y + vin[v].z + vin[v].w;
+  for (size_t i = nv * 4 + (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += stride)
+    s += in[i];
+  for (size_t j = (size_t)blockIdx.x * 256 + threadIdx.x; j < out_n; j += stride)
+    out[j] = s;
+}
+
 // The three ways users time a reduction, each the median of 15
 // samples, the L2 flushed before every sample (cold):
 //   (a) stream: a batch of back-to-back calls, each on its own copy of the
