@@ -3045,6 +3045,9 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     n < 8) or n / 8 (64 <= n < 128), blocks of 128 (256 for n < 4),
 //     scalar loads: fewer threads a row keep a warp's loads coalesced
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
+//   m < sms, n < 1024: a warp a row, vector loads, items 4, blocks of 128
+//     (1.0-1.06x seed 003's block a row at 2^10-2^18 elements, where calls
+//     take 4-5 us: bench/results/2026-11-26-h100-floor/ab-small);
 //   m < sms: seed 003 (RL of br blocks a row, items 4) where rows have
 //     n >= 65536, but for br <= 4 and n < 2^20 a block of 512 a row (RB,
 //     items 1: 1.09-1.17x RL on the H100 at n = 2^17-2^19, 0.94x on the
@@ -3054,11 +3057,13 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     finish cost more there), of at most 512 threads: tgm-tune's cells
 //     (bench/results/2026-11-26-tune-shapes) found RB of 512 1.58-1.76x
 //     the seed's RL at n = 2^15 (m = 2, 8) and 1.10-1.18x RB of 1024 at
-//     32 x 8192, on the H100 and the H200;
+//     32 x 8192, on the H100 and the H200; rows of n < 16384 in blocks
+//     of n / 16 threads (128 to 512), items 4: all of a thread's four
+//     vectors in flight (1.02-1.05x items 1: ab-small);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
-//     loads, blocks of 128;
+//     loads, items 4, blocks of 128;
 //   else a block of 128 a row, items 1.
 struct tgm_rows_pick {
   int kind, vec;
@@ -3074,6 +3079,10 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.block = n < 4 ? 256 : 128;
     return k;
   }
+  if (m < sms && n < 1024) {
+    k.items = 4;
+    return k;
+  }
   if (m < sms && m <= TGM_ROWS_PARTS_MAX) {
     struct tgm_rows_plan p = tgm_rows_plan_of(m, n, sms, max_threads);
     const int rb512 = p.kind == 2 && (n < 65536 || (p.per_row <= 4 && n < (1ull << 20))) && max_threads >= 512;
@@ -3081,6 +3090,11 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.per_row = k.kind == 2 ? p.per_row : 0;
     k.block = k.kind == 2 ? p.block : n >= 16384 && rb512 ? 512 : p.block < 512 ? p.block : 512;
     k.items = k.kind == 2 ? 4 : 1;
+    if (n < 16384) {
+      const unsigned long long b = tgm_pow2_floor(n / 16);
+      k.block = b < 128 ? 128 : b > 512 || b > max_threads ? (max_threads < 512 ? max_threads : 512) : (unsigned)b;
+      k.items = 4;
+    }
     return k;
   }
   if (n >= 8192 && m < 2ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {
@@ -3093,6 +3107,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   if (n < 1024) {
     unsigned long long g = tgm_pow2_floor(n / 16);
     k.per_row = g < 32 ? (unsigned)g : 32;
+    k.items = 4;
     return k;
   }
   k.kind = 1;
