@@ -254,6 +254,18 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
   tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+  if (k0.parts > 1) { // the pick's launch with a memset of its tiles' counters alone (not all 4096)
+    const size_t tiles = tgm_cols_grid_of((unsigned long long)c.d, n, k0.groups, 4, sizeof(float));
+    one(c, "cols", m, n, "pick-memset-tiles", want, bound, [&](const float *in) -> cudaError_t {
+      CK(cudaMemsetAsync(c.temp, 0, (tiles * 4 + 15) / 16 * 16, c.s));
+      switch (k0.block) {
+      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
+      }
+    });
+  }
   if (k0.parts > 1) { // the pick's launch without its memset (the counters zero from here on: each call leaves them so)
     CK(cudaMemset(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4));
     one(c, "cols", m, n, "pick-nomemset", want, bound, [&](const float *in) -> cudaError_t {

@@ -1553,7 +1553,8 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
 //     loads, items 4, blocks of 128;
-//   else a block of 128 a row, items 1.
+//   else a block of 128 a row, items 1 (512 for n >= 32768: 1.005-1.017x
+//     at four shapes of 2^26-2^28 elements, bench/results/2026-11-26-h100-floor/ab-big).
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items;
@@ -1601,6 +1602,8 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   }
   k.kind = 1;
   k.per_row = 0;
+  if (n >= 32768 && max_threads >= 512)
+    k.block = 512;
   return k;
 }
 
