@@ -1,12 +1,12 @@
 // coop_ab.cu -- issue 11's question "a single pass with no memset and no
 // init launch": what each way of finishing a one-kernel reduction costs, on
-// the GPU at hand, for a 1-D sum of f32 at the even powers 2^10..2^28, in
+// the GPU at hand, for a 1-D sum of f32 at the even powers 2^10..2^30, in
 // the three timings of tests/embed/gpu_timing.h ((a) stream, (b) one call
 // after an L2 flush, (c) a CUDA graph; cold L2), side by side with CUB and
-// tgm's embedded call (tests/embed/headers/sum_f32.h, the committed rule)
-// in the same process. Every kernel reads with the same body (16-byte
-// vectors, 4 loads in flight a thread, grid stride) so that only the finish
-// differs:
+// tgm's embedded call (tests/embed/headers/sum_f32.h: the GPU tests'
+// header, tuned in stream mode on the fixture) in the same process. Every
+// kernel up to `one256` reads with the same body (16-byte vectors, 4 loads
+// in flight a thread, grid stride) so that only the finish differs:
 //   last    blocks write partials, the last block (a ticket: atomicInc on a
 //           counter in temp storage) folds them; the counter must be zero
 //           before the call, so CUB's contract (temp holds anything) costs a
@@ -27,6 +27,11 @@
 //   pdl     the same, the second launched early (programmatic dependent
 //           launch, sm_90) and waiting in cudaGridDependencySynchronize
 //   one     a single block of 1024 (no finish at all); one256: of 256
+// and from 2^22, each finished by the one-block fold of `two`:
+//   vec8    8 loads in flight a thread, one wave of blocks of 256 (vec8h:
+//           half a wave)
+//   bulkSxB bulk asynchronous copies (TMA, cp.async.bulk): S shared buffers
+//           of B bytes a block, the grid what is co-resident
 // Each result is checked against a double sum (bound: (n + 1) eps sum |x|)
 // before it is timed, and again from a CUDA graph of the call replayed
 // twice on another part of the input.
@@ -35,6 +40,7 @@
 //   coop_ab OUT.csv
 #include <cooperative_groups.h>
 #include <cub/device/device_reduce.cuh>
+#include <cuda/barrier>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -186,6 +192,89 @@ __global__ void __launch_bounds__(BLOCK) k_fold(const float *partials, unsigned 
     out[0] = s;
 }
 
+// The body with 8 loads in flight a thread (the first pass of `two`).
+template <unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK) k_parts8(const float *in, size_t n, float *partials) {
+  const size_t nv = n / 4, stride = (size_t)gridDim.x * BLOCK;
+  const float4 *vin = reinterpret_cast<const float4 *>(in);
+  float s = 0.f;
+  size_t v = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+  for (; v + 7 * stride < nv; v += 8 * stride) {
+    float4 x[8];
+#pragma unroll
+    for (unsigned u = 0; u < 8; u++)
+      x[u] = vin[v + u * stride];
+#pragma unroll
+    for (unsigned u = 0; u < 8; u++)
+      s += (x[u].x + x[u].y) + (x[u].z + x[u].w);
+  }
+  for (; v < nv; v += stride)
+    s += (vin[v].x + vin[v].y) + (vin[v].z + vin[v].w);
+  const size_t first = (size_t)blockIdx.x * BLOCK + threadIdx.x;
+  if (first < n % 4)
+    s += in[nv * 4 + first];
+  s = block_sum<BLOCK>(s);
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = s;
+}
+
+// The body by bulk asynchronous copies (sm_90 TMA, cp.async.bulk): a
+// block's chunks of CB bytes (chunk blockIdx.x, + gridDim.x, ...) land in S
+// shared buffers, each with its barrier; thread 0 issues chunk j + S as
+// soon as the block has read buffer j % S; the threads sum from shared
+// memory. The bytes past the last whole chunk: plain loads.
+using block_barrier = cuda::barrier<cuda::thread_scope_block>;
+template <unsigned BLOCK, unsigned S, unsigned CB>
+__global__ void __launch_bounds__(BLOCK) k_bulk(const float *in, size_t n, float *partials) {
+  namespace cde = cuda::device::experimental;
+  constexpr unsigned CV = CB / 16; // float4 a chunk
+  __shared__ alignas(128) float4 buf[S][CV];
+#pragma nv_diag_suppress static_var_with_dynamic_init
+  __shared__ block_barrier bar[S];
+  const size_t chunks = n * sizeof(float) / CB;
+  const size_t mine = chunks > blockIdx.x ? (chunks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  if (threadIdx.x == 0) {
+    for (unsigned k = 0; k < S; k++)
+      init(&bar[k], BLOCK);
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+  block_barrier::arrival_token tok[S];
+  auto issue = [&](size_t j, unsigned k) {
+    if (threadIdx.x == 0) {
+      cde::fence_proxy_async_shared_cta(); // the block's reads of buf[k] before the copy's writes
+      cde::cp_async_bulk_global_to_shared(buf[k], in + (blockIdx.x + j * gridDim.x) * (CB / sizeof(float)), CB,
+                                          bar[k]);
+      tok[k] = cuda::device::barrier_arrive_tx(bar[k], 1, CB);
+    } else {
+      tok[k] = bar[k].arrive();
+    }
+  };
+#pragma unroll
+  for (unsigned k = 0; k < S; k++)
+    if (k < mine)
+      issue(k, k);
+  float s = 0.f;
+  for (size_t j = 0; j < mine; j++) {
+    const unsigned k = (unsigned)(j % S);
+    bar[k].wait(std::move(tok[k]));
+#pragma unroll 4
+    for (unsigned i = threadIdx.x; i < CV; i += BLOCK) {
+      const float4 x = buf[k][i];
+      s += (x.x + x.y) + (x.z + x.w);
+    }
+    __syncthreads();
+    if (j + S < mine)
+      issue(j + S, k);
+  }
+  for (size_t i = chunks * (CB / sizeof(float)) + (size_t)blockIdx.x * BLOCK + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * BLOCK)
+    s += in[i];
+  s = block_sum<BLOCK>(s);
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = s;
+}
+
 template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_one(const float *in, size_t n, float *out) {
   float s = block_sum<BLOCK>(thread_sum(in, n, threadIdx.x, BLOCK));
   if (threadIdx.x == 0)
@@ -333,7 +422,7 @@ int main(int argc, char **argv) {
   std::fprintf(c.csv, "# %s, %d SMs; sum f32; us per call, cold L2: (a) stream, (b) one call, (c) graph\n", p.name,
                c.sms);
   std::fprintf(c.csv, "n,kind,grid,a_us,b_us,c_us\n");
-  const size_t len = ((size_t)1 << 28) + 4096;
+  const size_t len = ((size_t)1 << 30) + 4096;
   std::vector<float> h(len);
   uint64_t state = 0x9e3779b97f4a7c15ull;
   for (auto &x : h) {
@@ -373,7 +462,7 @@ int main(int argc, char **argv) {
   CK(tgm_sum_f32(nullptr, &tgm_bytes, d, c.out, len, c.s));
   void *tgm_temp;
   CK(cudaMalloc(&tgm_temp, tgm_bytes));
-  for (int e = 10; e <= 28; e += 2) {
+  for (int e = 10; e <= 30; e += 2) {
     const size_t n = (size_t)1 << e;
     double want = 0, mag = 0;
     for (size_t i = 0; i < n; i++)
@@ -410,6 +499,33 @@ int main(int argc, char **argv) {
           [&](const float *in) { return launch_two(g, true, in, n, partials, c.out, c.s); });
       if (g == std::min(wave, 2 * grid))
         break;
+    }
+    if (e >= 22) { // the large sizes' bodies, each finished by k_fold (no memset)
+      auto fold = [&](unsigned g) {
+        k_fold<256><<<1, 256, 0, c.s>>>(partials, g, c.out);
+        return cudaGetLastError();
+      };
+      one(c, n, "vec8", wave, want, bound, [&](const float *in) {
+        k_parts8<256><<<wave, 256, 0, c.s>>>(in, n, partials);
+        return fold(wave);
+      });
+      one(c, n, "vec8h", wave / 2, want, bound, [&](const float *in) {
+        k_parts8<256><<<wave / 2, 256, 0, c.s>>>(in, n, partials);
+        return fold(wave / 2);
+      });
+#define BULK(B, S, CB)                                                                                 \
+  {                                                                                                    \
+    const unsigned g = resident<B>((const void *)k_bulk<B, S, CB>, c.sms);                             \
+    one(c, n, "bulk" #S "x" #CB, g, want, bound, [&](const float *in) {                                \
+      k_bulk<B, S, CB><<<g, B, 0, c.s>>>(in, n, partials);                                             \
+      return fold(g);                                                                                  \
+    });                                                                                                \
+  }
+      BULK(256, 4, 8192)
+      BULK(256, 5, 8192)
+      BULK(256, 2, 16384)
+      BULK(128, 4, 4096)
+#undef BULK
     }
     if (e <= 20) {
       one(c, n, "cluster8", 8, want, bound,

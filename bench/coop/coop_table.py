@@ -11,7 +11,8 @@ import csv
 import sys
 from collections import defaultdict
 
-KINDS = ("tgm", "last", "last0", "coop", "two", "pdl", "cluster8", "cluster16", "one", "one256")
+KINDS = ("tgm", "last", "last0", "coop", "two", "pdl", "cluster8", "cluster16", "one", "one256", "vec8", "vec8h",
+         "bulk4x8192", "bulk5x8192", "bulk2x16384", "bulk4x4096")
 
 
 def main():
@@ -20,7 +21,7 @@ def main():
     for r in rows:
         n, kind = int(r["n"]), r["kind"]
         t = (float(r["a_us"]), float(r["b_us"]), float(r["c_us"]))
-        single = kind in ("cub", "tgm", "one", "one256") or kind.startswith("cluster")
+        single = kind not in ("last", "last0", "coop", "two", "pdl")
         by[n][kind if single else f"{kind}/g{r['grid']}"] = t
         if kind not in best[n] or t[1] < best[n][kind][1]:
             best[n][kind] = t
