@@ -54,41 +54,9 @@
 
 #include "sum_f32.h"
 
-#define CK(x)                                                                                    \
-  do {                                                                                           \
-    cudaError_t e_ = (x);                                                                        \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
-
 #include "../../tests/embed/gpu_timing.h"
 
 namespace cg = cooperative_groups;
-
-// The thread's share: vectors v, v + stride, ... of nv, four in flight; the
-// n % 4 elements past the last vector to the first threads of block 0.
-__device__ __forceinline__ float thread_sum(const float *in, size_t n, size_t first, size_t stride) {
-  const size_t nv = n / 4;
-  const float4 *vin = reinterpret_cast<const float4 *>(in);
-  float s = 0.f;
-  size_t v = first;
-  for (; v + 3 * stride < nv; v += 4 * stride) {
-    float4 x[4];
-#pragma unroll
-    for (unsigned u = 0; u < 4; u++)
-      x[u] = vin[v + u * stride];
-#pragma unroll
-    for (unsigned u = 0; u < 4; u++)
-      s += (x[u].x + x[u].y) + (x[u].z + x[u].w);
-  }
-  for (; v < nv; v += stride)
-    s += (vin[v].x + vin[v].y) + (vin[v].z + vin[v].w);
-  if (first < n % 4)
-    s += in[nv * 4 + first];
-  return s;
-}
 
 // The block's sum in thread 0.
 template <unsigned BLOCK> __device__ __forceinline__ float block_sum(float s) {
@@ -120,7 +88,7 @@ template <unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK) k_last(const float *in, size_t n, float *partials, unsigned *counter,
                                                 float *out) {
   __shared__ bool last;
-  float s = block_sum<BLOCK>(thread_sum(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = s;
     __threadfence();
@@ -137,7 +105,7 @@ __global__ void __launch_bounds__(BLOCK) k_last(const float *in, size_t n, float
 
 template <unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK) k_coop(const float *in, size_t n, float *partials, float *out) {
-  float s = block_sum<BLOCK>(thread_sum(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
   if (threadIdx.x == 0)
     partials[blockIdx.x] = s;
   cg::this_grid().sync();
@@ -151,7 +119,7 @@ __global__ void __launch_bounds__(BLOCK) k_coop(const float *in, size_t n, float
 template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_cluster(const float *in, size_t n, float *out) {
   __shared__ float mine;
   cg::cluster_group cluster = cg::this_cluster();
-  float s = block_sum<BLOCK>(thread_sum(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
   if (threadIdx.x == 0)
     mine = s;
   cluster.sync();
@@ -173,15 +141,6 @@ template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_cluster(con
 // cudaGridDependencySynchronize; k_parts lets it go when its partial is
 // written (cudaTriggerProgrammaticLaunchCompletion).
 template <unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK) k_parts(const float *in, size_t n, float *partials) {
-  float s = block_sum<BLOCK>(thread_sum(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
-  if (threadIdx.x == 0)
-    partials[blockIdx.x] = s;
-  __syncthreads();
-  cudaTriggerProgrammaticLaunchCompletion();
-}
-
-template <unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK) k_fold(const float *partials, unsigned count, float *out) {
   cudaGridDependencySynchronize();
   float s = 0.f;
@@ -192,30 +151,16 @@ __global__ void __launch_bounds__(BLOCK) k_fold(const float *partials, unsigned 
     out[0] = s;
 }
 
-// The body with 8 loads in flight a thread (the first pass of `two`).
-template <unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK) k_parts8(const float *in, size_t n, float *partials) {
-  const size_t nv = n / 4, stride = (size_t)gridDim.x * BLOCK;
-  const float4 *vin = reinterpret_cast<const float4 *>(in);
-  float s = 0.f;
-  size_t v = (size_t)blockIdx.x * BLOCK + threadIdx.x;
-  for (; v + 7 * stride < nv; v += 8 * stride) {
-    float4 x[8];
-#pragma unroll
-    for (unsigned u = 0; u < 8; u++)
-      x[u] = vin[v + u * stride];
-#pragma unroll
-    for (unsigned u = 0; u < 8; u++)
-      s += (x[u].x + x[u].y) + (x[u].z + x[u].w);
-  }
-  for (; v < nv; v += stride)
-    s += (vin[v].x + vin[v].y) + (vin[v].z + vin[v].w);
-  const size_t first = (size_t)blockIdx.x * BLOCK + threadIdx.x;
-  if (first < n % 4)
-    s += in[nv * 4 + first];
-  s = block_sum<BLOCK>(s);
+// The body with IN_FLIGHT loads in flight a thread, a partial a block (the
+// first pass of `two`).
+template <unsigned BLOCK, unsigned IN_FLIGHT>
+__global__ void __launch_bounds__(BLOCK) k_parts(const float *in, size_t n, float *partials) {
+  float s = block_sum<BLOCK>(
+      plain_sum<IN_FLIGHT>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
   if (threadIdx.x == 0)
     partials[blockIdx.x] = s;
+  __syncthreads();
+  cudaTriggerProgrammaticLaunchCompletion();
 }
 
 // The body by bulk asynchronous copies (sm_90 TMA, cp.async.bulk): a
@@ -276,7 +221,7 @@ __global__ void __launch_bounds__(BLOCK) k_bulk(const float *in, size_t n, float
 }
 
 template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_one(const float *in, size_t n, float *out) {
-  float s = block_sum<BLOCK>(thread_sum(in, n, threadIdx.x, BLOCK));
+  float s = block_sum<BLOCK>(plain_sum<4>(in, n, threadIdx.x, BLOCK));
   if (threadIdx.x == 0)
     out[0] = s;
 }
@@ -285,9 +230,7 @@ struct Ctx {
   const std::vector<float> *h;
   const float *d;
   size_t d_len;
-  const int4 *flush;
-  size_t flush_n;
-  int *sink;
+  Flush flush;
   cudaStream_t s;
   char *temp; // 16 KiB of counters, then partials
   float *out;
@@ -346,7 +289,7 @@ static void one(Ctx &c, size_t n, const char *name, unsigned grid, double want, 
   }
   double t[3];
   for (int k = 0; k < 3; k++)
-    t[k] = time_us<float>((Timing)k, launch, c.d, c.d_len, c.flush, c.flush_n, c.sink, n, c.s);
+    t[k] = time_us<float>((Timing)k, launch, c.d, c.d_len, c.flush, n, c.s);
   std::fprintf(c.csv, "%zu,%s,%u,%.3f,%.3f,%.3f\n", n, name, grid, t[0], t[1], t[2]);
   std::fflush(c.csv);
 }
@@ -373,7 +316,7 @@ static cudaError_t launch_coop(unsigned grid, const float *in, size_t n, float *
 
 static cudaError_t launch_two(unsigned grid, bool pdl, const float *in, size_t n, float *partials, float *out,
                               cudaStream_t s) {
-  k_parts<256><<<grid, 256, 0, s>>>(in, n, partials);
+  k_parts<256, 4><<<grid, 256, 0, s>>>(in, n, partials);
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute at[1];
   at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -435,14 +378,7 @@ int main(int argc, char **argv) {
   c.d = d;
   c.h = &h;
   c.d_len = len;
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  c.flush_n = 2 * (size_t)l2 / sizeof(int4);
-  int4 *flush;
-  CK(cudaMalloc(&flush, c.flush_n * sizeof(int4)));
-  CK(cudaMemset(flush, 1, c.flush_n * sizeof(int4)));
-  c.flush = flush;
-  CK(cudaMalloc(&c.sink, sizeof(int)));
+  c.flush = flush_alloc();
   CK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
   const size_t temp_bytes = (size_t)1 << 20;
   CK(cudaMalloc(&c.temp, temp_bytes));
@@ -506,11 +442,11 @@ int main(int argc, char **argv) {
         return cudaGetLastError();
       };
       one(c, n, "vec8", wave, want, bound, [&](const float *in) {
-        k_parts8<256><<<wave, 256, 0, c.s>>>(in, n, partials);
+        k_parts<256, 8><<<wave, 256, 0, c.s>>>(in, n, partials);
         return fold(wave);
       });
       one(c, n, "vec8h", wave / 2, want, bound, [&](const float *in) {
-        k_parts8<256><<<wave / 2, 256, 0, c.s>>>(in, n, partials);
+        k_parts<256, 8><<<wave / 2, 256, 0, c.s>>>(in, n, partials);
         return fold(wave / 2);
       });
 #define BULK(B, S, CB)                                                                                 \

@@ -17,7 +17,8 @@
 //   P.cols  few rows (m <= 64): a thread a group of 4 columns down all m
 //           rows, 4 loads in flight, grid stride over the groups.
 //   read    the m n elements read as 16-byte vectors, 4 in flight, grid of
-//           sms x 2048 / 256 blocks of 256: the plain read.
+//           sms x 2048 / 256 blocks of 256: the plain read (gpu_timing.h's
+//           bytes_floor without results).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,15 +33,6 @@
 
 #include "sum_rows_f32.h"
 #include "sum_cols_f32.h"
-
-#define CK(x)                                                                                    \
-  do {                                                                                           \
-    cudaError_t e_ = (x);                                                                        \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 #include "../../tests/embed/gpu_timing.h"
 
@@ -96,31 +88,10 @@ __global__ void __launch_bounds__(256) proto_cols(const float4 *in, size_t m, si
   }
 }
 
-__global__ void __launch_bounds__(256) plain_read(const float4 *in, size_t nv, float *sink) {
-  const size_t stride = (size_t)gridDim.x * 256;
-  float s = 0.f;
-  size_t v = (size_t)blockIdx.x * 256 + threadIdx.x;
-  for (; v + 3 * stride < nv; v += 4 * stride) {
-    float4 x[4];
-#pragma unroll
-    for (unsigned u = 0; u < 4; u++)
-      x[u] = in[v + u * stride];
-#pragma unroll
-    for (unsigned u = 0; u < 4; u++)
-      s += x[u].x + x[u].y + x[u].z + x[u].w;
-  }
-  for (; v < nv; v += stride)
-    s += in[v].x + in[v].y + in[v].z + in[v].w;
-  if (s == 1234.5f)
-    *sink = s;
-}
-
 struct Ctx {
   const float *d;
   size_t d_len;
-  const int4 *flush;
-  size_t flush_n;
-  int *sink;
+  Flush flush;
   cudaStream_t s;
   void *temp;
   size_t temp_bytes;
@@ -173,8 +144,8 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
     std::printf("WRONG %s %zu x %zu %s: %zu of %zu\n", shape, m, n, name.c_str(), bad, len);
     return;
   }
-  double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, c.flush_n, c.sink, m * n, c.s);
-  double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, c.flush_n, c.sink, m * n, c.s);
+  double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s);
+  double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, m * n, c.s);
   std::fprintf(c.csv, "%s,%zu,%zu,%s,%.3f,%.3f\n", shape, m, n, name.c_str(), b, g);
   std::fflush(c.csv);
 }
@@ -357,14 +328,7 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(d, h.data(), len * sizeof(float), cudaMemcpyHostToDevice));
   c.d = d;
   c.d_len = len;
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  c.flush_n = 2 * (size_t)l2 / sizeof(int4);
-  int4 *flush;
-  CK(cudaMalloc(&flush, c.flush_n * sizeof(int4)));
-  CK(cudaMemset(flush, 1, c.flush_n * sizeof(int4)));
-  c.flush = flush;
-  CK(cudaMalloc(&c.sink, sizeof(int)));
+  c.flush = flush_alloc();
   CK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
   c.temp_bytes = (size_t)64 << 20;
   CK(cudaMalloc(&c.temp, c.temp_bytes));
@@ -374,7 +338,7 @@ int main(int argc, char **argv) {
     for (int e = 20; e <= 28; e += 2) {
       size_t nv = ((size_t)1 << e) / 4;
       one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const float *in) -> cudaError_t {
-        plain_read<<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, (float *)c.sink);
+        bytes_floor<<<c.sms * 8, 256, 0, c.s>>>(in, nv * 4, nullptr, 0);
         return cudaGetLastError();
       });
     }

@@ -79,13 +79,7 @@ int main(int argc, char **argv) {
     h[i] = (float)((int)(i * 2654435761u % 9) - 4);
   for (size_t at = 0; at < len; at += h.size())
     CK(cudaMemcpy(d + at, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
-  int l2 = props.l2CacheSize;
-  size_t flush_n = 2 * (size_t)l2 / sizeof(int4);
-  int4 *flush;
-  int *sink;
-  CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
-  CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
-  CK(cudaMalloc(&sink, sizeof(int)));
+  Flush flush = flush_alloc();
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   static const Shape shapes[] = {{16, 128},      {768, 4096},   {25, 1 << 20}, {1 << 20, 8},
@@ -127,9 +121,8 @@ int main(int argc, char **argv) {
       double te[3], tr[3];
       for (int k = 0; k < 3; k++) {
         te[k] = time_us<float>((Timing)k, [&](const float *in) { CK(emb(temp, &bytes, in, out_e, m, n, n, s)); },
-                               d, len, flush, flush_n, sink, m * n, s);
-        tr[k] = time_us<float>((Timing)k, [&](const float *in) { red(in, out_r); }, d, len, flush,
-                               flush_n, sink, m * n, s);
+                               d, len, flush, m * n, s);
+        tr[k] = time_us<float>((Timing)k, [&](const float *in) { red(in, out_r); }, d, len, flush, m * n, s);
       }
       std::fprintf(csv, "%s,f32,%zu,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", cols ? "cols" : "rows", m,
                    n, te[0], te[1], te[2], tr[0], tr[1], tr[2]);

@@ -51,15 +51,6 @@
 #include "max_f32.h"
 #include "min_f32.h"
 
-#define CK(x)                                                                                  \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-
 #include "gpu_timing.h"
 
 enum Op { SUM, MAX, MIN };
@@ -460,14 +451,7 @@ template <typename T> static void check(Op op, const std::vector<T> &h, T *d, bo
 
 template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
   auto fn = embedded<T>(op);
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  size_t flush_n = 2 * (size_t)l2 / sizeof(int4);
-  int4 *flush;
-  int *sink;
-  CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
-  CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
-  CK(cudaMalloc(&sink, sizeof(int)));
+  Flush flush = flush_alloc();
   T *out;
   CK(cudaMalloc(&out, sizeof(T)));
   cudaStream_t s;
@@ -490,12 +474,12 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
     double t[3], c[3];
     for (int h = 0; h < 3; h++) {
       t[h] = time_us<T>((Timing)h, [&](const T *in) { CK(fn(temp, &bytes, in, out, n, s)); }, d,
-                        d_len, flush, flush_n, sink, n, s);
+                        d_len, flush, n, s);
       c[h] = time_us<T>((Timing)h,
                         [&](const T *in) {
                           CK(cub_reduce<T>(op, cub_temp, cub_bytes, in, out, n, s));
                         },
-                        d, d_len, flush, flush_n, sink, n, s);
+                        d, d_len, flush, n, s);
       if (e <= 22)
         log_sum[h] += std::log(c[h] / t[h]);
       worst[h] = std::min(worst[h], c[h] / t[h]);
@@ -513,8 +497,7 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
                  std::exp(log_sum[h] / log_n), worst[h]);
   std::fprintf(md, "\n");
   CK(cudaStreamDestroy(s));
-  CK(cudaFree(flush));
-  CK(cudaFree(sink));
+  flush_free(flush);
   CK(cudaFree(out));
 }
 

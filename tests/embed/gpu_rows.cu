@@ -334,8 +334,7 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
 // ---------------------------------------------------------------- the bench
 template <typename T>
 static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std::vector<T> &h,
-                        const T *d, size_t d_len, Shape sh, const int4 *flush, size_t flush_n,
-                        int *sink) {
+                        const T *d, size_t d_len, Shape sh, const Flush &flush) {
   size_t bytes = 0, m = sh.m, n = sh.n;
   auto fn = embedded<T>(op, cols);
   CK(fn(nullptr, &bytes, nullptr, nullptr, m, n, n, 0));
@@ -349,7 +348,7 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
   double t[3], c[3] = {0, 0, 0};
   for (int k = 0; k < 3; k++)
     t[k] = time_us<T>((Timing)k, [&](const T *in) { CK(fn(temp, &bytes, in, out, m, n, n, s)); }, d,
-                      d_len, flush, flush_n, sink, m * n, s);
+                      d_len, flush, m * n, s);
   if (!cols) {
     size_t cb = 0;
     void *ct;
@@ -358,7 +357,7 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
     for (int k = 0; k < 3; k++)
       c[k] = time_us<T>((Timing)k,
                         [&](const T *in) { CK(cub_rows<T>(op, ct, cb, in, out, m, n, n, s)); }, d,
-                        d_len, flush, flush_n, sink, m * n, s);
+                        d_len, flush, m * n, s);
     CK(cudaFree(ct));
   }
   // the floor: the shape's bytes (m n read, m or n written) at a plain read's rate, (b)
@@ -372,7 +371,7 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
                                             reinterpret_cast<float *>(out), out_n);
         CK(cudaGetLastError());
       },
-      d, d_len, flush, flush_n, sink, m * n, s);
+      d, d_len, flush, m * n, s);
   std::fprintf(csv, "%s,%s,%s,%s,%zu,%zu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", set,
                cols ? "cols" : "rows", tname<T>(), op_names[op], m, n,
                pick_text(cols, m, n).c_str(), t[0], t[1], t[2], c[0], c[1], c[2], floor_b);
@@ -384,30 +383,22 @@ static void bench_shape(FILE *csv, const char *set, Op op, bool cols, const std:
 
 template <typename T>
 static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, size_t d_len) {
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  size_t flush_n = 2 * (size_t)l2 / sizeof(int4);
-  int4 *flush;
-  int *sink;
-  CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
-  CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
-  CK(cudaMalloc(&sink, sizeof(int)));
+  Flush flush = flush_alloc();
   static const Shape nine[] = {{16, 128},    {768, 4096},   {25, 1 << 20},
                                {1 << 20, 8}, {1 << 20, 32}, {4096, 4096},
                                {4, 1 << 26}, {1 << 24, 4},  {1 << 22, 64}};
   for (int c = 0; c < 2; c++)
     for (int o = 0; o < 3; o++)
       for (const Shape &sh : nine)
-        bench_shape<T>(csv, "issue", (Op)o, c == 1, h, d, d_len, sh, flush, flush_n, sink);
+        bench_shape<T>(csv, "issue", (Op)o, c == 1, h, d, d_len, sh, flush);
   if (sweep)
     for (int c = 0; c < 2; c++)
       for (int e = 10; e <= 28; e += 2)
         for (int k = 1; k <= std::min(e, 26); k += 2) {
           Shape sh = {(size_t)1 << (e - k), (size_t)1 << k};
-          bench_shape<T>(csv, "sweep", SUM, c == 1, h, d, d_len, sh, flush, flush_n, sink);
+          bench_shape<T>(csv, "sweep", SUM, c == 1, h, d, d_len, sh, flush);
         }
-  CK(cudaFree(flush));
-  CK(cudaFree(sink));
+  flush_free(flush);
 }
 
 template <typename T> static void run(bool quick, FILE *csv, bool sweep) {
