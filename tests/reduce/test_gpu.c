@@ -6,25 +6,11 @@
 // Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu GENERATED_DIR DB
 #include "../check.h"
+#include "gpu_common.h"
 #include "tgm/reduce.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
 
 #define MAXN ((1ull << 26) + 8)
 static const size_t sizes[] = {0, 1, 2, 31, 33, 4097, (1u << 20) + 3, 1u << 26};
@@ -59,34 +45,16 @@ static void reference(int op, int type, const void *x, size_t n, void *ref, doub
   }
 }
 
-static void fill(int op, int type, void *x, size_t n) {
-  if (type == TGM_TYPE_I32) {
-    int32_t *a = x;
-    for (size_t i = 0; i < n; i++)
-      a[i] = (int32_t)(uint32_t)rnd();
-  } else {
-    float *a = x;
-    for (size_t i = 0; i < n; i++) // sums: small integers, every order is exact
-      a[i] = op == TGM_OP_SUM ? (float)((int)(rnd() % 9) - 4)
-                              : (float)((double)(int64_t)rnd() / 9.2e18 * 1e6);
-  }
-}
-
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: test_reduce_gpu GENERATED_DIR DB\n");
     return 2;
   }
   tgm_backend *b; // the test's own handle for memory (the same primary context)
-  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &b);
-  if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
-    printf("skipped: %s\n", tgm_last_error());
-    return 77;
-  }
-  if (s != TGM_OK) {
-    fprintf(stderr, "tgm_backend_open: %s\n", tgm_last_error());
-    return 1;
-  }
+  int opened = gpu_open(&b);
+  if (opened)
+    return opened;
+  tgm_status s;
   printf("device: %s (%s, %d SMs), %s\n", tgm_backend_info(b)->name, tgm_backend_info(b)->arch,
          tgm_backend_info(b)->sm_count, tgm_backend_info(b)->compiler);
   tgm_stream stream;

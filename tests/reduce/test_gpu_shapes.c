@@ -10,25 +10,11 @@
 // Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu_shapes GENERATED_DIR SHAPES_DB [SHAPES_DB...]
 #include "../check.h"
+#include "gpu_common.h"
 #include "tgm/reduce.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
 
 typedef struct {
   size_t m, n;
@@ -42,19 +28,6 @@ static const dims shapes[] = {{0, 5},       {5, 0},       {1, 1},        {3, 31}
                               {4096, 4096}, {300000, 33}, {132, 70000},  {1 << 16, 600}};
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 #define MAXE ((size_t)(1 << 25) + 64) // elements of the largest matrix with ld = n + 3
-
-static void fill(int op, int type, void *x, size_t n) {
-  if (type == TGM_TYPE_I32) {
-    int32_t *a = x;
-    for (size_t i = 0; i < n; i++)
-      a[i] = (int32_t)(uint32_t)rnd();
-  } else {
-    float *a = x;
-    for (size_t i = 0; i < n; i++) // sums: small integers, every order is exact
-      a[i] = op == TGM_OP_SUM ? (float)((int)(rnd() % 9) - 4)
-                              : (float)((double)(int64_t)rnd() / 9.2e18 * 1e6);
-  }
-}
 
 // op over each row (cols 0: outs = m) or each column (outs = n) of the
 // m x n matrix at x (4-byte elements, ld apart) into out, a row at a time.
@@ -166,15 +139,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test_reduce_gpu_shapes GENERATED_DIR SHAPES_DB [SHAPES_DB...]\n");
     return 2;
   }
-  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &b);
-  if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
-    printf("skipped: %s\n", tgm_last_error());
-    return 77;
-  }
-  if (s != TGM_OK) {
-    fprintf(stderr, "tgm_backend_open: %s\n", tgm_last_error());
-    return 1;
-  }
+  int opened = gpu_open(&b);
+  if (opened)
+    return opened;
+  tgm_status s;
   const tgm_device_info *info = tgm_backend_info(b);
   printf("device: %s (%s, %d SMs), %s\n", info->name, info->arch, info->sm_count, info->compiler);
   const char *db = argv[2];

@@ -13,18 +13,11 @@
 //   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq;
 //   rows/ and cols/ of sumsq, dot, count_if f32, mean, prod i32, argmax f32 rows)
 #include "../check.h"
+#include "gpu_common.h"
 #include "tgm/reduce_spectra.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
 
 #define MAXN ((1u << 20) + 8)
 static const size_t sizes[] = {0, 1, 33, 4097, (1u << 20) + 3};
@@ -320,15 +313,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test_reduce_gpu_spectra DATA_DIR [DB]\n");
     return 2;
   }
-  tgm_status s = tgm_backend_open(TGM_BACKEND_CUDA, 0, NULL, &b);
-  if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {
-    printf("skipped: %s\n", tgm_last_error());
-    return 77;
-  }
-  if (s != TGM_OK) {
-    fprintf(stderr, "tgm_backend_open: %s\n", tgm_last_error());
-    return 1;
-  }
+  rng = 0x2545f4914f6cdd1dull; // this test's inputs
+  int opened = gpu_open(&b);
+  if (opened)
+    return opened;
   // d_x: f32 x, then i32 data; d_y: f32 y, then f64 data, then u32 data
   hx = malloc(MAXN * 4), hy = malloc(MAXN * 4), hd = malloc(MAXN * 8), hi = malloc(MAXN * 4),
   hu = malloc(MAXN * 4);
