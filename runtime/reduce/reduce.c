@@ -1,6 +1,7 @@
 // reduce.c — tgm_reduce: libtgm's run-time path. The plan (which variant
-// for which n) is plan.c's; this file holds the context, compiling on first
-// use, the temp storage and the launches.
+// for which n) is plan.c's; this file holds the context, compiling and
+// checking on first use, the temp storage and the 1-D launches (shapes.c:
+// the rows and the columns; ctx.h: what the two share).
 //
 // The launches follow the launch rule every generated source holds
 // (templates/launch_rule.tpl, read through runtime/tune/rule.c as tgm-tune
@@ -16,7 +17,7 @@
 // The size is the launch rule's (tune_temp_need, sizeof(A) per block): the
 // partials and the counter's 16 bytes, never 0; the
 // buffer only grows, so it serves every smaller n.
-#include "plan.h"
+#include "ctx.h"
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,65 +33,7 @@
 #define TGM_REDUCE_SOURCE_DATA_DIR ""
 #endif
 
-enum { COUNTER_BYTES = 16 }; // the 1-D last-block counter
-
-// The counters at the start of the temp storage: the 1-D counter (its first
-// 16 bytes) and the row and column counters (a word each, up to
-// TGM_ROWS_PARTS_MAX: the embedded row call's layout, launch_rule.tpl),
-// zeroed when the buffer is allocated and left zero by every kernel; the
-// partials follow them.
-static size_t counters_bytes(void) { return tune_shape_counters(RULE_ROWS_PARTS, 0); }
-_Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS,
-               "tgm_spectrum_info holds every parameter");
-
-typedef struct {
-  int v;
-  unsigned block, group; // group: a row variant's threads a row (GROUP), else 0
-  tgm_module *mod;
-  tgm_function pos[4], zero[2];
-  int checked;   // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
-  char why[640]; // why it failed
-} rd_kernel;
-
-typedef struct {
-  char name[RD_MAX_NAME + 1]; // the spectrum: sum, dot, count_if, ...
-  int type;
-  tune_shape shape; // 1-D, rows or columns
-  tune_manifest m;
-  rd_plan plan;   // 1-D: the size buckets
-  rd_cells cells; // rows and columns: the tuned cells
-  rd_kernel *k;
-  int nk, capk;
-  tgm_module *ref_mod; // the reference kernel, compiled unoptimized (check_kernel)
-  tgm_function ref_fn;
-  unsigned ref_block;
-} rd_opstate;
-
-struct tgm_ctx {
-  tgm_backend *b;
-  const tgm_device_info *info;
-  rd_device dev;
-  char *data_dir; // NULL: none found
-  char data_why[1024];
-  char *cache_dir; // NULL: libtgm's default
-  json_t *db;
-  char db_why[1024];
-  // rows and columns: the database's entries of that shape, read at the
-  // first use of the shape
-  char *db_path;
-  json_t *db_shape[2];
-  char db_shape_why[2][1024];
-  int db_shape_read[2];
-  rd_opstate **spectra; // each (spectrum, type) loaded so far
-  int n_spectra;
-  tgm_devptr temp;
-  size_t temp_bytes;
-  // the first-use check's own stream and buffer (never the caller's)
-  tgm_stream check_s;
-  tgm_devptr check_buf;
-  size_t check_bytes;
-  uint64_t check_rng;
-};
+size_t rd_counters_bytes(void) { return tune_shape_counters(RULE_ROWS_PARTS, 0); }
 
 // --------------------------------------------------------------- options
 static int is_dir(const char *p) {
@@ -248,8 +191,8 @@ static tgm_status shape_db(tgm_ctx *c, tune_shape shape, json_t **db, const char
 // DATA_DIR/NAME_TYPE.json (1-D), DATA_DIR/rows/NAME_TYPE_rows.json,
 // DATA_DIR/cols/NAME_TYPE_cols.json. plain_op, when not NULL, is the
 // operator a plain fold must have (tgm_reduce's op).
-static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, int type,
-                                const char *plain_op, tune_shape shape, rd_opstate **out) {
+tgm_status rd_load_spectrum(tgm_ctx *c, const char *who, const char *name, int type,
+                            const char *plain_op, tune_shape shape, rd_opstate **out) {
   *out = NULL;
   if (!rd_good_name(name))
     return tgm__fail(TGM_ERR_INVALID,
@@ -325,15 +268,15 @@ static tgm_status load_spectrum(tgm_ctx *c, const char *who, const char *name, i
 }
 
 // tgm_reduce's (op, type): the plain fold of that operator
-static tgm_status load_op(tgm_ctx *c, const char *who, int op, int type, tune_shape shape,
-                          rd_opstate **out) {
+tgm_status rd_load_op(tgm_ctx *c, const char *who, int op, int type, tune_shape shape,
+                      rd_opstate **out) {
   static const char *const mops[] = {"sum", "max", "min"};
   if (!rd_op_name(op))
     return tgm__fail(TGM_ERR_INVALID, "%s: unknown op %d", who, op);
-  return load_spectrum(c, who, rd_op_name(op), type, mops[op], shape, out);
+  return rd_load_spectrum(c, who, rd_op_name(op), type, mops[op], shape, out);
 }
 
-static rd_kernel *find_kernel(rd_opstate *st, int v, unsigned block, unsigned group) {
+rd_kernel *rd_find_kernel(rd_opstate *st, int v, unsigned block, unsigned group) {
   for (int i = 0; i < st->nk; i++)
     if (st->k[i].v == v && st->k[i].block == block && st->k[i].group == group)
       return &st->k[i];
@@ -350,8 +293,8 @@ static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char
 // Compiles the kernels of n (variant, block, group) in parallel: one NVRTC
 // job each, holding the positive-n launches and the n = 0 ones (groups:
 // the GROUP of a row variant's name, NULL or 0 for the others).
-static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
-                          const unsigned *groups, int n) {
+tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
+                      const unsigned *groups, int n) {
   if (!n)
     return TGM_OK;
   char path[PATH_MAX], *src;
@@ -428,12 +371,12 @@ static tgm_status compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsig
 }
 
 static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel **out) {
-  *out = find_kernel(st, b->v, b->block, 0);
+  *out = rd_find_kernel(st, b->v, b->block, 0);
   if (*out)
     return TGM_OK;
-  tgm_status s = compile(c, st, &b->v, &b->block, NULL, 1);
+  tgm_status s = rd_compile(c, st, &b->v, &b->block, NULL, 1);
   if (s == TGM_OK)
-    *out = find_kernel(st, b->v, b->block, 0);
+    *out = rd_find_kernel(st, b->v, b->block, 0);
   return s;
 }
 
@@ -451,7 +394,7 @@ static unsigned bucket_grid(const tgm_ctx *c, const rd_opstate *st, const rd_buc
 // The reference kernel of st (the scalar codelet run by one thread, or
 // split over the threads it gets), compiled without optimization (NVRTC -G)
 // so that it does not share an optimizer bug with the variants.
-static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
+tgm_status rd_reference_for(tgm_ctx *c, rd_opstate *st) {
   if (st->ref_mod)
     return TGM_OK;
   char path[PATH_MAX], *src;
@@ -482,7 +425,7 @@ static tgm_status reference_for(tgm_ctx *c, rd_opstate *st) {
 
 // The first-use check's stream and at least `need` bytes of its buffer
 // (neither the caller's), and its random state.
-static tgm_status check_space(tgm_ctx *c, size_t need) {
+tgm_status rd_check_space(tgm_ctx *c, size_t need) {
   tgm_status s;
   if (!c->check_s && (s = tgm_stream_create(c->b, &c->check_s)) != TGM_OK)
     return s;
@@ -503,7 +446,7 @@ static tgm_status check_space(tgm_ctx *c, size_t need) {
 // use of the kernel returns: s when the check could not run; else
 // TGM_ERR_COMPILE with the reason when the kernel disagreed (checked < 0),
 // TGM_OK when it agreed (checked becomes 1).
-static tgm_status checked_status(rd_kernel *k, tgm_status s) {
+tgm_status rd_checked_status(rd_kernel *k, tgm_status s) {
   if (s != TGM_OK)
     return s;
   if (k->checked < 0)
@@ -523,9 +466,9 @@ static tgm_status checked_status(rd_kernel *k, tgm_status s) {
 static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel *k,
                                const uint64_t *params) {
   if (k->checked)
-    return checked_status(k, TGM_OK);
+    return rd_checked_status(k, TGM_OK);
   const tune_manifest *m = &st->m;
-  tgm_status s = reference_for(c, st);
+  tgm_status s = rd_reference_for(c, st);
   if (s != TGM_OK)
     return s;
   enum { N = 4097 };
@@ -534,9 +477,9 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
   static const int offs[] = {0, 1, 1, 0, 1}, sparse[] = {0, 0, 0, 1, 1};
   size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
   size_t in_bytes = ((N + 8) * elem + 255) / 256 * 256;
-  size_t temp_bytes = counters_bytes() + tune_temp_need(N, tune_type_size(m->acc), 1, 0);
+  size_t temp_bytes = rd_counters_bytes() + tune_temp_need(N, tune_type_size(m->acc), 1, 0);
   size_t need = in_bytes * (size_t)m->n_inputs + 256 + temp_bytes;
-  if ((s = check_space(c, need)) != TGM_OK)
+  if ((s = rd_check_space(c, need)) != TGM_OK)
     return s;
   tgm_devptr out = c->check_buf + in_bytes * (size_t)m->n_inputs, ref = out + 64, temp = out + 256;
   void *host = malloc(in_bytes);
@@ -589,7 +532,7 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
     }
   }
   free(host);
-  return checked_status(k, s);
+  return rd_checked_status(k, s);
 }
 
 static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
@@ -603,7 +546,7 @@ static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   }
   for (int i = -1; i < st->plan.n; i++) {
     const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    int dup = find_kernel(st, b->v, b->block, 0) != NULL;
+    int dup = rd_find_kernel(st, b->v, b->block, 0) != NULL;
     for (int j = 0; j < n; j++)
       dup |= vs[j] == b->v && bl[j] == b->block;
     if (!dup) {
@@ -611,14 +554,14 @@ static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
       bl[n++] = b->block;
     }
   }
-  tgm_status s = compile(c, st, vs, bl, NULL, n);
+  tgm_status s = rd_compile(c, st, vs, bl, NULL, n);
   free(vs);
   free(bl);
   // and the first-use check of each (parameters 0), so that no later call waits for it
   uint64_t zeros[TUNE_MAX_PARAMS] = {0};
   for (int i = -1; s == TGM_OK && i < st->plan.n; i++) {
     const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    rd_kernel *k = find_kernel(st, b->v, b->block, 0);
+    rd_kernel *k = rd_find_kernel(st, b->v, b->block, 0);
     s = k ? check_kernel(c, st, b, k, zeros) : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
   }
   return s;
@@ -628,7 +571,7 @@ tgm_status tgm_reduce_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_prepare: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_op(c, "tgm_reduce_prepare", (int)op, (int)type, TUNE_SHAPE_1D, &st);
+  tgm_status s = rd_load_op(c, "tgm_reduce_prepare", (int)op, (int)type, TUNE_SHAPE_1D, &st);
   return s == TGM_OK ? prepare(c, st) : s;
 }
 
@@ -636,8 +579,8 @@ tgm_status tgm_reduce_spectrum_prepare(tgm_ctx *c, const char *spectrum, tgm_typ
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_prepare: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_prepare", spectrum, (int)type, NULL,
-                               TUNE_SHAPE_1D, &st);
+  tgm_status s = rd_load_spectrum(c, "tgm_reduce_spectrum_prepare", spectrum, (int)type, NULL,
+                                  TUNE_SHAPE_1D, &st);
   return s == TGM_OK ? prepare(c, st) : s;
 }
 
@@ -657,7 +600,7 @@ tgm_status tgm_reduce_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t n,
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_explain: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_op(c, "tgm_reduce_explain", (int)op, (int)type, TUNE_SHAPE_1D, &st);
+  tgm_status s = rd_load_op(c, "tgm_reduce_explain", (int)op, (int)type, TUNE_SHAPE_1D, &st);
   if (s == TGM_OK)
     explain(st, n, out);
   return s;
@@ -668,8 +611,8 @@ tgm_status tgm_reduce_spectrum_explain(tgm_ctx *c, const char *spectrum, tgm_typ
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_explain: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_explain", spectrum, (int)type, NULL,
-                               TUNE_SHAPE_1D, &st);
+  tgm_status s = rd_load_spectrum(c, "tgm_reduce_spectrum_explain", spectrum, (int)type, NULL,
+                                  TUNE_SHAPE_1D, &st);
   if (s == TGM_OK)
     explain(st, n, out);
   return s;
@@ -680,8 +623,8 @@ tgm_status tgm_reduce_spectrum_info(tgm_ctx *c, const char *spectrum, tgm_type t
   if (!c || !out)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum_info: ctx or out is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum_info", spectrum, (int)type, NULL,
-                               TUNE_SHAPE_1D, &st);
+  tgm_status s = rd_load_spectrum(c, "tgm_reduce_spectrum_info", spectrum, (int)type, NULL,
+                                  TUNE_SHAPE_1D, &st);
   if (s != TGM_OK)
     return s;
   memset(out, 0, sizeof *out);
@@ -700,7 +643,7 @@ tgm_status tgm_reduce_spectrum_info(tgm_ctx *c, const char *spectrum, tgm_type t
 // -------------------------------------------------------------- launching
 // Makes the temp buffer at least `need` bytes; a new buffer's counter word
 // is zeroed on the stream, before the launches that use it.
-static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
+tgm_status rd_grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
   if (need <= c->temp_bytes)
     return TGM_OK;
   size_t bytes = 1 << 16;
@@ -717,7 +660,7 @@ static tgm_status grow_temp(tgm_ctx *c, size_t need, tgm_stream stream) {
   tgm_devptr p;
   if ((s = tgm_malloc(c->b, bytes, &p)) != TGM_OK)
     return s;
-  if ((s = tgm_memset(c->b, p, 0, counters_bytes(), stream)) != TGM_OK) {
+  if ((s = tgm_memset(c->b, p, 0, rd_counters_bytes(), stream)) != TGM_OK) {
     tgm_free(c->b, p);
     return s;
   }
@@ -750,8 +693,8 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
   if (n && (v->partials || v->counter)) {
     // the counters first (whether the variant has one or not), then the partials
     unsigned g0 = bucket_grid(c, st, b, call.in[0], n);
-    size_t need = counters_bytes() + tune_temp_need(g0, tune_type_size(m->acc), v->partials, 0);
-    if ((s = grow_temp(c, need, stream)) != TGM_OK)
+    size_t need = rd_counters_bytes() + tune_temp_need(g0, tune_type_size(m->acc), v->partials, 0);
+    if ((s = rd_grow_temp(c, need, stream)) != TGM_OK)
       return s;
   }
   return enqueue(c, st, b, k, &call, c->temp, stream);
@@ -769,7 +712,7 @@ static tgm_status enqueue(tgm_ctx *c, const rd_opstate *st, const rd_bucket *b, 
   unsigned cap = tune_grid_cap(b->cap, c->info->sm_count);
   unsigned g0 = bucket_grid(c, st, b, call->in[0], n);
   call->counter = temp;
-  call->partials = temp + counters_bytes();
+  call->partials = temp + rd_counters_bytes();
   call->has_temp = 1, call->items = b->items, call->grid = g0;
   const tune_launch *ls = n ? v->pos : v->zero;
   const tgm_function *fs = n ? k->pos : k->zero;
@@ -796,7 +739,7 @@ tgm_status tgm_reduce(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, si
   if (s != TGM_OK)
     return s;
   rd_opstate *st;
-  if ((s = load_op(c, "tgm_reduce", (int)op, (int)type, TUNE_SHAPE_1D, &st)) != TGM_OK)
+  if ((s = rd_load_op(c, "tgm_reduce", (int)op, (int)type, TUNE_SHAPE_1D, &st)) != TGM_OK)
     return s;
   const void *ins[1] = {d_in};
   return run(c, "tgm_reduce", st, ins, 1, n, NULL, 0, d_out, stream);
@@ -808,386 +751,9 @@ tgm_status tgm_reduce_spectrum(tgm_ctx *c, const char *spectrum, tgm_type type,
   if (!c)
     return tgm__fail(TGM_ERR_INVALID, "tgm_reduce_spectrum: ctx is NULL");
   rd_opstate *st;
-  tgm_status s = load_spectrum(c, "tgm_reduce_spectrum", spectrum, (int)type, NULL, TUNE_SHAPE_1D,
-                               &st);
+  tgm_status s = rd_load_spectrum(c, "tgm_reduce_spectrum", spectrum, (int)type, NULL,
+                                  TUNE_SHAPE_1D, &st);
   if (s != TGM_OK)
     return s;
   return run(c, "tgm_reduce_spectrum", st, d_ins, n_inputs, n, params, n_params, d_out, stream);
-}
-
-// ------------------------------------------------------- rows and columns
-// A row-major matrix: m rows of n elements, ld apart; off: its first
-// element's offset from a 16-byte boundary, in elements (the checks').
-typedef struct {
-  unsigned long long m, n, ld;
-  unsigned off;
-} rd_dims;
-
-// The shapes a row or column kernel is checked on at its first use: one
-// element; ld > n with misaligned starts; long rows (rows) or many rows
-// (columns).
-static const rd_dims check_shapes[2][4] =
-    {{{1, 1, 1, 0}, {3, 31, 34, 1}, {5, 33, 37, 3}, {7, 4097, 4099, 1}},
-     {{1, 1, 1, 0}, {3, 31, 34, 1}, {5, 33, 37, 3}, {4097, 7, 9, 1}}};
-enum { RD_CHECK_ELEMS = 4097 * 9 + 8, RD_CHECK_OUTS = 33 };
-
-static unsigned long long outputs_of(const rd_opstate *st, unsigned long long m,
-                                     unsigned long long n) {
-  return st->shape == TUNE_SHAPE_COLS ? n : m;
-}
-
-static tgm_status shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
-                               rd_kernel **out) {
-  unsigned group = tune_shape_group(&st->m, k);
-  *out = find_kernel(st, k->v, k->block, group);
-  if (*out)
-    return TGM_OK;
-  tgm_status s = compile(c, st, &k->v, &k->block, &group, 1);
-  if (s == TGM_OK)
-    *out = find_kernel(st, k->v, k->block, group);
-  return s;
-}
-
-// The temp storage setting k needs on m x n: the counters and its partials.
-static size_t shape_temp(const rd_opstate *st, const tune_shape_set *k, unsigned long long m,
-                         unsigned long long n) {
-  tune_rule r = st->m.v[k->v].pos[0].rule;
-  size_t need = tune_shape_temp(r, m, n, r == RULE_COLS ? k->width : k->per_row, k->parts,
-                                tune_type_size(st->m.acc));
-  return need > counters_bytes() ? need : counters_bytes();
-}
-
-// The one launch of setting k over the matrix at call->in (call: inputs,
-// m, n, ld, out, parameters), temp holding the counters (zero) at its start
-// and the partials after them, as the embedded call lays them out.
-static tgm_status shape_enqueue(tgm_ctx *c, const rd_opstate *st, const tune_shape_set *k,
-                                const rd_kernel *kern, tune_call *call, tgm_devptr temp,
-                                void *stream) {
-  const tune_variant *v = &st->m.v[k->v];
-  unsigned y, x = tune_shape_set_grid(&st->m, k, call->in[0], call->m, call->n, &y);
-  if (!x) {
-    char kn[96];
-    rd_set_text(&st->m, k, kn, sizeof kn);
-    return tgm__fail(TGM_ERR_INVALID, "%s cannot be launched on %llu x %llu (too many blocks)", kn,
-                     call->m, call->n);
-  }
-  call->width = k->width;
-  call->has_temp = 1;
-  call->counter = temp;
-  call->partials = temp + counters_bytes();
-  call->items = k->items;
-  uint64_t vals[TUNE_MAX_ARGS];
-  void *args[TUNE_MAX_ARGS];
-  tgm_status s = tune_launch_args(&v->pos[0], call, vals, args);
-  return s == TGM_OK ? tgm_launch_2d(c->b, kern->pos[0], x, y, k->block, args, stream) : s;
-}
-
-// The first use of a row or column kernel: setting k runs on the check
-// shapes it can launch on (random data, tune_fill), twice with the output
-// poisoned and the counters not cleared between (every kernel must leave
-// them zero), beside the reference kernel run on each row (columns: on
-// each column, gathered contiguous), and every output must agree.
-static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
-                                     rd_kernel *kern, const uint64_t *params) {
-  if (kern->checked)
-    return checked_status(kern, TGM_OK);
-  const tune_manifest *m = &st->m;
-  int cols = st->shape == TUNE_SHAPE_COLS;
-  tgm_status s = reference_for(c, st);
-  if (s != TGM_OK)
-    return s;
-  size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
-  size_t in_bytes = (RD_CHECK_ELEMS * elem + 255) / 256 * 256, temp = counters_bytes();
-  for (int i = 0; i < 4; i++) {
-    size_t t = shape_temp(st, k, check_shapes[cols][i].m, check_shapes[cols][i].n);
-    temp = t > temp ? t : temp;
-  }
-  // inputs, their columns gathered, the outputs, the reference's, the temp storage
-  size_t outs_at = 2 * in_bytes * (size_t)m->n_inputs, ref_at = outs_at + 1024,
-         temp_at = ref_at + 2048;
-  if ((s = check_space(c, temp_at + temp)) != TGM_OK)
-    return s;
-  tgm_devptr base = c->check_buf, out = base + outs_at, ref = base + ref_at, tp = base + temp_at;
-  char *host = malloc(in_bytes * 2);
-  if (!host)
-    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
-  char *gathered = host + in_bytes;
-  if ((s = tgm_memset(c->b, tp, 0, counters_bytes(), c->check_s)) != TGM_OK) {
-    free(host);
-    return s;
-  }
-  char kn[96];
-  rd_set_text(m, k, kn, sizeof kn);
-  for (int i = 0; i < 4 && s == TGM_OK && kern->checked == 0; i++) {
-    rd_dims d = check_shapes[cols][i];
-    unsigned long long outs = cols ? d.n : d.m, len = cols ? d.m : d.n;
-    tune_call call = {.m = d.m, .n = d.n, .ld = d.ld, .out = out, .params = params};
-    unsigned y;
-    if (!tune_shape_set_grid(m, k, base + d.off * elem, d.m, d.n, &y))
-      continue; // the setting does not run on this shape
-    tune_call rcall = {.n = len, .params = params};
-    for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
-      tgm_devptr in = base + in_bytes * (size_t)q, col = in + in_bytes * (size_t)m->n_inputs;
-      tune_fill(m, host, RD_CHECK_ELEMS, &c->check_rng);
-      call.in[q] = in + d.off * elem;
-      s = tgm_copy_to_device(c->b, in, host, RD_CHECK_ELEMS * elem);
-      for (unsigned long long j = 0; cols && j < d.n; j++)
-        for (unsigned long long r = 0; r < d.m; r++)
-          memcpy(gathered + (j * d.m + r) * elem, host + (d.off + r * d.ld + j) * elem, elem);
-      if (s == TGM_OK && cols)
-        s = tgm_copy_to_device(c->b, col, gathered, d.m * d.n * elem);
-      rcall.in[q] = cols ? col : call.in[q];
-    }
-    // the reference of each output: R[3] (the value, the lowest and highest)
-    for (unsigned long long j = 0; j < outs && s == TGM_OK; j++) {
-      tune_call one = rcall;
-      for (int q = 0; q < m->n_inputs; q++)
-        one.in[q] += (cols ? j * d.m : j * d.ld) * elem;
-      one.out = ref + j * 3 * res;
-      uint64_t vals[TUNE_MAX_ARGS];
-      void *args[TUNE_MAX_ARGS];
-      if ((s = tune_launch_args(&m->reference, &one, vals, args)) == TGM_OK)
-        s = tune_launch_reference(c->b, st->ref_fn, args, &st->ref_block, c->check_s);
-    }
-    for (int run = 0; run < 2 && s == TGM_OK && kern->checked == 0; run++) {
-      char got[RD_CHECK_OUTS * 16], want[RD_CHECK_OUTS * 3 * 16];
-      tune_call kc = call;
-      if ((s = tgm_memset(c->b, out, 0xA5, outs * res, c->check_s)) == TGM_OK &&
-          (s = shape_enqueue(c, st, k, kern, &kc, tp, c->check_s)) == TGM_OK &&
-          (s = tgm_stream_sync(c->b, c->check_s)) == TGM_OK &&
-          (s = tgm_copy_to_host(c->b, got, out, outs * res)) == TGM_OK)
-        s = tgm_copy_to_host(c->b, want, ref, outs * 3 * res);
-      for (unsigned long long j = 0; j < outs && s == TGM_OK; j++) {
-        if (tune_same(m, got + j * res, want + j * 3 * res))
-          continue;
-        char g[96], w[96];
-        tune_value_text(m, got + j * res, g, sizeof g);
-        tune_value_text(m, want + j * 3 * res, w, sizeof w);
-        kern->checked = -1;
-        snprintf(kern->why, sizeof kern->why,
-                 "%s/%s: %s, as %s compiled it, gives %s for %s %llu of %llu x %llu (ld %llu)%s "
-                 "where the spectrum's scalar codelet (compiled unoptimized) gives %s, so "
-                 "tgm_reduce does not use this kernel",
-                 m->dir, m->cuda_source, kn, c->info->compiler, g, cols ? "column" : "row", j, d.m,
-                 d.n, d.ld, run ? " (a second run, its counters as the first left them)" : "", w);
-        break;
-      }
-    }
-  }
-  free(host);
-  return checked_status(kern, s);
-}
-
-// Compiles and checks every kernel st's calls may use: each tuned cell's
-// setting and the rule's choices at m and n of every power of two to 2^40
-// and their neighbours, and multiples of the SM count around it.
-static tgm_status shape_prepare(tgm_ctx *c, rd_opstate *st) {
-  enum { MOST = 256 };
-  tune_shape_set *sets = calloc(MOST, sizeof *sets);
-  int *vs = calloc(MOST, sizeof *vs), n = 0;
-  unsigned *bl = calloc(MOST, sizeof *bl), *gr = calloc(MOST, sizeof *gr);
-  tgm_status s = sets && vs && bl && gr ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
-  unsigned long long xs[4 * 41 + 8];
-  int nx = 0;
-  for (int e = 0; e <= 40; e++) {
-    unsigned long long p = 1ull << e;
-    xs[nx++] = p;
-    xs[nx++] = p + 1;
-    xs[nx++] = p - 1 ? p - 1 : 1;
-    xs[nx++] = p + p / 2;
-  }
-  unsigned long long sms = (unsigned long long)c->dev.sm_count;
-  unsigned long long near[] = {sms - 1, sms,         sms + 1, 2 * sms - 1,
-                               2 * sms, 2 * sms + 1, 4096,    4097};
-  for (int i = 0; i < 8; i++)
-    xs[nx++] = near[i] ? near[i] : 1;
-  for (int i = -st->cells.n; s == TGM_OK && i < nx * nx; i++) {
-    tune_shape_set k;
-    if (i < 0) {
-      k = st->cells.c[-i - 1].k;
-    } else {
-      int tuned;
-      unsigned long long rows = xs[i / nx], len = xs[i % nx];
-      if (rd_cells_pick(&(rd_cells){0}, &st->m, &c->dev, rows, len, 0, &k, &tuned, NULL, 0) !=
-          TGM_OK)
-        continue; // no rule variant here: the call says so
-    }
-    unsigned g = tune_shape_group(&st->m, &k);
-    int dup = find_kernel(st, k.v, k.block, g) != NULL;
-    for (int j = 0; j < n && !dup; j++)
-      dup = vs[j] == k.v && bl[j] == k.block && gr[j] == g;
-    if (!dup && n < MOST) {
-      sets[n] = k;
-      vs[n] = k.v, bl[n] = k.block, gr[n++] = g;
-    }
-  }
-  if (s == TGM_OK)
-    s = compile(c, st, vs, bl, gr, n);
-  uint64_t zeros[TUNE_MAX_PARAMS] = {0};
-  for (int i = 0; s == TGM_OK && i < n; i++) {
-    rd_kernel *k = find_kernel(st, vs[i], bl[i], gr[i]);
-    s = k ? check_shape_kernel(c, st, &sets[i], k, zeros)
-          : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
-  }
-  free(sets);
-  free(vs);
-  free(bl);
-  free(gr);
-  return s;
-}
-
-// One reduction of the rows or columns of a matrix with the loaded st.
-static tgm_status run_shape(tgm_ctx *c, const char *who, rd_opstate *st, const void *const *d_ins,
-                            int n_inputs, size_t rows, size_t n, size_t ld,
-                            const void *const *params, int n_params, void *d_out, void *stream) {
-  const tune_manifest *m = &st->m;
-  size_t elems = rows && n ? (rows > SIZE_MAX / n ? SIZE_MAX : rows * n) : 0;
-  tgm_status s = rd_check_spectrum_args(m, who, d_ins, n_inputs, elems, params, n_params, d_out);
-  if (s != TGM_OK)
-    return s;
-  if (ld < n)
-    return tgm__fail(TGM_ERR_INVALID,
-                     "%s: ld %zu is less than n %zu (row r starts at d_in + r * ld)", who, ld, n);
-  if (!outputs_of(st, rows, n))
-    return TGM_OK; // no row (no column): nothing to write
-  tune_call call = {.m = rows, .n = n, .ld = ld, .out = (uint64_t)(uintptr_t)d_out};
-  for (int k = 0; k < n_inputs; k++)
-    call.in[k] = (uint64_t)(uintptr_t)(d_ins ? d_ins[k] : NULL); // NULL: m n = 0
-  uint64_t pv[TUNE_MAX_PARAMS] = {0};
-  for (int k = 0; k < n_params; k++)
-    memcpy(&pv[k], params[k], tune_type_size(m->param_types[k]));
-  call.params = pv;
-  tune_shape_set k;
-  int tuned;
-  rd_kernel *kern;
-  if ((s = rd_cells_pick(&st->cells, m, &c->dev, rows, n, call.in[0], &k, &tuned, NULL, 0)) !=
-          TGM_OK ||
-      (s = shape_kernel(c, st, &k, &kern)) != TGM_OK ||
-      (s = check_shape_kernel(c, st, &k, kern, pv)) != TGM_OK ||
-      (s = grow_temp(c, shape_temp(st, &k, rows, n), stream)) != TGM_OK)
-    return s;
-  return shape_enqueue(c, st, &k, kern, &call, c->temp, stream);
-}
-
-static tgm_status shape_call(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
-                             tune_shape shape, const void *d_in, size_t m, size_t n, size_t ld,
-                             void *d_out, void *stream) {
-  if (!c)
-    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
-  rd_opstate *st;
-  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
-  if (s != TGM_OK)
-    return s;
-  const void *ins[1] = {d_in};
-  return run_shape(c, who, st, ins, 1, m, n, ld, NULL, 0, d_out, stream);
-}
-
-tgm_status tgm_reduce_rows(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t m,
-                           size_t n, size_t ld, void *d_out, void *stream) {
-  return shape_call(c, "tgm_reduce_rows", op, type, TUNE_SHAPE_ROWS, d_in, m, n, ld, d_out, stream);
-}
-
-tgm_status tgm_reduce_cols(tgm_ctx *c, tgm_op op, tgm_type type, const void *d_in, size_t m,
-                           size_t n, size_t ld, void *d_out, void *stream) {
-  return shape_call(c, "tgm_reduce_cols", op, type, TUNE_SHAPE_COLS, d_in, m, n, ld, d_out, stream);
-}
-
-static tgm_status shape_spectrum(tgm_ctx *c, const char *who, const char *spectrum, tgm_type type,
-                                 tune_shape shape, const void *const *d_ins, int n_inputs, size_t m,
-                                 size_t n, size_t ld, const void *const *params, int n_params,
-                                 void *d_out, void *stream) {
-  if (!c)
-    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
-  rd_opstate *st;
-  tgm_status s = load_spectrum(c, who, spectrum, (int)type, NULL, shape, &st);
-  if (s != TGM_OK)
-    return s;
-  return run_shape(c, who, st, d_ins, n_inputs, m, n, ld, params, n_params, d_out, stream);
-}
-
-tgm_status tgm_reduce_spectrum_rows(tgm_ctx *c, const char *spectrum, tgm_type type,
-                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
-                                    size_t ld, const void *const *params, int n_params, void *d_out,
-                                    void *stream) {
-  return shape_spectrum(c, "tgm_reduce_spectrum_rows", spectrum, type, TUNE_SHAPE_ROWS, d_ins,
-                        n_inputs, m, n, ld, params, n_params, d_out, stream);
-}
-
-tgm_status tgm_reduce_spectrum_cols(tgm_ctx *c, const char *spectrum, tgm_type type,
-                                    const void *const *d_ins, int n_inputs, size_t m, size_t n,
-                                    size_t ld, const void *const *params, int n_params, void *d_out,
-                                    void *stream) {
-  return shape_spectrum(c, "tgm_reduce_spectrum_cols", spectrum, type, TUNE_SHAPE_COLS, d_ins,
-                        n_inputs, m, n, ld, params, n_params, d_out, stream);
-}
-
-static tgm_status shape_spectrum_prepare(tgm_ctx *c, const char *who, const char *spectrum,
-                                         tgm_type type, tune_shape shape) {
-  if (!c)
-    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
-  rd_opstate *st;
-  tgm_status s = load_spectrum(c, who, spectrum, (int)type, NULL, shape, &st);
-  return s == TGM_OK ? shape_prepare(c, st) : s;
-}
-
-tgm_status tgm_reduce_spectrum_rows_prepare(tgm_ctx *c, const char *spectrum, tgm_type type) {
-  return shape_spectrum_prepare(c, "tgm_reduce_spectrum_rows_prepare", spectrum, type,
-                                TUNE_SHAPE_ROWS);
-}
-
-tgm_status tgm_reduce_spectrum_cols_prepare(tgm_ctx *c, const char *spectrum, tgm_type type) {
-  return shape_spectrum_prepare(c, "tgm_reduce_spectrum_cols_prepare", spectrum, type,
-                                TUNE_SHAPE_COLS);
-}
-
-static tgm_status shape_prepare_op(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
-                                   tune_shape shape) {
-  if (!c)
-    return tgm__fail(TGM_ERR_INVALID, "%s: ctx is NULL", who);
-  rd_opstate *st;
-  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
-  return s == TGM_OK ? shape_prepare(c, st) : s;
-}
-
-tgm_status tgm_reduce_rows_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
-  return shape_prepare_op(c, "tgm_reduce_rows_prepare", op, type, TUNE_SHAPE_ROWS);
-}
-
-tgm_status tgm_reduce_cols_prepare(tgm_ctx *c, tgm_op op, tgm_type type) {
-  return shape_prepare_op(c, "tgm_reduce_cols_prepare", op, type, TUNE_SHAPE_COLS);
-}
-
-static tgm_status shape_explain(tgm_ctx *c, const char *who, tgm_op op, tgm_type type,
-                                tune_shape shape, size_t m, size_t n,
-                                tgm_reduce_shape_choice *out) {
-  if (!c || !out)
-    return tgm__fail(TGM_ERR_INVALID, "%s: ctx or out is NULL", who);
-  rd_opstate *st;
-  tgm_status s = load_op(c, who, (int)op, (int)type, shape, &st);
-  tune_shape_set k;
-  int tuned;
-  if (s == TGM_OK) {
-    memset(out, 0, sizeof *out);
-    s = rd_cells_pick(&st->cells, &st->m, &c->dev, m, n, 0, &k, &tuned, out->why, sizeof out->why);
-  }
-  if (s != TGM_OK)
-    return s;
-  snprintf(out->variant, sizeof out->variant, "%s", st->m.v[k.v].id);
-  out->block = k.block;
-  out->items = k.items;
-  out->per_row = k.per_row;
-  out->width = k.width;
-  out->parts = k.parts;
-  out->tuned = tuned;
-  return TGM_OK;
-}
-
-tgm_status tgm_reduce_rows_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t m, size_t n,
-                                   tgm_reduce_shape_choice *out) {
-  return shape_explain(c, "tgm_reduce_rows_explain", op, type, TUNE_SHAPE_ROWS, m, n, out);
-}
-
-tgm_status tgm_reduce_cols_explain(tgm_ctx *c, tgm_op op, tgm_type type, size_t m, size_t n,
-                                   tgm_reduce_shape_choice *out) {
-  return shape_explain(c, "tgm_reduce_cols_explain", op, type, TUNE_SHAPE_COLS, m, n, out);
 }
