@@ -767,8 +767,9 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
 //     loads, items 4, blocks of 128;
-//   else a block of 128 a row, items 1 (512 for n >= 32768: 1.005-1.017x
-//     at four shapes of 2^26-2^28 elements, bench/results/2026-11-26-h100-floor/ab-big).
+//   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
+//     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
+//     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items;
@@ -816,7 +817,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   }
   k.kind = 1;
   k.per_row = 0;
-  if (n >= 32768 && max_threads >= 512)
+  if (n >= 32768 && m * n >= (1ull << 26) && max_threads >= 512)
     k.block = 512;
   return k;
 }
