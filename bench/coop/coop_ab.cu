@@ -75,6 +75,15 @@ template <unsigned BLOCK> __device__ __forceinline__ float block_sum(float s) {
   return s;
 }
 
+// The block's share of a grid-stride plain read of in[0, n) (its threads'
+// plain_sum, IN_FLIGHT loads in flight each), summed in thread 0. k_one's
+// single block is the whole grid.
+template <unsigned BLOCK, unsigned IN_FLIGHT = 4>
+__device__ __forceinline__ float grid_share(const float *in, size_t n) {
+  return block_sum<BLOCK>(
+      plain_sum<IN_FLIGHT>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+}
+
 // Partials 0 .. count - 1 folded by the block (volatile: written in this kernel).
 template <unsigned BLOCK> __device__ __forceinline__ float fold_partials(const float *partials, unsigned count) {
   const volatile float *p = partials;
@@ -88,7 +97,7 @@ template <unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK) k_last(const float *in, size_t n, float *partials, unsigned *counter,
                                                 float *out) {
   __shared__ bool last;
-  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = grid_share<BLOCK>(in, n);
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = s;
     __threadfence();
@@ -105,7 +114,7 @@ __global__ void __launch_bounds__(BLOCK) k_last(const float *in, size_t n, float
 
 template <unsigned BLOCK>
 __global__ void __launch_bounds__(BLOCK) k_coop(const float *in, size_t n, float *partials, float *out) {
-  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = grid_share<BLOCK>(in, n);
   if (threadIdx.x == 0)
     partials[blockIdx.x] = s;
   cg::this_grid().sync();
@@ -119,7 +128,7 @@ __global__ void __launch_bounds__(BLOCK) k_coop(const float *in, size_t n, float
 template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_cluster(const float *in, size_t n, float *out) {
   __shared__ float mine;
   cg::cluster_group cluster = cg::this_cluster();
-  float s = block_sum<BLOCK>(plain_sum<4>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = grid_share<BLOCK>(in, n);
   if (threadIdx.x == 0)
     mine = s;
   cluster.sync();
@@ -155,8 +164,7 @@ __global__ void __launch_bounds__(BLOCK) k_fold(const float *partials, unsigned 
 // first pass of `two`).
 template <unsigned BLOCK, unsigned IN_FLIGHT>
 __global__ void __launch_bounds__(BLOCK) k_parts(const float *in, size_t n, float *partials) {
-  float s = block_sum<BLOCK>(
-      plain_sum<IN_FLIGHT>(in, n, (size_t)blockIdx.x * BLOCK + threadIdx.x, (size_t)gridDim.x * BLOCK));
+  float s = grid_share<BLOCK, IN_FLIGHT>(in, n);
   if (threadIdx.x == 0)
     partials[blockIdx.x] = s;
   __syncthreads();
@@ -221,7 +229,7 @@ __global__ void __launch_bounds__(BLOCK) k_bulk(const float *in, size_t n, float
 }
 
 template <unsigned BLOCK> __global__ void __launch_bounds__(BLOCK) k_one(const float *in, size_t n, float *out) {
-  float s = block_sum<BLOCK>(plain_sum<4>(in, n, threadIdx.x, BLOCK));
+  float s = grid_share<BLOCK>(in, n);
   if (threadIdx.x == 0)
     out[0] = s;
 }
@@ -350,13 +358,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: coop_ab OUT.csv\n");
     return 2;
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
   cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
+  if (!gpu_props(&p))
+    return 77;
   Ctx c{};
   c.sms = p.multiProcessorCount;
   c.csv = std::fopen(argv[1], "w");

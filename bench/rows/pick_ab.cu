@@ -225,28 +225,25 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
   tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+  // CT.SV in blocks of b, width w, p parts, after a memset of its first `clear` bytes of temp (the counters)
+  auto ct = [&](const float *in, unsigned b, unsigned w, unsigned p, size_t clear) -> cudaError_t {
+    if (clear)
+      CK(cudaMemsetAsync(c.temp, 0, clear, c.s));
+    switch (b) {
+    case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+    case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+    case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+    default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+    }
+  };
   if (k0.parts > 1) { // the pick's launch with a memset of its tiles' counters alone (not all 4096)
     const size_t tiles = tgm_cols_grid_of((unsigned long long)c.d, n, k0.groups, 4, sizeof(float));
-    one(c, "cols", m, n, "pick-memset-tiles", want, bound, [&](const float *in) -> cudaError_t {
-      CK(cudaMemsetAsync(c.temp, 0, (tiles * 4 + 15) / 16 * 16, c.s));
-      switch (k0.block) {
-      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      }
-    });
-  }
-  if (k0.parts > 1) { // the pick's launch without its memset (the counters zero from here on: each call leaves them so)
+    one(c, "cols", m, n, "pick-memset-tiles", want, bound,
+        [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, (tiles * 4 + 15) / 16 * 16); });
+    // the pick's launch without its memset (the counters zero from here on: each call leaves them so)
     CK(cudaMemset(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4));
-    one(c, "cols", m, n, "pick-nomemset", want, bound, [&](const float *in) -> cudaError_t {
-      switch (k0.block) {
-      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s);
-      }
-    });
+    one(c, "cols", m, n, "pick-nomemset", want, bound,
+        [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
   }
   std::vector<unsigned> widths = {k0.groups};
   if (k0.groups >= 8)
@@ -257,16 +254,8 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         if (w > b || (p > 1 && (size_t)p * n > (1u << 20)) || (size_t)p * 4 > m)
           continue;
         std::snprintf(nm, sizeof nm, "CT.SV b%u g%u p%u", b, w, p);
-        one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
-          if (p > 1)
-            CK(cudaMemsetAsync(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, c.s));
-          switch (b) {
-          case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-          case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-          case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-          default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-          }
-        });
+        one(c, "cols", m, n, nm, want, bound,
+            [&](const float *in) { return ct(in, b, w, p, p > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
       }
   if (m <= 64 && n % 4 == 0)
     for (unsigned waves : {1u, 2u, 4u}) {
@@ -303,13 +292,9 @@ int main(int argc, char **argv) {
     }
     jobs.push_back({kind[0] == 'c', (size_t)m, (size_t)n});
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
   cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
+  if (!gpu_props(&p))
+    return 77;
   Ctx c{};
   c.sms = p.multiProcessorCount;
   c.csv = std::fopen(argv[1], "w");

@@ -31,14 +31,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                       \
-  do {                                                                                              \
-    cudaError_t e_ = (x);                                                                           \
-    if (e_ != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));      \
-      std::exit(1);                                                                                 \
-    }                                                                                               \
-  } while (0)
+#include "../../tests/embed/gpu_timing.h" // CK
 
 // tgm_rows_plan_of: the launch rule every generated file holds
 #include "../../templates/launch_rule.tpl"

@@ -550,13 +550,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--bench") && i + 1 < argc)
       bench_path = argv[++i];
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
   cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
+  if (!gpu_props(&p))
+    return 77;
   std::printf("device: %s, sm_%d%d, %d SMs\n", p.name, p.major, p.minor, p.multiProcessorCount);
   if (bench_path) {
     FILE *md = std::fopen(bench_path, "w");

@@ -435,13 +435,9 @@ int main(int argc, char **argv) {
     }
   }
   std::setvbuf(stdout, nullptr, _IONBF, 0);
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no GPU: skipped\n");
-    return 77;
-  }
   cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
+  if (!gpu_props(&p))
+    return 77;
   std::printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
   FILE *csv = nullptr;
   if (bench_path) {

@@ -24,6 +24,18 @@
   } while (0)
 #endif
 
+// Device 0's properties into *p; false (said on stdout: "no GPU: skipped")
+// where there is no GPU, and the caller exits 77.
+[[maybe_unused]] static bool gpu_props(cudaDeviceProp *p) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no GPU: skipped\n");
+    return false;
+  }
+  CK(cudaGetDeviceProperties(p, 0));
+  return true;
+}
+
 // Reading every line of a buffer twice the L2 evicts the input (cold L2)
 // without leaving dirty lines behind.
 __global__ void flush_l2(const int4 *p, size_t n, int *sink) {
@@ -79,7 +91,7 @@ struct Flush {
   size_t n;
   int *sink;
 };
-static Flush flush_alloc() {
+[[maybe_unused]] static Flush flush_alloc() {
   int l2 = 0;
   CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   Flush f{nullptr, 2 * (size_t)l2 / sizeof(int4), nullptr};
