@@ -53,10 +53,10 @@ static void usage(FILE *f) {
           "  --report DIR      write report-*.md, plot-*.svg and timings-*.csv (every timing) into "
           "DIR\n"
           "  --hot             keep the L2 warm (default: flushed before every sample)\n"
-          "  --noise F         run-to-run noise as a fraction (default: graph 0.035, the other\n"
-          "                    modes 0.06, as measured on an H100 in stream and graph mode): a "
-          "winner is better\n"
-          "                    only by more; within it the rule chooses (deterministic, fewer\n"
+          "  --noise F         run-to-run noise as a fraction, at every size (default, as\n"
+          "                    measured on an H100: graph 0.035, the other modes 0.06, and\n"
+          "                    0.02 from 2^25 elements): a winner is better only by more;\n"
+          "                    within it the rule chooses (deterministic, fewer\n"
           "                    launches, no memset, the neighbour's choice)\n"
           "  --cache DIR       compile cache (default $TGM_CACHE_DIR or ~/.cache/tgm; '' none)\n"
           "  --verify-only     verify, print the excluded settings, time nothing\n"
@@ -151,6 +151,7 @@ static int parse_args(int argc, char **argv, options *o) {
       char *end;
       errno = 0;
       o->noise = strtod(optarg, &end);
+      o->noise_given = 1;
       if (end == optarg || *end || errno || !(o->noise >= 0 && o->noise < 1)) {
         fprintf(stderr, "tgm-tune: --noise %s: a fraction in [0, 1), e.g. 0.03\n", optarg);
         return EXIT_USAGE;
@@ -775,7 +776,8 @@ static int run(ctx *c, options *o) {
                      c->cub_run ? c->m.cub_source
                      : c->cub   ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)"
                                 : NULL,
-                     o->noise};
+                     o->noise,
+                     tune_noise_at(o->noise, o->noise_given, 30) != o->noise};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
   printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum,

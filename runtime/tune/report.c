@@ -206,13 +206,17 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
                "  winner has the best worst-case ratio against CUB across the two, and times,\n"
                "  CUB's times and ratios below are \"stream / graph\". The margin is in that\n"
                "  worst-case ratio\n");
+  char large[64] = "";
+  if (r->noise_by_size)
+    snprintf(large, sizeof large, " (from 2^%d elements %.1f%%)", TUNE_NOISE_LARGE_LOG2,
+             100 * TUNE_NOISE_LARGE);
   fprintf(f,
           "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
           "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
-          "  interval's low end exceeds the run-to-run noise, %.1f%%; otherwise the settings\n"
+          "  interval's low end exceeds the run-to-run noise, %.1f%%%s; otherwise the settings\n"
           "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
           "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
-          100 * r->noise);
+          100 * r->noise, large);
   fprintf(f,
           "\n| size | winner | knobs | us%s | GB/s | CUB us%s | CUB/tgm%s | runner-up | margin "
           "[95%%] | chosen by |\n",

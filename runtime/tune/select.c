@@ -211,7 +211,7 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   // runner-up (the best other finalist) against the choice, in
   // interleaved A/B rounds: the margin and its 95% interval. A winner is
   // faster beyond noise only when the interval's low end exceeds the noise.
-  double noise = c->o->noise;
+  double noise = tune_noise_at(c->o->noise, c->o->noise_given, log2n);
   int chosen = w;
   const char *why = c->both ? "best worst-case ratio" : "fastest median";
   for (int i = 0; i < top; i++) {

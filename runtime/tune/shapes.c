@@ -579,15 +579,19 @@ static int tune_bucket(shp *s, dims d, tune_result *r) {
   }
   shape_set chosen = best, runner = other;
   double t_chosen = t_best;
+  int log2mn = 0;
+  for (unsigned long long mn = d.m * d.n; mn > 1; mn >>= 1)
+    log2mn++;
+  const double noise = tune_noise_at(c->o->noise, c->o->noise_given, log2mn);
   const char *by = "faster";
-  if (have_rule && !rule_best && !(lo > c->o->noise)) { // within noise of the rule: keep the rule
+  if (have_rule && !rule_best && !(lo > noise)) { // within noise of the rule: keep the rule
     chosen = rule, runner = best, t_chosen = t_other;
     by = "within noise: the rule's choice";
     double nm = 1 / (1 + m) - 1, nlo = 1 / (1 + hi) - 1, nhi = 1 / (1 + lo) - 1;
     m = nm, lo = nlo, hi = nhi;
   } else if (rule_best)
-    by = lo > c->o->noise ? "the rule's choice, faster" : "within noise: the rule's choice";
-  else if (!have_rule && !(lo > c->o->noise))
+    by = lo > noise ? "the rule's choice, faster" : "within noise: the rule's choice";
+  else if (!have_rule && !(lo > noise))
     by = "within noise: the faster";
   memset(r, 0, sizeof *r);
   put_set(r, c, &chosen);
@@ -664,8 +668,10 @@ static int write_report(shp *s, const tune_key *key, const dims *ds, const tune_
             s->resumed);
   fprintf(f,
           "- a cell 2^a x 2^b holds m in [2^(a-1), 2^(a+1)) and n likewise; times in us, "
-          "the median; the choice replaces the rule's only beyond the noise (%.3f)\n\n",
-          c->o->noise);
+          "the median; the choice replaces the rule's only beyond the noise (%.3f; from m n = "
+          "2^%d on %.3f)\n\n",
+          c->o->noise, TUNE_NOISE_LARGE_LOG2,
+          tune_noise_at(c->o->noise, c->o->noise_given, TUNE_NOISE_LARGE_LOG2));
   // per kind of the rule's choice: how far it is from the tuned best
   fprintf(f, "## The rule against the tuned best, per kind of the rule's choice\n\n");
   fprintf(f, "| rule's kind | cells | geomean rule / best | worst | replaced beyond noise |\n");

@@ -83,3 +83,9 @@ double tune_worst_time(double stream_us, double graph_us, double ref_stream, dou
          g = ref_graph > 0 ? graph_us / ref_graph : 0;
   return s > g ? s : g;
 }
+
+double tune_noise_at(double noise, int given, int log2n) {
+  if (given || log2n < TUNE_NOISE_LARGE_LOG2 || noise < TUNE_NOISE_LARGE)
+    return noise;
+  return TUNE_NOISE_LARGE;
+}

@@ -322,6 +322,17 @@ void tune_margin(const double *a, const double *b, int n, double *m, double *lo,
 // CUB; tune_margin over these values is the margin in that ratio. A
 // reference that is not positive leaves its mode out.
 double tune_worst_time(double stream_us, double graph_us, double ref_stream, double ref_graph);
+// The run-to-run noise a margin must exceed at 2^log2n elements (or m n for
+// a row or column cell). given: --noise was passed, which holds at every
+// size. Otherwise the mode's figure (noise) holds below 2^25 and at most
+// TUNE_NOISE_LARGE from 2^25 on: between two H100 tunes the same kernel's
+// time differed by at most 1.8% there (95th percentile 1.5%, CUB and tgm,
+// both modes; bench/results/2026-11-24-stability, 2^25..2^28), against up
+// to 6% (stream) below. One figure for every size made ties of settings
+// 2-7% apart at 2^26..2^30 (bench/results/2026-11-26-noise-by-size).
+enum { TUNE_NOISE_LARGE_LOG2 = 25 };
+#define TUNE_NOISE_LARGE 0.02
+double tune_noise_at(double noise, int given, int log2n);
 
 // -------------------------------------------------------------------- db.c
 // The longest variant id, source hash or other key string (the manifest
@@ -451,6 +462,7 @@ typedef struct {
   const char *cub_note; // why there is no CUB column (NULL: there is one, or none was asked)
   const char *cub_what; // the CUB program timed: NAME_TYPE.cub.cu, libtgm_cub.so
   double noise;         // the run-to-run noise a margin must exceed (--noise)
+  int noise_by_size;    // and tune_noise_at's smaller figure from 2^25 on
 } tune_report;
 
 // Writes DIR/report-SPECTRUM-TYPE-MODE.md and DIR/plot-SPECTRUM-TYPE-MODE.svg

@@ -28,7 +28,8 @@ typedef struct {
   int lo, hi, sizes_given;
   double budget;
   int deterministic, hot, verify_only, all_knobs_default, quiet, hip, prepare;
-  double noise; // run-to-run noise: a margin must exceed it (--noise)
+  double noise;    // run-to-run noise: a margin must exceed it (--noise)
+  int noise_given; // --noise holds at every size; else tune_noise_at's figure by size
   unsigned long long verify_sizes[MAX_VERIFY_SIZES];
   int n_verify_sizes;
   // rows and columns: --shapes MxN,... (else the cells of the --sizes range)

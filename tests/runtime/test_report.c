@@ -71,7 +71,7 @@ int main(void) {
   };
   const char *excluded[1] = {"DT.V.ST block=128 items=1: n=1000: got 1, want 2"};
   tune_report r = {&k,    rows, 4,    "tgm-tune m.json", excluded, 1, 12.5, 2.0, 3, 96, 500,
-                   "sum", NULL, NULL, "sum_i32.cub.cu",  0.03};
+                   "sum", NULL, NULL, "sum_i32.cub.cu",  0.03,     0};
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   char path[256];
   snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
@@ -101,6 +101,13 @@ int main(void) {
   CHECK(svg && !strncmp(svg, "<svg ", 5) && strstr(svg, "</svg>\n"));
   CHECK(svg && strstr(svg, "<polyline"));
   free(svg);
+  // the smaller figure from 2^25 on is stated where it applies
+  r.noise_by_size = 1;
+  CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
+  snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
+  md = tgm__read_file(path, NULL);
+  CHECK(md && strstr(md, "exceeds the run-to-run noise, 3.0% (from 2^25 elements 2.0%);"));
+  free(md);
   // --mode both: stream / graph times, CUB's and ratios, per-mode summaries
   snprintf(k.mode, sizeof k.mode, "both");
   rows[0].us_graph = 1.6, rows[0].cub_us_graph = 2.0;

@@ -65,5 +65,12 @@ int main(void) {
   CHECK(fabs(wa - 1.25) < 1e-12 && fabs(wb - 5.0 / 6) < 1e-12 && wb < wa);
   CHECK(tune_worst_time(4, 3, 0, 2.4) == 1.25); // no stream reference: graph alone
   CHECK(tune_worst_time(4, 3, 8, -1) == 0.5);   // no graph reference: stream alone
+  // the noise by size: the mode's figure below 2^25 elements, at most 2%
+  // from 2^25 on (2^30: a 2.7% slower setting is no longer a tie), and a
+  // --noise that was given holds at every size
+  CHECK(tune_noise_at(0.06, 0, 24) == 0.06 && tune_noise_at(0.035, 0, 10) == 0.035);
+  CHECK(tune_noise_at(0.06, 0, 25) == TUNE_NOISE_LARGE && tune_noise_at(0.06, 0, 30) == 0.02);
+  CHECK(tune_noise_at(0.01, 0, 30) == 0.01); // a smaller figure stays
+  CHECK(tune_noise_at(0.06, 1, 30) == 0.06); // --noise 0.06
   CHECK_DONE();
 }
