@@ -43,7 +43,7 @@
 
 static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL",
                                                 "B1", "RW", "RB",  "RL",  "CT"};
-static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S"};
+static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S", "VW"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 
 const char *grid_code(GridKind g) { return grid_codes[g]; }
@@ -82,10 +82,15 @@ static bool redux_ok(ElemType e, Op op) {
 static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
   Arena *a = ctx->arena;
   BlockImpl *im = &c->block[b];
-  static const char *const suffix[B_COUNT] = {"", "_shfl", "_redux", "", "", "_shfl"};
-  bool coop = b == B_V || b == B_VS || b == B_VR;
+  static const char *const suffix[B_COUNT] = {"", "_shfl", "_redux", "", "", "_shfl", "_fold"};
+  bool coop = b == B_V || b == B_VS || b == B_VR || b == B_VW;
   Codelet *cd = coop ? first_of(c->prog, c->name, CK_COOP, PART_NONE, -1)
                      : first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, b == B_VA1 ? 0 : 1);
+  if (b == B_VW && (c->rows || c->cols)) {
+    im->why = "VW folds a whole block's partials in thread 0: 1-D only (a row's group of threads "
+              "is xf_group's)";
+    return;
+  }
   if (b == B_VR) {
     if (c->spec->pair) {
       im->why = "the warp-reduce instruction combines one 32-bit integer, and an Arg is a "
@@ -105,7 +110,8 @@ static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
          "cooperative codelet",
          "shared-atomic codelet without a tree loop (figure 3(a))",
          "shared-atomic codelet with a tree loop (figure 3(b))",
-         "shared-atomic codelet with a tree loop (figure 3(b))"};
+         "shared-atomic codelet with a tree loop (figure 3(b))",
+         "cooperative codelet"};
     im->why = arena_printf(a, "spectrum '%s' has no %s", c->name, need[b]);
     return;
   }

@@ -104,6 +104,7 @@ static const char *const block_titles[B_COUNT] = {
     "VA1: shared atomic on one accumulator",
     "VA2: per-warp trees, then a shared atomic",
     "VA2S: per-warp shuffle trees, then a shared atomic",
+    "VW: per-warp shuffle trees, then thread 0 folds the warps' partials",
 };
 
 const char *gen_grid_enum(const char *rule) {

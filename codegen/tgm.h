@@ -431,6 +431,7 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
 int xf_satomic(Arena *a, Node *fn);      /* xf_satomic.c: shared atomics */
 int xf_shuffle(Arena *a, Node *fn);      /* xf_shuffle.c: tree loops -> shuffles */
 int xf_redux(Arena *a, Node *fn, Op op); /* xf_redux.c: shuffle trees -> redux */
+int xf_fold(Arena *a, Node *fn);         /* xf_fold.c: the partials' tree -> lane 0's fold */
 /* xf_barrier.c: returns NULL, or why no barriers make fn safe */
 const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc);
 
@@ -473,7 +474,7 @@ typedef enum {
   G_CT,
   G_COUNT
 } GridKind;
-typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_COUNT } BlockKind;
+typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_COUNT } BlockKind;
 typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 
 const char *grid_code(GridKind g);     /* DT, DS, DTA, ... */

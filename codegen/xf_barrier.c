@@ -25,10 +25,14 @@
 
 typedef enum { U_NONE, U_WARP, U_BLOCK } Uniform;
 
-/* Which threads run a statement: all, those of one known warp, or some. */
+/* Which threads run a statement: all, those of one known warp, or some.
+ * A warp's statement under a lane's condition (`LaneId() == 0`, `ThreadId()
+ * == 0`) stays in that warp, but not every lane arrives: no warp barrier
+ * may go there. */
 typedef struct {
   enum { EX_ALL, EX_WARP, EX_SOME } kind;
   long long warp; /* EX_WARP: which warp */
+  bool partial;   /* EX_WARP: only some of its lanes */
 } Exec;
 
 typedef struct {
@@ -251,15 +255,15 @@ static Exec exec_under(Barrier *b, Exec parent, const Node *cond, bool negated) 
       y = t;
     }
     if (int_value(y, &k) && is_gpu(x, "warp"))
-      return (Exec){EX_WARP, k};
+      return (Exec){EX_WARP, k, parent.kind == EX_WARP && parent.partial};
     if (int_value(y, &k) && is_gpu(x, "tid") && k < 32)
-      return (Exec){EX_WARP, 0};
+      return (Exec){EX_WARP, 0, true};
   }
-  return parent.kind == EX_WARP ? parent : (Exec){EX_SOME, 0};
+  return parent.kind == EX_WARP ? (Exec){EX_WARP, parent.warp, true} : (Exec){EX_SOME, 0, false};
 }
 
 static Uniform region_of(Exec e) {
-  return e.kind == EX_ALL ? U_BLOCK : e.kind == EX_WARP ? U_WARP : U_NONE;
+  return e.kind == EX_ALL ? U_BLOCK : e.kind == EX_WARP && !e.partial ? U_WARP : U_NONE;
 }
 
 /* The barrier two accesses need, or -1 for none. */
@@ -353,7 +357,8 @@ static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
   case ND_IF: {
     Uniform u = uniformity(b, s->cond);
     Exec te = exec_under(b, exec, s->cond, false), ee = exec_under(b, exec, s->cond, true);
-    bool into = u == U_BLOCK || (te.kind == EX_WARP && (!s->els || ee.kind == EX_WARP));
+    bool into = u == U_BLOCK || (te.kind == EX_WARP && !te.partial &&
+                                 (!s->els || (ee.kind == EX_WARP && !ee.partial)));
     if (!into) {
       unit(b, s, exec, pending);
       return;
@@ -449,7 +454,7 @@ const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc) {
   node_rewrite(fn->body, blockify, a);
   node_walk(fn->body, find_uniform_loops, &b);
   Accesses pending = {0};
-  walk_list(&b, fn->body, (Exec){EX_ALL, 0}, &pending);
+  walk_list(&b, fn->body, (Exec){EX_ALL, 0, false}, &pending);
   if (b.why) {
     *why_loc = b.why_loc;
     return b.why;

@@ -440,6 +440,34 @@ A max_shared_V2_shfl(A in_value) {
   return val;
 }
 
+// VW: per-warp shuffle trees, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A max_coop_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = tgm_lowest();
+  val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
+  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
+    T shfl = __shfl_down_sync(0xffffffffu, val, offset);
+    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
+  }
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      val = (threadIdx.x < (BLOCK + TGM_WARP - 1) / TGM_WARP) ? partial[threadIdx.x % TGM_WARP] : tgm_lowest();
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
+          val = tgm_max(val, partial[w]);
+        }
+      }
+    }
+  }
+  return val;
+}
+
 // ------------------------------------------------------------------- kernels
 
 // out[0] = the result for n = 0; with global atomics, their start (the
@@ -862,6 +890,75 @@ void __launch_bounds__(BLOCK) max_DT_VA2S_SV_pass2(const A *__restrict__ partial
     out[0] = tgm_epilogue(value, n);
 }
 
+// DT.VW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DT_VW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DS.V.ST: 2 launches, deterministic, partials in temp
 template <unsigned BLOCK>
 __global__
@@ -1276,6 +1373,75 @@ void __launch_bounds__(BLOCK) max_DS_VA2S_SV_pass2(const A *__restrict__ partial
     out[0] = tgm_epilogue(value, n);
 }
 
+// DS.VW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DS_VW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = max_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DTA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1510,6 +1676,45 @@ void __launch_bounds__(BLOCK) max_DTA_VA2S_SV(const T *__restrict__ in, tgm_size
     tgm_atomic_max(&out[0], value);
 }
 
+// DTA.VW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTA_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
+// DTA.VW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTA_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
+// DTA.VW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
 // DSA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1739,6 +1944,45 @@ void __launch_bounds__(BLOCK) max_DSA_VA2S_SV(const T *__restrict__ in, tgm_size
   A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
+// DSA.VW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSA_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
+// DSA.VW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSA_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[0], value);
+}
+
+// DSA.VW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
   if (threadIdx.x == 0)
     tgm_atomic_max(&out[0], value);
@@ -2194,6 +2438,81 @@ void __launch_bounds__(BLOCK) max_DTL_VA2S_SV(const T *__restrict__ in, tgm_size
   }
 }
 
+// DTL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTL_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTL_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DTL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // DSL.V.ST: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
@@ -2644,12 +2963,87 @@ void __launch_bounds__(BLOCK) max_DSL_VA2S_SV(const T *__restrict__ in, tgm_size
   }
 }
 
+// DSL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSL_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSL_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = max_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // B1.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2662,7 +3056,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2675,7 +3069,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2688,7 +3082,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2701,7 +3095,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2714,7 +3108,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2727,7 +3121,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2740,7 +3134,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2753,7 +3147,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -2766,7 +3160,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2779,7 +3173,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2792,7 +3186,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2805,7 +3199,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2818,7 +3212,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2831,7 +3225,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2844,7 +3238,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2857,7 +3251,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2870,9 +3264,48 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_B1_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_B1_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = max_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
   if (threadIdx.x == 0)
     out[0] = tgm_epilogue(value, n);
@@ -3730,6 +4163,90 @@ cudaError_t launch_max_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_max_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DT_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DT_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DT_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DT_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DT_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DT_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_max_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
@@ -4234,6 +4751,90 @@ cudaError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_max_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DS_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DS_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DS_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DS_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(max_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_max_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -4684,6 +5285,81 @@ cudaError_t launch_max_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_max_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DTA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DTA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DTA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_max_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -5130,6 +5806,81 @@ cudaError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DSA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DSA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(max_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaGetLastError();
 }
 
@@ -5638,6 +6389,90 @@ cudaError_t launch_max_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_max_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DTL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DTL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DTL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_max_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
@@ -6142,6 +6977,90 @@ cudaError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_max_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DSL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DSL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_max_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -6573,6 +7492,78 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_max_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_B1_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_max_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_B1_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(max_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
 } // namespace tgm_kernels_max_i32
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -6595,6 +7586,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DT.VA2S.ST", max_DT_VA2S_ST, 1) \
   X("DT.VA2S.SS", max_DT_VA2S_SS, 1) \
   X("DT.VA2S.SV", max_DT_VA2S_SV, 1) \
+  X("DT.VW.ST", max_DT_VW_ST, 1) \
+  X("DT.VW.SS", max_DT_VW_SS, 1) \
+  X("DT.VW.SV", max_DT_VW_SV, 1) \
   X("DS.V.ST", max_DS_V_ST, 1) \
   X("DS.V.SS", max_DS_V_SS, 1) \
   X("DS.V.SV", max_DS_V_SV, 1) \
@@ -6613,6 +7607,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DS.VA2S.ST", max_DS_VA2S_ST, 1) \
   X("DS.VA2S.SS", max_DS_VA2S_SS, 1) \
   X("DS.VA2S.SV", max_DS_VA2S_SV, 1) \
+  X("DS.VW.ST", max_DS_VW_ST, 1) \
+  X("DS.VW.SS", max_DS_VW_SS, 1) \
+  X("DS.VW.SV", max_DS_VW_SV, 1) \
   X("DTA.V.ST", max_DTA_V_ST, 1) \
   X("DTA.V.SS", max_DTA_V_SS, 1) \
   X("DTA.V.SV", max_DTA_V_SV, 1) \
@@ -6631,6 +7628,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DTA.VA2S.ST", max_DTA_VA2S_ST, 1) \
   X("DTA.VA2S.SS", max_DTA_VA2S_SS, 1) \
   X("DTA.VA2S.SV", max_DTA_VA2S_SV, 1) \
+  X("DTA.VW.ST", max_DTA_VW_ST, 1) \
+  X("DTA.VW.SS", max_DTA_VW_SS, 1) \
+  X("DTA.VW.SV", max_DTA_VW_SV, 1) \
   X("DSA.V.ST", max_DSA_V_ST, 1) \
   X("DSA.V.SS", max_DSA_V_SS, 1) \
   X("DSA.V.SV", max_DSA_V_SV, 1) \
@@ -6649,6 +7649,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DSA.VA2S.ST", max_DSA_VA2S_ST, 1) \
   X("DSA.VA2S.SS", max_DSA_VA2S_SS, 1) \
   X("DSA.VA2S.SV", max_DSA_VA2S_SV, 1) \
+  X("DSA.VW.ST", max_DSA_VW_ST, 1) \
+  X("DSA.VW.SS", max_DSA_VW_SS, 1) \
+  X("DSA.VW.SV", max_DSA_VW_SV, 1) \
   X("DTL.V.ST", max_DTL_V_ST, 1) \
   X("DTL.V.SS", max_DTL_V_SS, 1) \
   X("DTL.V.SV", max_DTL_V_SV, 1) \
@@ -6667,6 +7670,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DTL.VA2S.ST", max_DTL_VA2S_ST, 1) \
   X("DTL.VA2S.SS", max_DTL_VA2S_SS, 1) \
   X("DTL.VA2S.SV", max_DTL_VA2S_SV, 1) \
+  X("DTL.VW.ST", max_DTL_VW_ST, 1) \
+  X("DTL.VW.SS", max_DTL_VW_SS, 1) \
+  X("DTL.VW.SV", max_DTL_VW_SV, 1) \
   X("DSL.V.ST", max_DSL_V_ST, 1) \
   X("DSL.V.SS", max_DSL_V_SS, 1) \
   X("DSL.V.SV", max_DSL_V_SV, 1) \
@@ -6685,6 +7691,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("DSL.VA2S.ST", max_DSL_VA2S_ST, 1) \
   X("DSL.VA2S.SS", max_DSL_VA2S_SS, 1) \
   X("DSL.VA2S.SV", max_DSL_VA2S_SV, 1) \
+  X("DSL.VW.ST", max_DSL_VW_ST, 1) \
+  X("DSL.VW.SS", max_DSL_VW_SS, 1) \
+  X("DSL.VW.SV", max_DSL_VW_SV, 1) \
   X("B1.V.ST", max_B1_V_ST, 1) \
   X("B1.V.SS", max_B1_V_SS, 1) \
   X("B1.V.SV", max_B1_V_SV, 1) \
@@ -6702,6 +7711,9 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   X("B1.VA2.SV", max_B1_VA2_SV, 1) \
   X("B1.VA2S.ST", max_B1_VA2S_ST, 1) \
   X("B1.VA2S.SS", max_B1_VA2S_SS, 1) \
-  X("B1.VA2S.SV", max_B1_VA2S_SV, 1)
+  X("B1.VA2S.SV", max_B1_VA2S_SV, 1) \
+  X("B1.VW.ST", max_B1_VW_ST, 1) \
+  X("B1.VW.SS", max_B1_VW_SS, 1) \
+  X("B1.VW.SV", max_B1_VW_SV, 1)
 
 #endif // !__CUDACC_RTC__

@@ -423,6 +423,34 @@ A min_shared_V2_shfl(A in_value) {
   return val;
 }
 
+// VW: per-warp shuffle trees, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A min_coop_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = tgm_highest();
+  val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
+  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
+    T shfl = __shfl_down(val, offset);
+    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+  }
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      val = (threadIdx.x < (BLOCK + TGM_WARP - 1) / TGM_WARP) ? partial[threadIdx.x % TGM_WARP] : tgm_highest();
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
+          val = tgm_min(val, partial[w]);
+        }
+      }
+    }
+  }
+  return val;
+}
+
 // ------------------------------------------------------------------- kernels
 
 // out[0] = the result for n = 0; with global atomics, their start (the
@@ -776,6 +804,75 @@ void __launch_bounds__(BLOCK) min_DT_VA2S_SV_pass2(const A *__restrict__ partial
     out[0] = tgm_epilogue(value, n);
 }
 
+// DT.VW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DS.V.ST: 2 launches, deterministic, partials in temp
 template <unsigned BLOCK>
 __global__
@@ -1121,6 +1218,75 @@ void __launch_bounds__(BLOCK) min_DS_VA2S_SV_pass2(const A *__restrict__ partial
     out[0] = tgm_epilogue(value, n);
 }
 
+// DS.VW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DTA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1316,6 +1482,45 @@ void __launch_bounds__(BLOCK) min_DTA_VA2S_SV(const T *__restrict__ in, tgm_size
     tgm_atomic_min(&out[0], value);
 }
 
+// DTA.VW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DTA.VW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DTA.VW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
 // DSA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1506,6 +1711,45 @@ void __launch_bounds__(BLOCK) min_DSA_VA2S_SV(const T *__restrict__ in, tgm_size
   A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
   if (threadIdx.x == 0)
     tgm_atomic_min(&out[0], value);
@@ -1886,6 +2130,81 @@ void __launch_bounds__(BLOCK) min_DTL_VA2S_SV(const T *__restrict__ in, tgm_size
   }
 }
 
+// DTL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // DSL.V.ST: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
@@ -2261,12 +2580,87 @@ void __launch_bounds__(BLOCK) min_DSL_VA2S_SV(const T *__restrict__ in, tgm_size
   }
 }
 
+// DSL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // B1.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2279,7 +2673,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2292,7 +2686,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2305,7 +2699,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2318,7 +2712,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2331,7 +2725,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2344,7 +2738,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2357,7 +2751,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2370,7 +2764,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2383,7 +2777,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2396,7 +2790,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2409,7 +2803,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2422,7 +2816,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
-  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2435,7 +2829,7 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: strides)
-  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2448,9 +2842,48 @@ template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
   if (threadIdx.x == 0)
     out[0] = tgm_epilogue(value, n);
@@ -3224,6 +3657,90 @@ hipError_t launch_min_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
@@ -3644,6 +4161,90 @@ hipError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -4019,6 +4620,81 @@ hipError_t launch_min_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -4390,6 +5066,81 @@ hipError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipGetLastError();
 }
 
@@ -4814,6 +5565,90 @@ hipError_t launch_min_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
@@ -5234,6 +6069,90 @@ hipError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return hipErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -5593,6 +6512,78 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   return hipGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_min_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_min_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return hipErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return hipGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return hipGetLastError();
+}
+
 } // namespace tgm_kernels_min_i32
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -5612,6 +6603,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DT.VA2S.ST", min_DT_VA2S_ST, 1) \
   X("DT.VA2S.SS", min_DT_VA2S_SS, 1) \
   X("DT.VA2S.SV", min_DT_VA2S_SV, 1) \
+  X("DT.VW.ST", min_DT_VW_ST, 1) \
+  X("DT.VW.SS", min_DT_VW_SS, 1) \
+  X("DT.VW.SV", min_DT_VW_SV, 1) \
   X("DS.V.ST", min_DS_V_ST, 1) \
   X("DS.V.SS", min_DS_V_SS, 1) \
   X("DS.V.SV", min_DS_V_SV, 1) \
@@ -5627,6 +6621,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DS.VA2S.ST", min_DS_VA2S_ST, 1) \
   X("DS.VA2S.SS", min_DS_VA2S_SS, 1) \
   X("DS.VA2S.SV", min_DS_VA2S_SV, 1) \
+  X("DS.VW.ST", min_DS_VW_ST, 1) \
+  X("DS.VW.SS", min_DS_VW_SS, 1) \
+  X("DS.VW.SV", min_DS_VW_SV, 1) \
   X("DTA.V.ST", min_DTA_V_ST, 1) \
   X("DTA.V.SS", min_DTA_V_SS, 1) \
   X("DTA.V.SV", min_DTA_V_SV, 1) \
@@ -5642,6 +6639,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DTA.VA2S.ST", min_DTA_VA2S_ST, 1) \
   X("DTA.VA2S.SS", min_DTA_VA2S_SS, 1) \
   X("DTA.VA2S.SV", min_DTA_VA2S_SV, 1) \
+  X("DTA.VW.ST", min_DTA_VW_ST, 1) \
+  X("DTA.VW.SS", min_DTA_VW_SS, 1) \
+  X("DTA.VW.SV", min_DTA_VW_SV, 1) \
   X("DSA.V.ST", min_DSA_V_ST, 1) \
   X("DSA.V.SS", min_DSA_V_SS, 1) \
   X("DSA.V.SV", min_DSA_V_SV, 1) \
@@ -5657,6 +6657,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DSA.VA2S.ST", min_DSA_VA2S_ST, 1) \
   X("DSA.VA2S.SS", min_DSA_VA2S_SS, 1) \
   X("DSA.VA2S.SV", min_DSA_VA2S_SV, 1) \
+  X("DSA.VW.ST", min_DSA_VW_ST, 1) \
+  X("DSA.VW.SS", min_DSA_VW_SS, 1) \
+  X("DSA.VW.SV", min_DSA_VW_SV, 1) \
   X("DTL.V.ST", min_DTL_V_ST, 1) \
   X("DTL.V.SS", min_DTL_V_SS, 1) \
   X("DTL.V.SV", min_DTL_V_SV, 1) \
@@ -5672,6 +6675,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DTL.VA2S.ST", min_DTL_VA2S_ST, 1) \
   X("DTL.VA2S.SS", min_DTL_VA2S_SS, 1) \
   X("DTL.VA2S.SV", min_DTL_VA2S_SV, 1) \
+  X("DTL.VW.ST", min_DTL_VW_ST, 1) \
+  X("DTL.VW.SS", min_DTL_VW_SS, 1) \
+  X("DTL.VW.SV", min_DTL_VW_SV, 1) \
   X("DSL.V.ST", min_DSL_V_ST, 1) \
   X("DSL.V.SS", min_DSL_V_SS, 1) \
   X("DSL.V.SV", min_DSL_V_SV, 1) \
@@ -5687,6 +6693,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("DSL.VA2S.ST", min_DSL_VA2S_ST, 1) \
   X("DSL.VA2S.SS", min_DSL_VA2S_SS, 1) \
   X("DSL.VA2S.SV", min_DSL_VA2S_SV, 1) \
+  X("DSL.VW.ST", min_DSL_VW_ST, 1) \
+  X("DSL.VW.SS", min_DSL_VW_SS, 1) \
+  X("DSL.VW.SV", min_DSL_VW_SV, 1) \
   X("B1.V.ST", min_B1_V_ST, 1) \
   X("B1.V.SS", min_B1_V_SS, 1) \
   X("B1.V.SV", min_B1_V_SV, 1) \
@@ -5701,6 +6710,9 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   X("B1.VA2.SV", min_B1_VA2_SV, 1) \
   X("B1.VA2S.ST", min_B1_VA2S_ST, 1) \
   X("B1.VA2S.SS", min_B1_VA2S_SS, 1) \
-  X("B1.VA2S.SV", min_B1_VA2S_SV, 1)
+  X("B1.VA2S.SV", min_B1_VA2S_SV, 1) \
+  X("B1.VW.ST", min_B1_VW_ST, 1) \
+  X("B1.VW.SS", min_B1_VW_SS, 1) \
+  X("B1.VW.SV", min_B1_VW_SV, 1)
 
 #endif // !__HIPCC_RTC__
