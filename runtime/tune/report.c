@@ -215,7 +215,8 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
           "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"
           "  interval's low end exceeds the run-to-run noise, %.1f%%%s; otherwise the settings\n"
           "  within that noise of the fastest tie and the rule chose (deterministic, fewer\n"
-          "  launches, no memset, the neighbour's choice, then a fixed order): no claim\n",
+          "  launches, no memset, the neighbour's choice, the faster median, then a fixed\n"
+          "  order): no claim\n",
           100 * r->noise, large);
   fprintf(f,
           "\n| size | winner | knobs | us%s | GB/s | CUB us%s | CUB/tgm%s | runner-up | margin "

@@ -79,8 +79,8 @@ int tune_tie_order(const tune_manifest *m, tune_knobs a, tune_knobs b) {
   return 0;
 }
 
-int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_knobs *prev,
-                const char **why) {
+int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, double sa, double sb,
+                const tune_knobs *prev, const char **why) {
   const tune_variant *va = &m->v[a.v], *vb = &m->v[b.v];
   if (va->deterministic != vb->deterministic) {
     *why = "deterministic";
@@ -97,6 +97,10 @@ int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_k
   if (prev && tune_knobs_equal(*prev, a) != tune_knobs_equal(*prev, b)) {
     *why = "the neighbour's choice";
     return tune_knobs_equal(*prev, a) ? -1 : 1;
+  }
+  if (sa != sb) {
+    *why = "faster median";
+    return sa < sb ? -1 : 1;
   }
   *why = "fixed order";
   int o = tune_tie_order(m, a, b);

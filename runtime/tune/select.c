@@ -217,7 +217,8 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   for (int i = 0; i < top; i++) {
     const char *wy;
     if (i != chosen && score[i] > 0 && score[i] <= score[w] * (1 + noise) &&
-        tune_prefer(&c->m, cand[i], cand[chosen], c->has_prev ? &c->prev : NULL, &wy) < 0)
+        tune_prefer(&c->m, cand[i], cand[chosen], score[i], score[chosen],
+                    c->has_prev ? &c->prev : NULL, &wy) < 0)
       chosen = i, why = wy;
   }
   int u = -1;

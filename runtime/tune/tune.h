@@ -169,11 +169,13 @@ int tune_tie_order(const tune_manifest *m, tune_knobs a, tune_knobs b);
 // The rule between two settings whose times are within noise of each other
 // (the margin's interval holds 0): deterministic first, then fewer launches,
 // then no counter to clear (no memset), then the previous size's choice
-// (prev, when not NULL), then tune_tie_order. Returns <0 when a is chosen,
-// >0 for b, with *why the deciding rule ("deterministic", "fewer launches",
-// "no memset", "the neighbour's choice", "fixed order").
-int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, const tune_knobs *prev,
-                const char **why);
+// (prev, when not NULL), then the smaller measured score (sa, sb: a time or
+// a worst-case ratio; the best estimate though no claim), then
+// tune_tie_order. Returns <0 when a is chosen, >0 for b, with *why the
+// deciding rule ("deterministic", "fewer launches", "no memset", "the
+// neighbour's choice", "faster median", "fixed order").
+int tune_prefer(const tune_manifest *m, tune_knobs a, tune_knobs b, double sa, double sb,
+                const tune_knobs *prev, const char **why);
 int tune_knobs_equal(tune_knobs a, tune_knobs b);
 void tune_knobs_str(const tune_knobs *k, char *buf, size_t len); // "b256 i4 c4"
 

@@ -57,16 +57,16 @@ int main(int argc, char **argv) {
   memcpy(vv, m.v, sizeof vv);
   m2.v = vv;
   vv[0].deterministic = 1, vv[1].deterministic = 0;
-  CHECK(tune_prefer(&m2, dsa, dt, NULL, &why) > 0 && !strcmp(why, "deterministic"));
+  CHECK(tune_prefer(&m2, dsa, dt, 1, 1, NULL, &why) > 0 && !strcmp(why, "deterministic"));
   vv[1].deterministic = 1, vv[0].n_pos = 2, vv[1].n_pos = 1;
-  CHECK(tune_prefer(&m2, dt, dsa, NULL, &why) > 0 && !strcmp(why, "fewer launches"));
+  CHECK(tune_prefer(&m2, dt, dsa, 1, 1, NULL, &why) > 0 && !strcmp(why, "fewer launches"));
   vv[1].n_pos = 2, vv[0].counter = 1, vv[1].counter = 0;
-  CHECK(tune_prefer(&m2, dt, dsa, NULL, &why) > 0 && !strcmp(why, "no memset"));
+  CHECK(tune_prefer(&m2, dt, dsa, 1, 1, NULL, &why) > 0 && !strcmp(why, "no memset"));
   vv[0].counter = 0;
-  CHECK(tune_prefer(&m2, dt, dsa, &dsa, &why) > 0 && !strcmp(why, "the neighbour's choice"));
-  CHECK(tune_prefer(&m2, dsa, dt, &dsa, &why) < 0 && !strcmp(why, "the neighbour's choice"));
-  CHECK(tune_prefer(&m2, dsa, dt, NULL, &why) > 0 && !strcmp(why, "fixed order"));
-  CHECK(tune_prefer(&m2, dt, dt, NULL, &why) < 0); // never 0: a choice
+  CHECK(tune_prefer(&m2, dt, dsa, 1, 1, &dsa, &why) > 0 && !strcmp(why, "the neighbour's choice"));
+  CHECK(tune_prefer(&m2, dsa, dt, 1, 1, &dsa, &why) < 0 && !strcmp(why, "the neighbour's choice"));
+  CHECK(tune_prefer(&m2, dsa, dt, 1, 1, NULL, &why) > 0 && !strcmp(why, "fixed order"));
+  CHECK(tune_prefer(&m2, dt, dt, 1, 1, NULL, &why) < 0); // never 0: a choice
   CHECK(tune_knobs_equal(dt, dt) && !tune_knobs_equal(dt, dt2));
   char buf[64];
   tune_knobs_str(&dsa, buf, sizeof buf);
