@@ -5,7 +5,8 @@
 // 2^10..2^13, in the three timings of tests/embed/gpu_timing.h ((a) stream,
 // (b) one call, (c) graph; cold L2), CUB in the same process:
 //   gen      the generated B1.<block>.SV kernel (V: shared-memory tree, VS:
-//            shuffles, VR: redux.sync for i32) at block x items
+//            shuffles, VR: redux.sync for i32, VW: shuffles and thread 0's
+//            fold, VA1: shared atomics) at block x items
 //   acc      striped loads, ITEMS in flight, each into its own accumulator;
 //            only a thread's last, partial chunk tests its loads
 //   blk      blocked loads: a thread's ITEMS consecutive vectors (CUB's
@@ -35,10 +36,12 @@
 // LOAD 0: striped (thread t: vectors t, t + BLOCK, ...; ITEMS in flight, each
 // into its own accumulator; only a partial chunk tests its loads); 1: blocked
 // (thread t: ITEMS consecutive vectors of a chunk, as CUB's full tile).
+// LOAD 5: the generated thread level itself (tgm_values_DS_SV, items at run
+// time). BR 3: the generated VW block level (FOLDFN).
 // BR 0: the generated block level (BLOCKFN); 1: its warp step, then thread 0
 // folds the warps' values from shared memory in order (CUB's
 // BLOCK_REDUCE_WARP_REDUCTIONS); 2: cub::BlockReduce itself.
-#define B1_VARIANTS(BLOCKFN, WARPFN)                                                                   \
+#define B1_VARIANTS(BLOCKFN, WARPFN, FOLDFN)                                                                   \
   template <unsigned BLOCK, unsigned ITEMS, int LOAD>                                                  \
   __device__ __forceinline__ A alt_vectors(const V *__restrict__ vin, tgm_size nv, unsigned t) {       \
     if (LOAD == 2)                                                                                     \
@@ -76,13 +79,21 @@
     return value;                                                                                      \
   }                                                                                                    \
   template <unsigned BLOCK, unsigned ITEMS, int LOAD, int BR>                                          \
-  __global__ void __launch_bounds__(BLOCK) alt_b1(const T *__restrict__ in, tgm_size n, R *__restrict__ out) { \
-    tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;                                         \
-    const V *vin = reinterpret_cast<const V *>(in + head);                                             \
-    A value = alt_vectors<BLOCK, ITEMS, LOAD>(vin, nv, threadIdx.x);                                   \
-    value = tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, threadIdx.x));                        \
+  __global__ void __launch_bounds__(BLOCK) alt_b1(const T *__restrict__ in, tgm_size n, R *__restrict__ out,   \
+                                                    unsigned items) {                                  \
+    A value;                                                                                           \
+    if (LOAD == 5) { /* the generated thread level: its run-time items switch */                       \
+      value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);                                \
+    } else {                                                                                           \
+      tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;                                       \
+      const V *vin = reinterpret_cast<const V *>(in + head);                                           \
+      value = alt_vectors<BLOCK, ITEMS, LOAD>(vin, nv, threadIdx.x);                                   \
+      value = tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, threadIdx.x));                      \
+    }                                                                                                  \
     if (BR == 0) {                                                                                     \
       value = BLOCKFN<BLOCK>(value);                                                                   \
+    } else if (BR == 3) {                                                                              \
+      value = FOLDFN<BLOCK>(value);                                                                    \
     } else if (BR == 1) {                                                                              \
       __shared__ A warps[BLOCK / 32];                                                                  \
       value = WARPFN(value);                                                                           \
@@ -106,10 +117,10 @@ __device__ __forceinline__ A warp_sum(A v) {
     v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
-B1_VARIANTS(sum_coop_shfl, warp_sum)
+B1_VARIANTS(sum_coop_shfl, warp_sum, sum_coop_fold)
 } // namespace tgm_kernels_sum_f32
 namespace tgm_kernels_sum_i32 {
-B1_VARIANTS(sum_coop_redux, tgm_warp_reduce)
+B1_VARIANTS(sum_coop_redux, tgm_warp_reduce, sum_coop_fold)
 } // namespace tgm_kernels_sum_i32
 
 template <typename T> struct Ctx {
@@ -149,11 +160,13 @@ static void one(Ctx<T> &c, size_t n, const char *name, unsigned block, unsigned 
 
 #define ALT(NS, BLOCK, ITEMS, LOAD, BR, NAME)                                                          \
   one(c, n, NAME, BLOCK, ITEMS, [&](const T *in) {                                                     \
-    NS::alt_b1<BLOCK, ITEMS, LOAD, BR><<<1, BLOCK, 0, c.s>>>(in, n, c.out);                            \
+    NS::alt_b1<BLOCK, ITEMS, LOAD, BR><<<1, BLOCK, 0, c.s>>>(in, n, c.out, ITEMS);                            \
     return cudaGetLastError();                                                                         \
   })
 #define ALTS(K)                                                                                        \
   ALT(K, 256, 4, 2, 1, "gen.t0");                                                                      \
+  ALT(K, 256, 4, 2, 3, "gen.VWfn");                                                                    \
+  ALT(K, 256, 4, 5, 1, "switch.t0");                                                                   \
   ALT(K, 256, 4, 0, 1, "acc.t0");                                                                      \
   ALT(K, 256, 4, 3, 1, "acc1.t0");                                                                     \
   ALT(K, 256, 4, 4, 1, "peel.t0");                                                                     \
@@ -203,11 +216,15 @@ template <typename T> static void sweep(Ctx<T> &c) {
       one(c, n, "gen.V", 256, 4, [&](const T *in) { return K::launch_sum_B1_V_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
       one(c, n, "gen.VS", 256, 4, [&](const T *in) { return K::launch_sum_B1_VS_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
       one(c, n, "gen.VS", 512, 4, [&](const T *in) { return K::launch_sum_B1_VS_SV<512>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
+      one(c, n, "gen.VW", 256, 4, [&](const T *in) { return K::launch_sum_B1_VW_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
+      one(c, n, "gen.VW", 512, 4, [&](const T *in) { return K::launch_sum_B1_VW_SV<512>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
       ALTS(K);
     } else {
       namespace K = tgm_kernels_sum_i32;
       one(c, n, "gen.VR", 256, 4, [&](const T *in) { return K::launch_sum_B1_VR_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
       one(c, n, "gen.VR", 512, 4, [&](const T *in) { return K::launch_sum_B1_VR_SV<512>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
+      one(c, n, "gen.VW", 256, 4, [&](const T *in) { return K::launch_sum_B1_VW_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
+      one(c, n, "gen.VA1", 256, 4, [&](const T *in) { return K::launch_sum_B1_VA1_SV<256>(in, n, c.out, nullptr, 0, 4, 1, c.s); });
       ALTS(K);
     }
   }
