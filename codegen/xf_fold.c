@@ -23,8 +23,12 @@
  * reads the array. The combine is the tree's own statement with
  * the shuffled operand replaced by A[w]. Only lane 0's value is the block's,
  * as for every block kind. Barrier insertion (xf_barrier) orders the reads
- * of A after the lanes' stores. Returns how many trees became folds; none
- * leaves the variant out. */
+ * of A after the lanes' stores. Where the codelet is the talk's whole shape
+ * (lane0_only: the first tree, lane 0 leaving each warp's partial, the
+ * first warp's stage, the return), the first tree's guards and the first
+ * warp's load of the partials go too: only lane 0's value is read after
+ * the tree (bench/results/2026-11-26-b1-ab). Returns how many trees became
+ * folds; none leaves the variant out. */
 #include "tgm.h"
 
 #include <string.h>
@@ -182,8 +186,86 @@ static void fold_blocks(Fold *f, Node *n, bool warp0) {
     fold_blocks(f, n->kids.items[i], warp0);
 }
 
+/* The statement s, or the one statement of the block s. */
+static Node *only(Node *s) {
+  while (s && s->kind == ND_BLOCK && s->kids.len == 1)
+    s = s->kids.items[0];
+  return s;
+}
+
+static bool is_lane0(const Node *c) {
+  return c && c->kind == ND_BINARY && c->op == OP_EQ &&
+         ((is_gpu(c->lhs, "lane") && c->rhs && c->rhs->kind == ND_INT && c->rhs->ival == 0) ||
+          (is_gpu(c->rhs, "lane") && c->lhs && c->lhs->kind == ND_INT && c->lhs->ival == 0));
+}
+
+/* `if (LaneId() == 0) A[VectorId()] = acc;` */
+static bool is_leave_partial(Node *s, const Node *acc, const Node *array) {
+  s = only(s);
+  if (!s || s->kind != ND_IF || s->els || !is_lane0(s->cond))
+    return false;
+  Node *st = only(s->then);
+  return st && st->kind == ND_EXPR && st->lhs && st->lhs->kind == ND_ASSIGN &&
+         st->lhs->op == OP_NONE && st->lhs->lhs && st->lhs->lhs->kind == ND_INDEX &&
+         is_var(st->lhs->lhs->lhs, array) && is_gpu(st->lhs->lhs->rhs, "warp") &&
+         is_var(st->lhs->rhs, acc);
+}
+
+/* The whole of the talk's codelet after the fold:
+ *   tree on acc (guarded shuffles)                      T
+ *   if (...) {
+ *     if (LaneId() == 0) A[VectorId()] = acc;           P
+ *     if (VectorId() == 0) { acc = (tid < n) ? A[lane] : e;  if (LaneId() == 0) fold }
+ *   }
+ *   return acc;
+ * Only lane 0's acc is read after T (by P, the fold, and the return, whose
+ * value is thread 0's by the block level's contract), and thread 0's acc is
+ * what P left in A[0]. So T's guards go (`acc += shfl`: the lanes above
+ * read their own value, which only they hold), and so does the first
+ * warp's load of the partials (lane 0 folds A[1..n) into its own). Returns
+ * whether it matched. */
+static bool lane0_only(Arena *a, Node *fn) {
+  Node *body = fn->body;
+  if (!body || body->kids.len < 3)
+    return false;
+  int t = body->kids.len - 3;
+  Node *tree = body->kids.items[t], *stage = body->kids.items[t + 1],
+       *ret = body->kids.items[t + 2];
+  if (!tree || tree->kind != ND_FOR || tree->ival != 1 || !tree->body ||
+      tree->body->kids.len != 2 || !stage || stage->kind != ND_IF || stage->els || !ret ||
+      ret->kind != ND_RETURN)
+    return false;
+  Node *combine = tree->body->kids.items[1];
+  Node *acc = combine->lhs && combine->lhs->lhs ? combine->lhs->lhs->decl : NULL;
+  if (!acc || !is_shuffle_tree(tree, acc) || !is_var(ret->lhs, acc))
+    return false;
+  Node *in = stage->then;
+  if (!in || in->kind != ND_BLOCK || in->kids.len != 2)
+    return false;
+  Node *w0 = in->kids.items[1];
+  if (!w0 || w0->kind != ND_IF || w0->els || !is_warp0(w0->cond) || !w0->then ||
+      w0->then->kind != ND_BLOCK || w0->then->kids.len != 2)
+    return false;
+  Node *load = w0->then->kids.items[0], *fold = w0->then->kids.items[1], *array, *count;
+  Node *lacc;
+  if (!match_load(load, &lacc, &array, &count) || lacc != acc ||
+      !is_leave_partial(in->kids.items[0], acc, array) || fold->kind != ND_IF ||
+      !is_lane0(fold->cond))
+    return false;
+  /* the first warp keeps its own values; lane 0 folds the others' */
+  w0->then->kids.items[0] = fold;
+  w0->then->kids.len = 1;
+  /* the tree without its guard */
+  Swap sw = {.shfl = tree->body->kids.items[0],
+             .with = mk_var(a, tree->loc, tree->body->kids.items[0])};
+  tree->body->kids.items[1] = node_rewrite(combine, swap_operand, &sw);
+  return sw.replaced == 1;
+}
+
 int xf_fold(Arena *a, Node *fn) {
   Fold f = {a, fn, 0};
   fold_blocks(&f, fn->body, false);
+  if (f.done)
+    lane0_only(a, fn);
   return f.done;
 }

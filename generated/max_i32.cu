@@ -449,7 +449,7 @@ A max_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
+    val = tgm_max(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -457,7 +457,6 @@ A max_coop_fold(A in_value) {
     }
     __syncthreads();
     if (threadIdx.x / TGM_WARP == 0) {
-      val = (threadIdx.x < (BLOCK + TGM_WARP - 1) / TGM_WARP) ? partial[threadIdx.x % TGM_WARP] : tgm_lowest();
       if (threadIdx.x % TGM_WARP == 0) {
         for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
           val = tgm_max(val, partial[w]);

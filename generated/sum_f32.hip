@@ -453,7 +453,7 @@ A sum_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : 0;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val += (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : 0;
+    val += shfl;
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -461,7 +461,6 @@ A sum_coop_fold(A in_value) {
     }
     __syncthreads();
     if (threadIdx.x / TGM_WARP == 0) {
-      val = (threadIdx.x < (BLOCK + TGM_WARP - 1) / TGM_WARP) ? partial[threadIdx.x % TGM_WARP] : 0;
       if (threadIdx.x % TGM_WARP == 0) {
         for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
           val += partial[w];
