@@ -18,6 +18,8 @@ enum {
   CU_ERROR_NO_DEVICE = 100,
   CU_ATTR_MAX_THREADS = 1, // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   CU_ATTR_SM_COUNT = 16,
+  CU_ATTR_MEM_CLOCK = 36, // CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, kHz
+  CU_ATTR_BUS_WIDTH = 37, // CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, bits
   CU_ATTR_L2 = 38,
   CU_ATTR_CC_MAJOR = 75,
   CU_ATTR_CC_MINOR = 76,
@@ -376,6 +378,10 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
     b->info.sm_count = sms;
     b->info.max_threads = threads;
     b->info.l2_bytes = (size_t)l2;
+    int mem_khz = 0, bus_bits = 0; // either may be unsupported: the peak stays unknown
+    if (!c->cuDeviceGetAttribute(&mem_khz, CU_ATTR_MEM_CLOCK, c->dev) &&
+        !c->cuDeviceGetAttribute(&bus_bits, CU_ATTR_BUS_WIDTH, c->dev))
+      b->info.peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     snprintf(b->info.arch, sizeof b->info.arch, "sm_%d%d", major, minor);
   } else {
     b->offline = 1;

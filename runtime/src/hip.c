@@ -331,6 +331,7 @@ tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
   b->info.max_threads = p.maxThreadsPerBlock;
   b->info.l2_bytes = (size_t)p.l2CacheSize;
   b->info.global_mem_bytes = p.totalGlobalMem;
+  b->info.peak_gbps = 2.0 * p.memoryClockRate * 1e3 * (p.memoryBusWidth / 8.0) / 1e9;
   b->info.warp = p.warpSize;
   hipDriverGetVersion(&b->info.driver_version);
   return hip_env(b);

@@ -778,7 +778,8 @@ static int run(ctx *c, options *o) {
                      : c->cub   ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)"
                                 : NULL,
                      o->noise,
-                     tune_noise_at(o->noise, o->noise_given, 30) != o->noise};
+                     tune_noise_at(o->noise, o->noise_given, 30) != o->noise,
+                     c->info->peak_gbps};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];
   printf("tgm-tune: %s %s (%s), %s mode, on %s: %.1f s (compile %.1f s)%s\n", c->m.spectrum,

@@ -76,6 +76,19 @@ static double geomean_ratio(const tune_report *r, int lo, int hi, int graph, int
 }
 
 static void summary(FILE *f, const tune_report *r, const char *pre) {
+  // the largest size's rate: tgm's and CUB's (its bytes at CUB's time), of the peak
+  const tune_result *big = NULL;
+  for (int i = 0; i < r->n_rows; i++)
+    if (r->rows[i].gbps > 0 && (!big || r->rows[i].log2n > big->log2n))
+      big = &r->rows[i];
+  if (big && r->peak_gbps > 0) {
+    fprintf(f, "%sat 2^%d: %.1f GB/s, %.1f%% of the peak %.0f GB/s", pre, big->log2n, big->gbps,
+            100 * big->gbps / r->peak_gbps, r->peak_gbps);
+    if (big->cub_us > 0)
+      fprintf(f, "; CUB %.1f GB/s, %.1f%%", big->gbps * big->us / big->cub_us,
+              100 * big->gbps * big->us / big->cub_us / r->peak_gbps);
+    fprintf(f, "\n");
+  }
   for (int graph = 0; graph <= is_both(r); graph++) {
     const char *m = !is_both(r) ? "" : graph ? " (graph)" : " (stream)";
     int n;
@@ -192,6 +205,11 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
     fprintf(f, "- computes: %s%s%s\n", r->meaning, k->params[0] ? ", with " : "", k->params);
   fprintf(f, "- device: %s (cc %s, %d SMs), driver %d, %s\n", k->device, k->cc, k->sm_count,
           k->driver, k->compiler);
+  if (r->peak_gbps > 0)
+    fprintf(f,
+            "- memory bandwidth: %.0f GB/s peak (2 x memory clock x bus width, as the device "
+            "reports them)\n",
+            r->peak_gbps);
   fprintf(f, "- manifest source hash %s; %s variants, L2 %s\n", k->source_hash,
           k->deterministic ? "deterministic" : "all", k->hot ? "hot" : "cold (flushed per sample)");
   fprintf(f, "- command: `%s`\n", r->command ? r->command : "?");

@@ -465,6 +465,7 @@ typedef struct {
   const char *cub_what; // the CUB program timed: NAME_TYPE.cub.cu, libtgm_cub.so
   double noise;         // the run-to-run noise a margin must exceed (--noise)
   int noise_by_size;    // and tune_noise_at's smaller figure from 2^25 on
+  double peak_gbps;     // the device's memory bandwidth (tgm_device_info); 0: unknown
 } tune_report;
 
 // Writes DIR/report-SPECTRUM-TYPE-MODE.md and DIR/plot-SPECTRUM-TYPE-MODE.svg
