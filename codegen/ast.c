@@ -45,6 +45,14 @@ void node_walk(Node *n, NodeVisit fn, void *ctx) {
     node_walk(n->kids.items[i], fn, ctx);
 }
 
+bool node_is_gpu(const Node *n, const char *name) {
+  return n && n->kind == ND_GPU && strcmp(n->name, name) == 0;
+}
+
+bool node_is_var(const Node *n, const Node *decl) {
+  return n && n->kind == ND_VAR && n->decl == decl;
+}
+
 bool node_is_method(const Node *n, TypeKind tk, const char *method) {
   return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == tk &&
          strcmp(n->name, method) == 0;

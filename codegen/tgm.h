@@ -223,6 +223,10 @@ typedef bool (*NodeVisit)(Node *n, void *ctx);
 void node_walk(Node *n, NodeVisit fn, void *ctx);
 /* True when n is `obj.method(...)` with obj of type kind tk. */
 bool node_is_method(const Node *n, TypeKind tk, const char *method);
+/* True when n is the GPU built-in `name` (ND_GPU: "tid", "lane", "warp", ...). */
+bool node_is_gpu(const Node *n, const char *name);
+/* True when n is a use of the variable declared by decl. */
+bool node_is_var(const Node *n, const Node *decl);
 /* Rebuilds n bottom-up: fn gets each node after its children were rebuilt
  * and returns the node to put in its place (itself, another, or NULL to
  * drop a statement from a block). */

@@ -74,10 +74,6 @@ static Accesses acc_copy(Barrier *b, const Accesses *v) {
   return c;
 }
 
-static bool is_gpu(const Node *n, const char *name) {
-  return n && n->kind == ND_GPU && strcmp(n->name, name) == 0;
-}
-
 static bool is_uniform_var(Barrier *b, const Node *decl) {
   for (int i = 0; i < b->uniform_vars.len; i++)
     if (b->uniform_vars.items[i] == decl)
@@ -93,9 +89,9 @@ static Uniform uniformity(Barrier *b, const Node *n) {
   case ND_FLOAT:
   case ND_BOOL: return U_BLOCK;
   case ND_GPU:
-    if (is_gpu(n, "tid") || is_gpu(n, "lane"))
+    if (node_is_gpu(n, "tid") || node_is_gpu(n, "lane"))
       return U_NONE;
-    return is_gpu(n, "warp") ? U_WARP : U_BLOCK;
+    return node_is_gpu(n, "warp") ? U_WARP : U_BLOCK;
   case ND_VAR: return n->decl && is_uniform_var(b, n->decl) ? U_BLOCK : U_NONE;
   case ND_BINARY: {
     Uniform l = uniformity(b, n->lhs), r = uniformity(b, n->rhs);
@@ -154,18 +150,18 @@ typedef struct {
 
 static bool is_lane_guard(const Node *c) {
   /* lane + k < warp_size */
-  return c && c->kind == ND_BINARY && c->op == OP_LT && is_gpu(c->rhs, "warp_size") && c->lhs &&
-         c->lhs->kind == ND_BINARY && c->lhs->op == OP_ADD &&
-         (is_gpu(c->lhs->lhs, "lane") || is_gpu(c->lhs->rhs, "lane"));
+  return c && c->kind == ND_BINARY && c->op == OP_LT && node_is_gpu(c->rhs, "warp_size") &&
+         c->lhs && c->lhs->kind == ND_BINARY && c->lhs->op == OP_ADD &&
+         (node_is_gpu(c->lhs->lhs, "lane") || node_is_gpu(c->lhs->rhs, "lane"));
 }
 
 static void collect(Collect *c, Node *n);
 
 static void record(Collect *c, Node *decl, Node *idx) {
   Access x = {.decl = decl, .write = c->write, .atomic = c->atomic, .exec = c->exec};
-  x.own = idx && is_gpu(idx, "tid");
+  x.own = idx && node_is_gpu(idx, "tid");
   x.confined = x.own || (idx && c->guarded && idx->kind == ND_BINARY && idx->op == OP_ADD &&
-                         (is_gpu(idx->lhs, "tid") || is_gpu(idx->rhs, "tid")));
+                         (node_is_gpu(idx->lhs, "tid") || node_is_gpu(idx->rhs, "tid")));
   acc_push(c->b, c->out, x);
 }
 
@@ -254,9 +250,9 @@ static Exec exec_under(Barrier *b, Exec parent, const Node *cond, bool negated) 
       x = y;
       y = t;
     }
-    if (int_value(y, &k) && is_gpu(x, "warp"))
+    if (int_value(y, &k) && node_is_gpu(x, "warp"))
       return (Exec){EX_WARP, k, parent.kind == EX_WARP && parent.partial};
-    if (int_value(y, &k) && is_gpu(x, "tid") && k < 32)
+    if (int_value(y, &k) && node_is_gpu(x, "tid") && k < 32)
       return (Exec){EX_WARP, 0, true};
   }
   return parent.kind == EX_WARP ? (Exec){EX_WARP, parent.warp, true} : (Exec){EX_SOME, 0, false};

@@ -33,14 +33,6 @@
 
 #include <string.h>
 
-static bool is_gpu(const Node *n, const char *name) {
-  return n && n->kind == ND_GPU && strcmp(n->name, name) == 0;
-}
-
-static bool is_var(const Node *n, const Node *decl) {
-  return n && n->kind == ND_VAR && n->decl == decl;
-}
-
 /* (1): `acc = (tid < COUNT) ? A[lane] : E;` with A a shared array: fills in
  * acc, A and COUNT. */
 static bool match_load(Node *s, Node **acc, Node **array, Node **count) {
@@ -50,8 +42,8 @@ static bool match_load(Node *s, Node **acc, Node **array, Node **count) {
   if (!as->lhs || as->lhs->kind != ND_VAR || !as->lhs->decl || (as->lhs->decl->qual & Q_SHARED))
     return false;
   if (!c || c->kind != ND_COND || !c->cond || c->cond->kind != ND_BINARY || c->cond->op != OP_LT ||
-      !is_gpu(c->cond->lhs, "tid") || !c->then || c->then->kind != ND_INDEX || !c->then->lhs ||
-      c->then->lhs->kind != ND_VAR || !is_gpu(c->then->rhs, "lane"))
+      !node_is_gpu(c->cond->lhs, "tid") || !c->then || c->then->kind != ND_INDEX || !c->then->lhs ||
+      c->then->lhs->kind != ND_VAR || !node_is_gpu(c->then->rhs, "lane"))
     return false;
   Node *a = c->then->lhs->decl;
   if (!a || !(a->qual & Q_SHARED) || a->ty->kind != TY_CARRAY)
@@ -65,8 +57,8 @@ static bool match_load(Node *s, Node **acc, Node **array, Node **count) {
 /* (2): `A[tid] = acc;` */
 static bool is_store_back(const Node *s, const Node *acc, const Node *array) {
   return s && s->kind == ND_EXPR && s->lhs && s->lhs->kind == ND_ASSIGN && s->lhs->op == OP_NONE &&
-         s->lhs->lhs && s->lhs->lhs->kind == ND_INDEX && is_var(s->lhs->lhs->lhs, array) &&
-         is_gpu(s->lhs->lhs->rhs, "tid") && is_var(s->lhs->rhs, acc);
+         s->lhs->lhs && s->lhs->lhs->kind == ND_INDEX && node_is_var(s->lhs->lhs->lhs, array) &&
+         node_is_gpu(s->lhs->lhs->rhs, "tid") && node_is_var(s->lhs->rhs, acc);
 }
 
 /* (3): a loop xf_shuffle made (ival 1), its body `shfl = ...; combine on acc` */
@@ -75,8 +67,8 @@ static bool is_shuffle_tree(const Node *f, const Node *acc) {
     return false;
   const Node *sh = f->body->kids.items[0], *cb = f->body->kids.items[1];
   return sh->kind == ND_DECL && sh->init && sh->init->kind == ND_SHFL &&
-         is_var(sh->init->lhs, acc) && cb->kind == ND_EXPR && cb->lhs &&
-         cb->lhs->kind == ND_ASSIGN && is_var(cb->lhs->lhs, acc);
+         node_is_var(sh->init->lhs, acc) && cb->kind == ND_EXPR && cb->lhs &&
+         cb->lhs->kind == ND_ASSIGN && node_is_var(cb->lhs->lhs, acc);
 }
 
 typedef struct {
@@ -87,7 +79,7 @@ typedef struct {
 
 static Node *swap_operand(Node *n, void *ctx) {
   Swap *s = ctx;
-  if (n->kind == ND_COND && (is_var(n->then, s->shfl) || is_var(n->els, s->shfl))) {
+  if (n->kind == ND_COND && (node_is_var(n->then, s->shfl) || node_is_var(n->els, s->shfl))) {
     s->replaced++;
     return s->with;
   }
@@ -129,15 +121,16 @@ static bool count_reads(Node *n, void *ctx) {
     node_walk(n->rhs, count_reads, r);
     return false;
   }
-  if (n->kind == ND_INDEX && is_var(n->lhs, r->array))
+  if (n->kind == ND_INDEX && node_is_var(n->lhs, r->array))
     r->reads++;
   return true;
 }
 
-static bool is_warp0(const Node *c) {
+/* `name == 0` for a GPU built-in (`VectorId() == 0`: "warp"; `LaneId() == 0`: "lane") */
+static bool is_zero_test(const Node *c, const char *name) {
   return c && c->kind == ND_BINARY && c->op == OP_EQ &&
-         ((is_gpu(c->lhs, "warp") && c->rhs && c->rhs->kind == ND_INT && c->rhs->ival == 0) ||
-          (is_gpu(c->rhs, "warp") && c->lhs && c->lhs->kind == ND_INT && c->lhs->ival == 0));
+         ((node_is_gpu(c->lhs, name) && c->rhs && c->rhs->kind == ND_INT && c->rhs->ival == 0) ||
+          (node_is_gpu(c->rhs, name) && c->lhs && c->lhs->kind == ND_INT && c->lhs->ival == 0));
 }
 
 typedef struct {
@@ -179,7 +172,7 @@ static void fold_blocks(Fold *f, Node *n, bool warp0) {
       }
     }
   }
-  fold_blocks(f, n->then, warp0 || (n->kind == ND_IF && is_warp0(n->cond)));
+  fold_blocks(f, n->then, warp0 || (n->kind == ND_IF && is_zero_test(n->cond, "warp")));
   fold_blocks(f, n->els, warp0);
   fold_blocks(f, n->body, warp0);
   for (int i = 0; i < n->kids.len; i++)
@@ -193,22 +186,16 @@ static Node *only(Node *s) {
   return s;
 }
 
-static bool is_lane0(const Node *c) {
-  return c && c->kind == ND_BINARY && c->op == OP_EQ &&
-         ((is_gpu(c->lhs, "lane") && c->rhs && c->rhs->kind == ND_INT && c->rhs->ival == 0) ||
-          (is_gpu(c->rhs, "lane") && c->lhs && c->lhs->kind == ND_INT && c->lhs->ival == 0));
-}
-
 /* `if (LaneId() == 0) A[VectorId()] = acc;` */
 static bool is_leave_partial(Node *s, const Node *acc, const Node *array) {
   s = only(s);
-  if (!s || s->kind != ND_IF || s->els || !is_lane0(s->cond))
+  if (!s || s->kind != ND_IF || s->els || !is_zero_test(s->cond, "lane"))
     return false;
   Node *st = only(s->then);
   return st && st->kind == ND_EXPR && st->lhs && st->lhs->kind == ND_ASSIGN &&
          st->lhs->op == OP_NONE && st->lhs->lhs && st->lhs->lhs->kind == ND_INDEX &&
-         is_var(st->lhs->lhs->lhs, array) && is_gpu(st->lhs->lhs->rhs, "warp") &&
-         is_var(st->lhs->rhs, acc);
+         node_is_var(st->lhs->lhs->lhs, array) && node_is_gpu(st->lhs->lhs->rhs, "warp") &&
+         node_is_var(st->lhs->rhs, acc);
 }
 
 /* The whole of the talk's codelet after the fold:
@@ -237,20 +224,20 @@ static bool lane0_only(Arena *a, Node *fn) {
     return false;
   Node *combine = tree->body->kids.items[1];
   Node *acc = combine->lhs && combine->lhs->lhs ? combine->lhs->lhs->decl : NULL;
-  if (!acc || !is_shuffle_tree(tree, acc) || !is_var(ret->lhs, acc))
+  if (!acc || !is_shuffle_tree(tree, acc) || !node_is_var(ret->lhs, acc))
     return false;
   Node *in = stage->then;
   if (!in || in->kind != ND_BLOCK || in->kids.len != 2)
     return false;
   Node *w0 = in->kids.items[1];
-  if (!w0 || w0->kind != ND_IF || w0->els || !is_warp0(w0->cond) || !w0->then ||
+  if (!w0 || w0->kind != ND_IF || w0->els || !is_zero_test(w0->cond, "warp") || !w0->then ||
       w0->then->kind != ND_BLOCK || w0->then->kids.len != 2)
     return false;
   Node *load = w0->then->kids.items[0], *fold = w0->then->kids.items[1], *array, *count;
   Node *lacc;
   if (!match_load(load, &lacc, &array, &count) || lacc != acc ||
       !is_leave_partial(in->kids.items[0], acc, array) || fold->kind != ND_IF ||
-      !is_lane0(fold->cond))
+      !is_zero_test(fold->cond, "lane"))
     return false;
   /* the first warp keeps its own values; lane 0 folds the others' */
   w0->then->kids.items[0] = fold;

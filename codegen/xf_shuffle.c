@@ -28,14 +28,6 @@ typedef struct {
   int seq; /* program-order counter for the "read after" check */
 } Shuffle;
 
-static bool is_gpu(const Node *n, const char *name) {
-  return n && n->kind == ND_GPU && strcmp(n->name, name) == 0;
-}
-
-static bool is_var(const Node *n, const Node *decl) {
-  return n && n->kind == ND_VAR && n->decl == decl;
-}
-
 static bool is_int(const Node *n, long long v) { return n && n->kind == ND_INT && n->ival == v; }
 
 static bool is_shared_array(const Node *decl) {
@@ -49,8 +41,8 @@ static Node *tree_read_array(const Node *n, const Node *off) {
     return NULL;
   const Node *i = n->rhs;
   if (i && i->kind == ND_BINARY && i->op == OP_ADD &&
-      ((is_gpu(i->lhs, "tid") && is_var(i->rhs, off)) ||
-       (is_gpu(i->rhs, "tid") && is_var(i->lhs, off))))
+      ((node_is_gpu(i->lhs, "tid") && node_is_var(i->rhs, off)) ||
+       (node_is_gpu(i->rhs, "tid") && node_is_var(i->lhs, off))))
     return n->lhs->decl;
   return NULL;
 }
@@ -61,10 +53,10 @@ static Node *find_guarded_read(Node *e, const Node *off, Node **array) {
   if (!e)
     return NULL;
   if (e->kind == ND_COND && e->cond && e->cond->kind == ND_BINARY && e->cond->op == OP_LT &&
-      is_gpu(e->cond->rhs, "warp_size") && e->cond->lhs && e->cond->lhs->kind == ND_BINARY &&
+      node_is_gpu(e->cond->rhs, "warp_size") && e->cond->lhs && e->cond->lhs->kind == ND_BINARY &&
       e->cond->lhs->op == OP_ADD &&
-      ((is_gpu(e->cond->lhs->lhs, "lane") && is_var(e->cond->lhs->rhs, off)) ||
-       (is_gpu(e->cond->lhs->rhs, "lane") && is_var(e->cond->lhs->lhs, off)))) {
+      ((node_is_gpu(e->cond->lhs->lhs, "lane") && node_is_var(e->cond->lhs->rhs, off)) ||
+       (node_is_gpu(e->cond->lhs->rhs, "lane") && node_is_var(e->cond->lhs->lhs, off)))) {
     Node *arr = tree_read_array(e->then, off);
     if (arr) {
       *array = arr;
@@ -87,15 +79,15 @@ static Node **combine_operand(Node *s, Node **acc) {
     return &as->rhs;
   Node *r = as->rhs;
   if (r && r->kind == ND_CALL && r->kids.len == 2) {
-    if (is_var(r->kids.items[0], *acc))
+    if (node_is_var(r->kids.items[0], *acc))
       return (Node **)&r->kids.items[1];
-    if (is_var(r->kids.items[1], *acc))
+    if (node_is_var(r->kids.items[1], *acc))
       return (Node **)&r->kids.items[0];
   }
   if (r && r->kind == ND_BINARY) {
-    if (is_var(r->lhs, *acc))
+    if (node_is_var(r->lhs, *acc))
       return &r->rhs;
-    if (is_var(r->rhs, *acc))
+    if (node_is_var(r->rhs, *acc))
       return &r->lhs;
   }
   return NULL;
@@ -105,14 +97,14 @@ static Node **combine_operand(Node *s, Node **acc) {
 static bool match_loop(Node *f, Node **acc, Node **array, Node **guard) {
   Node *off = f->init;
   if (!off || off->kind != ND_DECL || !off->init || off->init->kind != ND_BINARY ||
-      !is_gpu(off->init->lhs, "warp_size") ||
+      !node_is_gpu(off->init->lhs, "warp_size") ||
       !((off->init->op == OP_DIV && is_int(off->init->rhs, 2)) ||
         (off->init->op == OP_SHR && is_int(off->init->rhs, 1))))
     return false;
   if (!f->cond || f->cond->kind != ND_BINARY || f->cond->op != OP_GT ||
-      !is_var(f->cond->lhs, off) || !is_int(f->cond->rhs, 0))
+      !node_is_var(f->cond->lhs, off) || !is_int(f->cond->rhs, 0))
     return false;
-  if (!f->inc || f->inc->kind != ND_ASSIGN || !is_var(f->inc->lhs, off) ||
+  if (!f->inc || f->inc->kind != ND_ASSIGN || !node_is_var(f->inc->lhs, off) ||
       !((f->inc->op == OP_DIV && is_int(f->inc->rhs, 2)) ||
         (f->inc->op == OP_SHR && is_int(f->inc->rhs, 1))))
     return false;
@@ -125,8 +117,8 @@ static bool match_loop(Node *f, Node **acc, Node **array, Node **guard) {
   /* the write-back A[tid] = acc */
   Node *wb = body->kids.items[1];
   return wb->kind == ND_EXPR && wb->lhs->kind == ND_ASSIGN && wb->lhs->op == OP_NONE &&
-         wb->lhs->lhs->kind == ND_INDEX && is_var(wb->lhs->lhs->lhs, *array) &&
-         is_gpu(wb->lhs->lhs->rhs, "tid") && is_var(wb->lhs->rhs, *acc);
+         wb->lhs->lhs->kind == ND_INDEX && node_is_var(wb->lhs->lhs->lhs, *array) &&
+         node_is_gpu(wb->lhs->lhs->rhs, "tid") && node_is_var(wb->lhs->rhs, *acc);
 }
 
 typedef struct {
@@ -149,7 +141,7 @@ static bool count_reads_rec(Node *n, Reads *r, bool write) {
     node_walk(n->rhs, count_reads, r);
     return false;
   }
-  if (n->kind == ND_INDEX && is_var(n->lhs, r->array) && !write) {
+  if (n->kind == ND_INDEX && node_is_var(n->lhs, r->array) && !write) {
     r->reads++;
     r->last_read_seq = r->sh->seq;
   }
@@ -179,7 +171,7 @@ static bool where(Node *n, void *ctx) {
 static Node *drop_stores(Node *n, void *ctx) {
   const Node *array = ctx;
   if (n->kind == ND_EXPR && n->lhs && n->lhs->kind == ND_ASSIGN && n->lhs->lhs &&
-      n->lhs->lhs->kind == ND_INDEX && is_var(n->lhs->lhs->lhs, array))
+      n->lhs->lhs->kind == ND_INDEX && node_is_var(n->lhs->lhs->lhs, array))
     return NULL;
   if (n == array)
     return NULL;
@@ -188,7 +180,7 @@ static Node *drop_stores(Node *n, void *ctx) {
 
 static bool mentions_split(Node *n, void *ctx) {
   bool *split = ctx;
-  if (is_gpu(n, "tid") || is_gpu(n, "lane"))
+  if (node_is_gpu(n, "tid") || node_is_gpu(n, "lane"))
     *split = true;
   if (n->kind == ND_VAR && n->decl && !(n->decl->qual & Q_SHARED) && n->decl->kind == ND_PARAM)
     *split = true;
