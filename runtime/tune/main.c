@@ -778,7 +778,7 @@ static int run(ctx *c, options *o) {
                      : c->cub   ? "libtgm_cub.so (cub::DeviceReduce::Sum, Max, Min)"
                                 : NULL,
                      o->noise,
-                     tune_noise_at(o->noise, o->noise_given, 30) != o->noise,
+                     tune_noise_at(o->noise, o->noise_given, TUNE_NOISE_LARGE_LOG2),
                      c->info->peak_gbps};
   for (int v = 0; v < c->m.n_v; v++)
     rep.n_variants += c->usable[v];

@@ -84,9 +84,9 @@ static void summary(FILE *f, const tune_report *r, const char *pre) {
   if (big && r->peak_gbps > 0) {
     fprintf(f, "%sat 2^%d: %.1f GB/s, %.1f%% of the peak %.0f GB/s", pre, big->log2n, big->gbps,
             100 * big->gbps / r->peak_gbps, r->peak_gbps);
-    if (big->cub_us > 0)
-      fprintf(f, "; CUB %.1f GB/s, %.1f%%", big->gbps * big->us / big->cub_us,
-              100 * big->gbps * big->us / big->cub_us / r->peak_gbps);
+    const double cub_gbps = big->cub_us > 0 ? big->gbps * big->us / big->cub_us : 0;
+    if (cub_gbps > 0)
+      fprintf(f, "; CUB %.1f GB/s, %.1f%%", cub_gbps, 100 * cub_gbps / r->peak_gbps);
     fprintf(f, "\n");
   }
   for (int graph = 0; graph <= is_both(r); graph++) {
@@ -225,9 +225,9 @@ tgm_status tune_report_write(const char *dir, const tune_report *r) {
                "  CUB's times and ratios below are \"stream / graph\". The margin is in that\n"
                "  worst-case ratio\n");
   char large[64] = "";
-  if (r->noise_by_size)
+  if (r->noise_large > 0 && r->noise_large < r->noise)
     snprintf(large, sizeof large, " (from 2^%d elements %.1f%%)", TUNE_NOISE_LARGE_LOG2,
-             100 * TUNE_NOISE_LARGE);
+             100 * r->noise_large);
   fprintf(f,
           "- margin: the runner-up's time over the winner's, minus 1, with its 95%% bootstrap\n"
           "  interval over 8 interleaved A/B rounds. A winner is faster beyond noise when the\n"

@@ -464,7 +464,7 @@ typedef struct {
   const char *cub_note; // why there is no CUB column (NULL: there is one, or none was asked)
   const char *cub_what; // the CUB program timed: NAME_TYPE.cub.cu, libtgm_cub.so
   double noise;         // the run-to-run noise a margin must exceed (--noise)
-  int noise_by_size;    // and tune_noise_at's smaller figure from 2^25 on
+  double noise_large;   // tune_noise_at's figure from 2^TUNE_NOISE_LARGE_LOG2 on (< noise: said)
   double peak_gbps;     // the device's memory bandwidth (tgm_device_info); 0: unknown
 } tune_report;
 

@@ -102,7 +102,7 @@ int main(void) {
   CHECK(svg && strstr(svg, "<polyline"));
   free(svg);
   // the smaller figure from 2^25 on is stated where it applies
-  r.noise_by_size = 1;
+  r.noise_large = 0.02;
   CHECK_EQ_INT(tune_report_write(dir, &r), TGM_OK);
   snprintf(path, sizeof path, "%s/report-sum-i32-stream.md", dir);
   md = tgm__read_file(path, NULL);
