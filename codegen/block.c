@@ -1,9 +1,10 @@
 /* block.c -- the block pass: each block kind's lowered cooperative codelet
  * through its transformations, in order:
  *   VA1, VA2, VA2S  shared atomics (xf_satomic.c)
- *   VS, VR, VA2S, VW  tree loops as warp shuffles (xf_shuffle.c)
- *   VR              the shuffle tree as the warp-reduce instruction (xf_redux.c)
- *   VW              the partials' shuffle tree as thread 0's fold (xf_fold.c)
+ *   VS, VR, VA2S, VW, VRW  tree loops as warp shuffles (xf_shuffle.c)
+ *   VW, VRW         the partials' shuffle tree as thread 0's fold (xf_fold.c)
+ *   VR, VRW         the (remaining) shuffle tree as the warp-reduce
+ *                   instruction (xf_redux.c)
  *   every kind      barriers where the threads share memory (xf_barrier.c)
  *   --rows          the result for a group of GROUP threads (xf_group.c)
  * A kind whose pattern does not match is unavailable, with why. */
@@ -21,15 +22,16 @@ void pass_block(Ctx *ctx, Composition *c) {
     Loc loc;
     if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
       xf_satomic(a, fn);
-    if ((b == B_VS || b == B_VR || b == B_VA2S || b == B_VW) && xf_shuffle(a, fn) == 0)
+    bool fold = b == B_VW || b == B_VRW, redux = b == B_VR || b == B_VRW;
+    if ((b == B_VS || b == B_VA2S || fold || redux) && xf_shuffle(a, fn) == 0)
       why = arena_printf(a, "codelet '%s' has no tree loop that maps onto warp shuffles",
                          im->cd->id);
-    else if (b == B_VW && xf_fold(a, fn) == 0)
+    else if (fold && xf_fold(a, fn) == 0)
       why = arena_printf(a,
                          "codelet '%s' has no tree over the warps' partials (acc = (ThreadId() < "
                          "n) ? partial[LaneId()] : e; then a tree loop) to fold in one thread",
                          im->cd->id);
-    else if (b == B_VR && xf_redux(a, fn, c->op) == 0)
+    else if (redux && xf_redux(a, fn, c->op) == 0)
       why = arena_printf(a, "codelet '%s' has no shuffle tree to replace", im->cd->id);
     else if ((why = xf_barrier(a, fn, &loc)))
       why = arena_printf(a, "codelet '%s' at line %d %s", im->cd->id, loc.line, why);

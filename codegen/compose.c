@@ -43,7 +43,8 @@
 
 static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL",
                                                 "B1", "RW", "RB",  "RL",  "CT"};
-static const char *const block_codes[B_COUNT] = {"V", "VS", "VR", "VA1", "VA2", "VA2S", "VW"};
+static const char *const block_codes[B_COUNT] = {"V",   "VS",   "VR", "VA1",
+                                                 "VA2", "VA2S", "VW", "VRW"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
 
 const char *grid_code(GridKind g) { return grid_codes[g]; }
@@ -82,16 +83,19 @@ static bool redux_ok(ElemType e, Op op) {
 static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
   Arena *a = ctx->arena;
   BlockImpl *im = &c->block[b];
-  static const char *const suffix[B_COUNT] = {"", "_shfl", "_redux", "", "", "_shfl", "_fold"};
-  bool coop = b == B_V || b == B_VS || b == B_VR || b == B_VW;
+  static const char *const suffix[B_COUNT] = {"", "_shfl", "_redux", "",
+                                              "", "_shfl", "_fold",  "_redux_fold"};
+  bool coop = b == B_V || b == B_VS || b == B_VR || b == B_VW || b == B_VRW;
   Codelet *cd = coop ? first_of(c->prog, c->name, CK_COOP, PART_NONE, -1)
                      : first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, b == B_VA1 ? 0 : 1);
-  if (b == B_VW && (c->rows || c->cols)) {
-    im->why = "VW folds a whole block's partials in thread 0: 1-D only (a row's group of threads "
-              "is xf_group's)";
+  if ((b == B_VW || b == B_VRW) && (c->rows || c->cols)) {
+    im->why = arena_printf(a,
+                           "%s folds a whole block's partials in thread 0: 1-D only (a row's group "
+                           "of threads is xf_group's)",
+                           block_code(b));
     return;
   }
-  if (b == B_VR) {
+  if (b == B_VR || b == B_VRW) {
     if (c->spec->pair) {
       im->why = "the warp-reduce instruction combines one 32-bit integer, and an Arg is a "
                 "(value, index) pair";
@@ -111,6 +115,7 @@ static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
          "shared-atomic codelet without a tree loop (figure 3(a))",
          "shared-atomic codelet with a tree loop (figure 3(b))",
          "shared-atomic codelet with a tree loop (figure 3(b))",
+         "cooperative codelet",
          "cooperative codelet"};
     im->why = arena_printf(a, "spectrum '%s' has no %s", c->name, need[b]);
     return;
@@ -135,8 +140,8 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   bool float_assoc = combiner_order_matters(combiner_of(c->op), c->acc_elem);
   bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
   p->deterministic = !(float_assoc && atomics);
-  p->needs_redux = b == B_VR;
-  p->min_arch = b == B_VR ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
+  p->needs_redux = b == B_VR || b == B_VRW;
+  p->min_arch = p->needs_redux ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
   bool vec = t == T_SV;
   p->grid_rule = g == G_B1       ? "one"
                  : g == G_RW     ? "rows_group"
@@ -216,7 +221,7 @@ Composition *composition_for(Arena *a, const Composition *c, DialectKind slot,
                              ? NULL
                              : arena_printf(a, "no warp-reduce instruction on %s", target->gpus);
   if (no_redux) /* asked first at the block level: no codelet serves VR */
-    v->block[B_VR] = (BlockImpl){.why = no_redux};
+    v->block[B_VR] = v->block[B_VRW] = (BlockImpl){.why = no_redux};
   /* in the candidates' order: each plan kept, or left out with why */
   int kept = 0, left = 0;
   for (int i = 0; i < c->candidates.len; i++) {

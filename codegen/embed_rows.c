@@ -22,7 +22,7 @@
 /* The plan of grid kind g that a role wants: thread kind t (the other
  * thread kinds after it), block kind VS before V before the rest. */
 static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
-  static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW};
+  static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW};
   const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
   for (size_t ti = 0; ti < COUNT_OF(threads); ti++)
     for (size_t bi = 0; bi < COUNT_OF(by_pref); bi++)

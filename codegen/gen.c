@@ -105,6 +105,7 @@ static const char *const block_titles[B_COUNT] = {
     "VA2: per-warp trees, then a shared atomic",
     "VA2S: per-warp shuffle trees, then a shared atomic",
     "VW: per-warp shuffle trees, then thread 0 folds the warps' partials",
+    "VRW: the warp-reduce instruction per warp, then thread 0 folds the warps' partials",
 };
 
 const char *gen_grid_enum(const char *rule) {
@@ -312,7 +313,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "atomic_body", sp->pair ? "" : atomic_body(a, c->op, c->acc_elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));
-  tpl_set(d, "redux", c->block[B_VR].fn ? "1" : "");
+  tpl_set(d, "redux", c->block[B_VR].fn || c->block[B_VRW].fn ? "1" : "");
   tpl_set(d, "redux_op", redux_name(c->op));
   tpl_set(d, "thread_fn", c->thread_fn ? printed(a, dl, c->thread_fn) : "");
   tpl_set(d, "reference_fn", printed(a, dl, c->reference_fn));

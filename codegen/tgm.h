@@ -478,7 +478,7 @@ typedef enum {
   G_CT,
   G_COUNT
 } GridKind;
-typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_COUNT } BlockKind;
+typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW, B_COUNT } BlockKind;
 typedef enum { T_ST, T_SS, T_SV, T_COUNT } ThreadKind;
 
 const char *grid_code(GridKind g);     /* DT, DS, DTA, ... */

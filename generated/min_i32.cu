@@ -467,6 +467,30 @@ A min_coop_fold(A in_value) {
   return val;
 }
 
+// VRW: the warp-reduce instruction per warp, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A min_coop_redux_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = tgm_highest();
+  val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
+  val = tgm_warp_reduce(val);
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
+          val = tgm_min(val, partial[w]);
+        }
+      }
+    }
+  }
+  return val;
+}
+
 // ------------------------------------------------------------------- kernels
 
 // out[0] = the result for n = 0; with global atomics, their start (the
@@ -958,6 +982,75 @@ void __launch_bounds__(BLOCK) min_DT_VW_SV_pass2(const A *__restrict__ partials,
     out[0] = tgm_epilogue(value, n);
 }
 
+// DT.VRW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VRW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DT.VRW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DT_VRW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DS.V.ST: 2 launches, deterministic, partials in temp
 template <unsigned BLOCK>
 __global__
@@ -1441,6 +1534,75 @@ void __launch_bounds__(BLOCK) min_DS_VW_SV_pass2(const A *__restrict__ partials,
     out[0] = tgm_epilogue(value, n);
 }
 
+// DS.VRW.ST: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_ST_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VRW.SS: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_SS_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// DS.VRW.SV: 2 launches, deterministic, partials in temp
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: one partial per block; a second pass combines them
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = value;
+}
+
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DS_VRW_SV_pass2(const A *__restrict__ partials, tgm_size count, R *__restrict__ out, tgm_size n) {
+  // second pass: one block combines the partials
+  A value = tgm_fold<BLOCK>(partials, count);
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
 // DTA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1714,6 +1876,45 @@ void __launch_bounds__(BLOCK) min_DTA_VW_SV(const T *__restrict__ in, tgm_size n
     tgm_atomic_min(&out[0], value);
 }
 
+// DTA.VRW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DTA.VRW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DTA.VRW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTA_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
 // DSA.V.ST: 2 launches (tgm_init first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1982,6 +2183,45 @@ void __launch_bounds__(BLOCK) min_DSA_VW_SV(const T *__restrict__ in, tgm_size n
   A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VRW.ST: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VRW.SS: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: every block combines into out[0] atomically
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[0], value);
+}
+
+// DSA.VRW.SV: 2 launches (tgm_init first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSA_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
   if (threadIdx.x == 0)
     tgm_atomic_min(&out[0], value);
@@ -2512,6 +2752,81 @@ void __launch_bounds__(BLOCK) min_DTL_VW_SV(const T *__restrict__ in, tgm_size n
   }
 }
 
+// DTL.VRW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: tiles)
+  A value = tgm_values_DT_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VRW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: strides)
+  A value = tgm_values_DT_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DTL.VRW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DTL_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: tiles; block: 16-byte vector strides)
+  A value = tgm_values_DT_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // DSL.V.ST: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
@@ -3037,6 +3352,81 @@ void __launch_bounds__(BLOCK) min_DSL_VW_SV(const T *__restrict__ in, tgm_size n
   }
 }
 
+// DSL.VRW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VRW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
+// DSL.VRW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_DSL_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[0] = tgm_epilogue(value, n);
+  }
+}
+
 // B1.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
@@ -3305,6 +3695,45 @@ void __launch_bounds__(BLOCK) min_B1_VW_SV(const T *__restrict__ in, tgm_size n,
   A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VRW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VRW_ST(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VRW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VRW_SS(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: strides)
+  A value = tgm_values_DS_SS<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: a single block writes the result
+  if (threadIdx.x == 0)
+    out[0] = tgm_epilogue(value, n);
+}
+
+// B1.VRW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_B1_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
   // grid: a single block writes the result
   if (threadIdx.x == 0)
     out[0] = tgm_epilogue(value, n);
@@ -4246,6 +4675,90 @@ cudaError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DT_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VRW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DT_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VRW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DT_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DT.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DT_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DT_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DT_VRW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
@@ -4834,6 +5347,90 @@ cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DS_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VRW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DS_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VRW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DS_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1));
+}
+
+// DS.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DS_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid))
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DS_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  TGM_LAUNCH(min_DS_VRW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -5359,6 +5956,81 @@ cudaError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DTA_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DTA_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTA_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DTA.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DTA_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DTA_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -5880,6 +6552,81 @@ cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DSA_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DSA_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSA_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// DSA.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DSA_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+  TGM_LAUNCH(min_DSA_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaGetLastError();
 }
 
@@ -6472,6 +7219,90 @@ cudaError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DTL_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DTL_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DTL_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_TILES_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DTL.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DTL_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DTL_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
@@ -7060,6 +7891,90 @@ cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_DSL_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_DSL_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_DSL_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return tgm_partials_bytes(tgm_grid(TGM_STRIDED_VEC, nullptr, n, BLOCK, items ? items : 1, grid_cap ? grid_cap : 1)) + 16;
+}
+
+// DSL.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_DSL_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  if (!temp || temp_bytes < tgm_partials_bytes(grid) + 16)
+    return cudaErrorInvalidValue;
+  partials = static_cast<A *>(temp);
+  counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_DSL_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
   (void)n, (void)items, (void)grid_cap;
   return 0;
@@ -7563,6 +8478,78 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VRW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_B1_VRW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VRW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VRW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_B1_VRW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VRW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_B1_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
+  (void)n, (void)items, (void)grid_cap;
+  return 0;
+}
+
+// B1.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_B1_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
+                           unsigned grid_cap, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    TGM_LAUNCH(tgm_init, 1, 1, stream, out);
+    return cudaGetLastError();
+  }
+  unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
+  A *partials = nullptr;
+  unsigned *counter = nullptr;
+  (void)temp, (void)temp_bytes;
+  TGM_LAUNCH(min_B1_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  return cudaGetLastError();
+}
+
 } // namespace tgm_kernels_min_i32
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -7588,6 +8575,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DT.VW.ST", min_DT_VW_ST, 1) \
   X("DT.VW.SS", min_DT_VW_SS, 1) \
   X("DT.VW.SV", min_DT_VW_SV, 1) \
+  X("DT.VRW.ST", min_DT_VRW_ST, 1) \
+  X("DT.VRW.SS", min_DT_VRW_SS, 1) \
+  X("DT.VRW.SV", min_DT_VRW_SV, 1) \
   X("DS.V.ST", min_DS_V_ST, 1) \
   X("DS.V.SS", min_DS_V_SS, 1) \
   X("DS.V.SV", min_DS_V_SV, 1) \
@@ -7609,6 +8599,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DS.VW.ST", min_DS_VW_ST, 1) \
   X("DS.VW.SS", min_DS_VW_SS, 1) \
   X("DS.VW.SV", min_DS_VW_SV, 1) \
+  X("DS.VRW.ST", min_DS_VRW_ST, 1) \
+  X("DS.VRW.SS", min_DS_VRW_SS, 1) \
+  X("DS.VRW.SV", min_DS_VRW_SV, 1) \
   X("DTA.V.ST", min_DTA_V_ST, 1) \
   X("DTA.V.SS", min_DTA_V_SS, 1) \
   X("DTA.V.SV", min_DTA_V_SV, 1) \
@@ -7630,6 +8623,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DTA.VW.ST", min_DTA_VW_ST, 1) \
   X("DTA.VW.SS", min_DTA_VW_SS, 1) \
   X("DTA.VW.SV", min_DTA_VW_SV, 1) \
+  X("DTA.VRW.ST", min_DTA_VRW_ST, 1) \
+  X("DTA.VRW.SS", min_DTA_VRW_SS, 1) \
+  X("DTA.VRW.SV", min_DTA_VRW_SV, 1) \
   X("DSA.V.ST", min_DSA_V_ST, 1) \
   X("DSA.V.SS", min_DSA_V_SS, 1) \
   X("DSA.V.SV", min_DSA_V_SV, 1) \
@@ -7651,6 +8647,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DSA.VW.ST", min_DSA_VW_ST, 1) \
   X("DSA.VW.SS", min_DSA_VW_SS, 1) \
   X("DSA.VW.SV", min_DSA_VW_SV, 1) \
+  X("DSA.VRW.ST", min_DSA_VRW_ST, 1) \
+  X("DSA.VRW.SS", min_DSA_VRW_SS, 1) \
+  X("DSA.VRW.SV", min_DSA_VRW_SV, 1) \
   X("DTL.V.ST", min_DTL_V_ST, 1) \
   X("DTL.V.SS", min_DTL_V_SS, 1) \
   X("DTL.V.SV", min_DTL_V_SV, 1) \
@@ -7672,6 +8671,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DTL.VW.ST", min_DTL_VW_ST, 1) \
   X("DTL.VW.SS", min_DTL_VW_SS, 1) \
   X("DTL.VW.SV", min_DTL_VW_SV, 1) \
+  X("DTL.VRW.ST", min_DTL_VRW_ST, 1) \
+  X("DTL.VRW.SS", min_DTL_VRW_SS, 1) \
+  X("DTL.VRW.SV", min_DTL_VRW_SV, 1) \
   X("DSL.V.ST", min_DSL_V_ST, 1) \
   X("DSL.V.SS", min_DSL_V_SS, 1) \
   X("DSL.V.SV", min_DSL_V_SV, 1) \
@@ -7693,6 +8695,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("DSL.VW.ST", min_DSL_VW_ST, 1) \
   X("DSL.VW.SS", min_DSL_VW_SS, 1) \
   X("DSL.VW.SV", min_DSL_VW_SV, 1) \
+  X("DSL.VRW.ST", min_DSL_VRW_ST, 1) \
+  X("DSL.VRW.SS", min_DSL_VRW_SS, 1) \
+  X("DSL.VRW.SV", min_DSL_VRW_SV, 1) \
   X("B1.V.ST", min_B1_V_ST, 1) \
   X("B1.V.SS", min_B1_V_SS, 1) \
   X("B1.V.SV", min_B1_V_SV, 1) \
@@ -7713,6 +8718,9 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   X("B1.VA2S.SV", min_B1_VA2S_SV, 1) \
   X("B1.VW.ST", min_B1_VW_ST, 1) \
   X("B1.VW.SS", min_B1_VW_SS, 1) \
-  X("B1.VW.SV", min_B1_VW_SV, 1)
+  X("B1.VW.SV", min_B1_VW_SV, 1) \
+  X("B1.VRW.ST", min_B1_VRW_ST, 1) \
+  X("B1.VRW.SS", min_B1_VRW_SS, 1) \
+  X("B1.VRW.SV", min_B1_VRW_SV, 1)
 
 #endif // !__CUDACC_RTC__
