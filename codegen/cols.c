@@ -6,11 +6,11 @@
  * coalesced.
  *
  *   CT.SS  template <BLOCK>: `width` columns a block (blockIdx.x), its
- *          BLOCK / width row lanes each taking every (BLOCK / width)-th row
- *          of the block's part of the rows; the lanes' values folded in
- *          shared memory with the operator, in order; `parts` blocks down
- *          the rows (blockIdx.y), whose partials the last of them to finish
- *          combines, in order: deterministic. The kernel is file.tpl's
+ *          BLOCK / width row lanes, the lanes of all `parts` blocks down the
+ *          rows (blockIdx.y) taking every (parts x lanes)-th row in turn;
+ *          the lanes' values folded in shared memory with the operator, in
+ *          order; the parts' partials combined, in order, by the last of
+ *          them to finish: deterministic. The kernel is file.tpl's
  *          tgm_columns, called with the kernel's arguments.
  *   CT.SV  the same over 16-byte vectors (file.tpl's tgm_columns_vec): a
  *          thread takes TGM_VW adjacent columns, one vector load a row

@@ -389,7 +389,7 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 
 // The end of a column block (CT.SS, CT.SV): each thread holds W adjacent
 // columns' values, first .. first + W - 1 (those outside [0, n) ignored),
-// each folded down its row lane's rows of blockIdx.y's part; `width`
+// each folded down its row lane's rows (blockIdx.y's share); `width`
 // threads a lane, BLOCK / width lanes; the block's columns are tile ..
 // tile + width * W - 1. The lanes are folded in order (tgm_fold_lanes);
 // with one part that is out[column]; else each part's values go to
@@ -447,21 +447,23 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
 {{/columns_any}}
 {{?columns}}
 
-// Columns (--cols, CT.SS): `width` columns a block, blockIdx.y's part of
-// the rows split over the block's BLOCK / width row lanes, each lane's
-// value the thread-level codelet down its column (every lanes-th row,
-// stride lanes * ld); then tgm_columns_finish.
+// Columns (--cols, CT.SS): `width` columns a block, BLOCK / width row
+// lanes; the parts' lanes (gridDim.y x lanes of them) take the rows in
+// turn, lane l of part y rows y * lanes + l, then every (gridDim.y *
+// lanes)-th, so that the blocks in flight read neighbouring rows (5-8 %
+// faster for many short rows in parts than a run of rows a part, H100,
+// bench/results/2026-11-26-cols-stride); each lane's value the
+// thread-level codelet down its column; then tgm_columns_finish.
 template <unsigned BLOCK>
 __device__ __forceinline__ void tgm_columns({{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out,
                                             A *partials, unsigned *counter, unsigned width{{param_decls}}) {
   const unsigned lanes = BLOCK / width, lane = threadIdx.x / width;
   const tgm_size col = (tgm_size)blockIdx.x * width + threadIdx.x % width;
-  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
-  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  const tgm_size r0 = (tgm_size)blockIdx.y * lanes + lane, step = (tgm_size)gridDim.y * lanes;
   A value[1] = {tgm_identity()};
-  if (col < n && lo + lane < hi && lane < lanes) {
-    const tgm_size first = (lo + lane) * ld + col, len = (hi - lo - lane - 1) * ld + 1;
-    value[0] = {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}len, (tgm_size)lanes * ld{{param_args}});
+  if (col < n && r0 < m && lane < lanes) {
+    const tgm_size first = r0 * ld + col, len = (m - r0 - 1) * ld + 1;
+    value[0] = {{thread_name}}({{#inputs}}{{name}} + first, {{/inputs}}len, step * ld{{param_args}});
   }
   tgm_columns_finish<BLOCK, 1>(value, (long long)col, (long long)blockIdx.x * width, m, n, out, partials, counter,
                                width{{param_args}});
@@ -483,9 +485,9 @@ __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
 }
 
 // Fewer columns than a vector holds, rows packed (ld == n, TGM_VW % n ==
-// 0): blockIdx.y's part of the rows is one run of elements, read as 16-byte
-// vectors by the whole block, four in flight, the unaligned head and tail
-// element by element (thread 0); element k of every vector is column
+// 0): the matrix is one run of elements, read as 16-byte vectors, the
+// parts' threads taking them in turn (grid stride), four in flight, the
+// unaligned head and tail element by element (thread 0 of part 0); element k of every vector is column
 // (k - s) mod n, so each thread keeps TGM_VW slots and folds them into its
 // columns at the end. Block x > 0 has no columns here (its first column is
 // past n). Deterministic.
@@ -501,40 +503,40 @@ __device__ __forceinline__ void tgm_packed_add(A (&acc)[TGM_VW], const T *__rest
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size lo,
-                                                   tgm_size hi, unsigned s, R *__restrict__ out, A *partials,
-                                                   unsigned *counter{{param_decls}}) {
+__device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, unsigned s,
+                                                   R *__restrict__ out, A *partials, unsigned *counter{{param_decls}}) {
   A acc[TGM_VW], col[TGM_VW];
 #pragma unroll
   for (unsigned k = 0; k < TGM_VW; k++)
     acc[k] = col[k] = tgm_identity();
   if (blockIdx.x == 0) {
-    const tgm_size begin = lo * n, end = hi * n; // the part's elements
-    tgm_size j0 = (begin + s + TGM_VW - 1) / TGM_VW, j1 = (end + s) / TGM_VW; // its whole vectors: j0 .. j1 - 1
+    const tgm_size end = m * n; // the matrix's elements
+    tgm_size j0 = (s + TGM_VW - 1) / TGM_VW, j1 = (end + s) / TGM_VW; // its whole vectors: j0 .. j1 - 1
     if (j1 < j0)
       j1 = j0;
     const tgm_size head_end = j0 * TGM_VW - s < end ? j0 * TGM_VW - s : end,
                    tail = j1 * TGM_VW - s > head_end ? j1 * TGM_VW - s : head_end;
-    tgm_size j = j0 + threadIdx.x;
-    for (; j + 3 * (tgm_size)BLOCK < j1; j += 4 * (tgm_size)BLOCK) {
+    const tgm_size step = (tgm_size)gridDim.y * BLOCK;
+    tgm_size j = j0 + (tgm_size)blockIdx.y * BLOCK + threadIdx.x;
+    for (; j + 3 * step < j1; j += 4 * step) {
       V v[4];
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
-        v[u] = *reinterpret_cast<const V *>(in + (j + u * (tgm_size)BLOCK) * TGM_VW - s);
+        v[u] = *reinterpret_cast<const V *>(in + (j + u * step) * TGM_VW - s);
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
 #pragma unroll
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v[u]) + k, 1, 1{{param_args}}));
     }
-    for (; j < j1; j += BLOCK) {
+    for (; j < j1; j += step) {
       V v = *reinterpret_cast<const V *>(in + j * TGM_VW - s);
 #pragma unroll
       for (unsigned k = 0; k < TGM_VW; k++)
         acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v) + k, 1, 1{{param_args}}));
     }
-    if (threadIdx.x == 0) {
-      for (tgm_size i = begin; i < head_end; i++)
+    if (threadIdx.x == 0 && blockIdx.y == 0) {
+      for (tgm_size i = 0; i < head_end; i++)
         tgm_packed_add(acc, in, i, n, s{{param_args}});
       for (tgm_size i = tail; i < end; i++)
         tgm_packed_add(acc, in, i, n, s{{param_args}});
@@ -559,10 +561,9 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
   const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
   const long long tile = (long long)blockIdx.x * width * TGM_VW - s;
   const long long first = tile + (long long)(threadIdx.x % width) * TGM_VW; // may be < 0
-  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
-  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  const tgm_size r0 = (tgm_size)blockIdx.y * lanes + lane, step = (tgm_size)gridDim.y * lanes;
   if (ld == n && n < TGM_VW && TGM_VW % n == 0) {
-    tgm_columns_packed<BLOCK>(in, m, n, lo, hi, s, out, partials, counter{{param_args}});
+    tgm_columns_packed<BLOCK>(in, m, n, s, out, partials, counter{{param_args}});
     return;
   }
   const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
@@ -572,19 +573,19 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
     acc[k] = tgm_identity();
   if (lane < lanes && whole) {
     const T *col = in + first;
-    tgm_size r = lo + lane;
-    for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
+    tgm_size r = r0;
+    for (; r + 3 * step < m; r += 4 * step) {
       V v[4];
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
-        v[u] = *reinterpret_cast<const V *>(col + (r + u * (tgm_size)lanes) * ld);
+        v[u] = *reinterpret_cast<const V *>(col + (r + u * step) * ld);
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
 #pragma unroll
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v[u]) + k, 1, 1{{param_args}}));
     }
-    for (; r < hi; r += lanes) {
+    for (; r < m; r += step) {
       V v = *reinterpret_cast<const V *>(col + r * ld);
 #pragma unroll
       for (unsigned k = 0; k < TGM_VW; k++)
@@ -594,9 +595,8 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 #pragma unroll
     for (unsigned k = 0; k < TGM_VW; k++) {
       long long c = first + (long long)k;
-      if (c >= 0 && (tgm_size)c < n && lo + lane < hi)
-        acc[k] = {{thread_name}}(in + (lo + lane) * ld + (tgm_size)c, (hi - lo - lane - 1) * ld + 1,
-                                 (tgm_size)lanes * ld{{param_args}});
+      if (c >= 0 && (tgm_size)c < n && r0 < m)
+        acc[k] = {{thread_name}}(in + r0 * ld + (tgm_size)c, (m - r0 - 1) * ld + 1, step * ld{{param_args}});
     }
   }
   tgm_columns_finish<BLOCK, TGM_VW>(acc, first, tile, m, n, out, partials, counter, width{{param_args}});

@@ -292,7 +292,7 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 
 // The end of a column block (CT.SS, CT.SV): each thread holds W adjacent
 // columns' values, first .. first + W - 1 (those outside [0, n) ignored),
-// each folded down its row lane's rows of blockIdx.y's part; `width`
+// each folded down its row lane's rows (blockIdx.y's share); `width`
 // threads a lane, BLOCK / width lanes; the block's columns are tile ..
 // tile + width * W - 1. The lanes are folded in order (tgm_fold_lanes);
 // with one part that is out[column]; else each part's values go to
@@ -362,9 +362,9 @@ __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
 }
 
 // Fewer columns than a vector holds, rows packed (ld == n, TGM_VW % n ==
-// 0): blockIdx.y's part of the rows is one run of elements, read as 16-byte
-// vectors by the whole block, four in flight, the unaligned head and tail
-// element by element (thread 0); element k of every vector is column
+// 0): the matrix is one run of elements, read as 16-byte vectors, the
+// parts' threads taking them in turn (grid stride), four in flight, the
+// unaligned head and tail element by element (thread 0 of part 0); element k of every vector is column
 // (k - s) mod n, so each thread keeps TGM_VW slots and folds them into its
 // columns at the end. Block x > 0 has no columns here (its first column is
 // past n). Deterministic.
@@ -380,40 +380,40 @@ __device__ __forceinline__ void tgm_packed_add(A (&acc)[TGM_VW], const T *__rest
 }
 
 template <unsigned BLOCK>
-__device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size lo,
-                                                   tgm_size hi, unsigned s, R *__restrict__ out, A *partials,
-                                                   unsigned *counter) {
+__device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, unsigned s,
+                                                   R *__restrict__ out, A *partials, unsigned *counter) {
   A acc[TGM_VW], col[TGM_VW];
 #pragma unroll
   for (unsigned k = 0; k < TGM_VW; k++)
     acc[k] = col[k] = tgm_identity();
   if (blockIdx.x == 0) {
-    const tgm_size begin = lo * n, end = hi * n; // the part's elements
-    tgm_size j0 = (begin + s + TGM_VW - 1) / TGM_VW, j1 = (end + s) / TGM_VW; // its whole vectors: j0 .. j1 - 1
+    const tgm_size end = m * n; // the matrix's elements
+    tgm_size j0 = (s + TGM_VW - 1) / TGM_VW, j1 = (end + s) / TGM_VW; // its whole vectors: j0 .. j1 - 1
     if (j1 < j0)
       j1 = j0;
     const tgm_size head_end = j0 * TGM_VW - s < end ? j0 * TGM_VW - s : end,
                    tail = j1 * TGM_VW - s > head_end ? j1 * TGM_VW - s : head_end;
-    tgm_size j = j0 + threadIdx.x;
-    for (; j + 3 * (tgm_size)BLOCK < j1; j += 4 * (tgm_size)BLOCK) {
+    const tgm_size step = (tgm_size)gridDim.y * BLOCK;
+    tgm_size j = j0 + (tgm_size)blockIdx.y * BLOCK + threadIdx.x;
+    for (; j + 3 * step < j1; j += 4 * step) {
       V v[4];
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
-        v[u] = *reinterpret_cast<const V *>(in + (j + u * (tgm_size)BLOCK) * TGM_VW - s);
+        v[u] = *reinterpret_cast<const V *>(in + (j + u * step) * TGM_VW - s);
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
 #pragma unroll
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], min_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
     }
-    for (; j < j1; j += BLOCK) {
+    for (; j < j1; j += step) {
       V v = *reinterpret_cast<const V *>(in + j * TGM_VW - s);
 #pragma unroll
       for (unsigned k = 0; k < TGM_VW; k++)
         acc[k] = tgm_combine(acc[k], min_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
     }
-    if (threadIdx.x == 0) {
-      for (tgm_size i = begin; i < head_end; i++)
+    if (threadIdx.x == 0 && blockIdx.y == 0) {
+      for (tgm_size i = 0; i < head_end; i++)
         tgm_packed_add(acc, in, i, n, s);
       for (tgm_size i = tail; i < end; i++)
         tgm_packed_add(acc, in, i, n, s);
@@ -438,10 +438,9 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
   const unsigned lanes = BLOCK / width, lane = threadIdx.x / width, s = tgm_cols_skew(in);
   const long long tile = (long long)blockIdx.x * width * TGM_VW - s;
   const long long first = tile + (long long)(threadIdx.x % width) * TGM_VW; // may be < 0
-  const tgm_size per = (m + gridDim.y - 1) / gridDim.y;
-  const tgm_size lo = (tgm_size)blockIdx.y * per, hi = lo + per < m ? lo + per : m;
+  const tgm_size r0 = (tgm_size)blockIdx.y * lanes + lane, step = (tgm_size)gridDim.y * lanes;
   if (ld == n && n < TGM_VW && TGM_VW % n == 0) {
-    tgm_columns_packed<BLOCK>(in, m, n, lo, hi, s, out, partials, counter);
+    tgm_columns_packed<BLOCK>(in, m, n, s, out, partials, counter);
     return;
   }
   const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
@@ -451,19 +450,19 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
     acc[k] = tgm_identity();
   if (lane < lanes && whole) {
     const T *col = in + first;
-    tgm_size r = lo + lane;
-    for (; r + 3 * (tgm_size)lanes < hi; r += 4 * (tgm_size)lanes) {
+    tgm_size r = r0;
+    for (; r + 3 * step < m; r += 4 * step) {
       V v[4];
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
-        v[u] = *reinterpret_cast<const V *>(col + (r + u * (tgm_size)lanes) * ld);
+        v[u] = *reinterpret_cast<const V *>(col + (r + u * step) * ld);
 #pragma unroll
       for (unsigned u = 0; u < 4; u++)
 #pragma unroll
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], min_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
     }
-    for (; r < hi; r += lanes) {
+    for (; r < m; r += step) {
       V v = *reinterpret_cast<const V *>(col + r * ld);
 #pragma unroll
       for (unsigned k = 0; k < TGM_VW; k++)
@@ -473,9 +472,8 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 #pragma unroll
     for (unsigned k = 0; k < TGM_VW; k++) {
       long long c = first + (long long)k;
-      if (c >= 0 && (tgm_size)c < n && lo + lane < hi)
-        acc[k] = min_scalar(in + (lo + lane) * ld + (tgm_size)c, (hi - lo - lane - 1) * ld + 1,
-                                 (tgm_size)lanes * ld);
+      if (c >= 0 && (tgm_size)c < n && r0 < m)
+        acc[k] = min_scalar(in + r0 * ld + (tgm_size)c, (m - r0 - 1) * ld + 1, step * ld);
     }
   }
   tgm_columns_finish<BLOCK, TGM_VW>(acc, first, tile, m, n, out, partials, counter, width);
