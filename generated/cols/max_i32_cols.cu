@@ -757,6 +757,11 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     32 x 8192, on the H100 and the H200; rows of n < 16384 in blocks
 //     of n / 16 threads (128 to 512), items 4: all of a thread's four
 //     vectors in flight (1.02-1.05x items 1: ab-small);
+//     From 2^22 to 2^26 elements that RL takes blocks of 256, two a SM
+//     (ceil(2 sms / m) a row): 1.02-1.05x the seed's blocks of 1024, one
+//     a SM, at 2^23-2^25 for m = 2-16, in (b) and (c), 1.01-1.02 at 2^22,
+//     within 1 % at 2^26 and 1 % behind at 2^28
+//     (bench/results/2026-11-26-rows-rl256);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
@@ -789,6 +794,10 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.per_row = k.kind == 2 ? p.per_row : 0;
     k.block = k.kind == 2 ? p.block : n >= 16384 && rb512 ? 512 : p.block < 512 ? p.block : 512;
     k.items = k.kind == 2 ? 4 : 1;
+    if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
+      k.block = 256; // two blocks a SM: ceil(2 sms / m) a row
+      k.per_row = (unsigned)((2ull * sms + m - 1) / m);
+    }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
       k.block = b < 128 ? 128 : b > 512 || b > max_threads ? (max_threads < 512 ? max_threads : 512) : (unsigned)b;

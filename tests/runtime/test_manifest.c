@@ -263,8 +263,12 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128);
   p = tune_rows_pick(4096, 4096, 132, 1024);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
-  p = tune_rows_pick(2, 1 << 22, 132, 1024);
-  CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.items == 4);
+  p = tune_rows_pick(2, 1 << 22, 132, 1024); // 2^23 elements: blocks of 256, two a SM
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 132 && p.block == 256 && p.items == 4);
+  p = tune_rows_pick(2, 1 << 26, 132, 1024); // 2^27: the seed's blocks of 1024, br = sms / m
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.block == 1024 && p.items == 4);
+  p = tune_rows_pick(3, 1 << 22, 132, 1024); // ceil(264 / 3)
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 88 && p.block == 256);
   // few long rows of 2^15: a block of 512 a row, not seed 003's blocks a row
   p = tune_rows_pick(8, 32768, 132, 1024);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 512 && p.items == 1);
