@@ -284,6 +284,17 @@ int main(int argc, char **argv) {
   CHECK(p.width == 16 && p.block == 512);
   p = tune_cols_pick(2, 512, 132, 4, 1); // two rows: 2 lanes of 128 groups
   CHECK(p.width == 128 && p.parts == 1 && p.block == 256);
+  // 2^22 < m n <= 2^24: 8 groups a block where they make one part
+  p = tune_cols_pick(4096, 4096, 132, 4, 1);
+  CHECK(p.width == 8 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(2048, 8192, 132, 4, 1);
+  CHECK(p.width == 8 && p.parts == 1 && p.block == 512);
+  p = tune_cols_pick(128, 131072, 132, 4, 1); // few rows: 32 groups, as before
+  CHECK(p.width == 32 && p.parts == 1 && p.block == 128);
+  p = tune_cols_pick(32768, 512, 132, 4, 1); // 256 rows a lane of 8 groups: parts, 32 groups
+  CHECK(p.width == 32 && p.parts > 1);
+  p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: as before
+  CHECK(p.width == 128 && p.parts > 1 && p.block == 1024);
   p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
   CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
   p = tune_cols_pick(32768, 128, 132, 4, 1); // wider: blocks of 512

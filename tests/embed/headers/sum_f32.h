@@ -819,6 +819,11 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // rows a lane (8 from m = 512), groups cut to what a block of 512 leaves,
 // blocks of 256 or 512 (tgm-tune's cells, bench/results/2026-11-26-
 // tune-shapes: 1.09-1.37x the blocks of 1024 on the H100 and the H200).
+// For 2^22 < m n <= 2^24 with m >= 1024 (16-byte vectors of vw >= 4
+// elements), where 8 groups make one part by that test the block takes 8
+// groups (1.03-1.16x 32 groups in parts or in one part at 8192 x 2048,
+// 4096 x 4096, 2048 x 8192; the same at 512 x 32768 and 0.91x at 128 x
+// 131072, hence m >= 1024: bench/results/2026-11-26-cols-narrow).
 // Else `parts` blocks down the rows, at least 4 rows a lane each, at most
 // 4096, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
 // TGM_COLS_EMBED_PARTIALS: for m n <= 2^24 and at most 2 groups (n <= 8
@@ -860,7 +865,13 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
   k.groups = g < cap ? (unsigned)g : (unsigned)cap;
   unsigned long long tiles = tgm_cols_tiles_most(n, k.groups, vw);
-  const unsigned long long lane_rows = m / (1024 / k.groups); // in blocks of 1024
+  unsigned long long lane_rows = m / (1024 / k.groups); // in blocks of 1024
+  if (m >= 1024 && vw >= 4 && k.groups > 8 && m * n > (1ull << 22) && m * n <= (1ull << 24)) {
+    // 8 groups a block where they make one part (more lanes, fewer rows each)
+    const unsigned long long tiles8 = tgm_cols_tiles_most(n, 8, vw), rows8 = m / 128;
+    if (rows8 <= 16 || (rows8 <= 64 && tiles8 * 1024 >= (unsigned long long)sms * 256))
+      k.groups = 8, tiles = tiles8, lane_rows = rows8;
+  }
   if (lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256) ||
       tiles > TGM_ROWS_PARTS_MAX) {
     k.block = tiles >= 4ull * sms ? 128 : tiles >= sms ? 512 : 1024;
