@@ -373,9 +373,9 @@ __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
 // Fewer columns than a vector holds, rows packed (ld == n, TGM_VW % n ==
 // 0): the matrix is one run of elements, read as 16-byte vectors, the
 // parts' threads taking them in turn (grid stride), four in flight, the
-// unaligned head and tail element by element (thread 0 of part 0); element k of every vector is column
-// (k - s) mod n, so each thread keeps TGM_VW slots and folds them into its
-// columns at the end. Block x > 0 has no columns here (its first column is
+// unaligned head and tail element by element (thread 0 of part 0);
+// element k of every vector is column (k - s) mod n, so each thread keeps
+// TGM_VW slots and folds them into its columns at the end. Block x > 0 has no columns here (its first column is
 // past n). Deterministic.
 // Element i (column i % n) into its slot in acc; the slot is compared with
 // constant indices so that acc stays in registers.
