@@ -3147,8 +3147,13 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // 1.18x; the A/B of bench/results/2026-11-26-rule-from-tune), wider tiles
 // blocks of 512, 1024 threads an SM (more parts of those lost 0.75-0.95x:
 // their partials, n x parts, cost the finish more than the GPU gives);
-// above 2^24 groups up to 128 and blocks of 1024, 2048 threads an SM (the
-// full GPU, 7-10 % faster there).
+// above 2^24 groups up to 128 and blocks of 1024, one a SM: parts =
+// floor(sms / tiles), the tiles counted for a 16-byte aligned matrix, so
+// that the blocks are spread evenly (1.00-1.10x 2048 threads an SM, ceil
+// of 2 sms over the tiles counted for any skew, at eleven shapes of
+// 2^26-2^28 with n = 32-8192 once the parts took the rows in turn:
+// bench/results/2026-11-26-cols-big; 176 blocks of 1024 for 65536 x 1024
+// left 44 SMs with two).
 struct tgm_cols_pick {
   unsigned groups, parts, block;
 };
@@ -3213,6 +3218,10 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   unsigned long long lanes = k.block / k.groups,
                      target = (unsigned long long)sms * (big || narrow ? 2048 : 1024) / k.block;
   unsigned long long parts = (target + tiles - 1) / tiles, most = m / (lanes * 4);
+  if (big) { // a block of 1024 a SM: tiles x parts at most sms, the tiles of an aligned matrix
+    const unsigned long long cols = (unsigned long long)k.groups * vw, aligned = (n + cols - 1) / cols;
+    parts = sms / aligned > 1 ? sms / aligned : 1;
+  }
   if (most < parts)
     parts = most;
   if (parts > 4096)

@@ -293,8 +293,12 @@ int main(int argc, char **argv) {
   CHECK(p.width == 32 && p.parts == 1 && p.block == 128);
   p = tune_cols_pick(32768, 512, 132, 4, 1); // 256 rows a lane of 8 groups: parts, 32 groups
   CHECK(p.width == 32 && p.parts > 1);
-  p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: as before
-  CHECK(p.width == 128 && p.parts > 1 && p.block == 1024);
+  p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: 16 tiles of 128 groups, 8 parts (128 blocks)
+  CHECK(p.width == 128 && p.parts == 8 && p.block == 1024);
+  p = tune_cols_pick(65536, 1024, 132, 4, 1); // 2 tiles (aligned), 66 parts: a block a SM
+  CHECK(p.width == 128 && p.parts == 66 && p.block == 1024);
+  p = tune_cols_pick(1u << 25, 2, 132, 4, 1); // one tile, 132 parts
+  CHECK(p.width == 1 && p.parts == 132 && p.block == 1024);
   p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
   CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
   p = tune_cols_pick(32768, 128, 132, 4, 1); // wider: blocks of 512
