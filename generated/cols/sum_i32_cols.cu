@@ -880,6 +880,12 @@ static inline int tgm_cols_parts_fit(unsigned long long n, unsigned width, unsig
                         tgm_cols_tiles_most(n, width, vw) <= TGM_ROWS_PARTS_MAX);
 }
 
+// Whether one part serves: a lane of a block of 1024 has at most 16 rows,
+// or at most 64 and the tiles give the GPU at least 256 threads an SM.
+static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long long tiles, unsigned sms) {
+  return lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256);
+}
+
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned vw) {
   struct tgm_cols_pick k = {1, 1, 1024};
@@ -892,11 +898,10 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   if (m >= 1024 && vw >= 4 && k.groups > 8 && m * n > (1ull << 22) && m * n <= (1ull << 24)) {
     // 8 groups a block where they make one part (more lanes, fewer rows each)
     const unsigned long long tiles8 = tgm_cols_tiles_most(n, 8, vw), rows8 = m / 128;
-    if (rows8 <= 16 || (rows8 <= 64 && tiles8 * 1024 >= (unsigned long long)sms * 256))
+    if (tgm_cols_one_part(rows8, tiles8, sms))
       k.groups = 8, tiles = tiles8, lane_rows = rows8;
   }
-  if (lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256) ||
-      tiles > TGM_ROWS_PARTS_MAX) {
+  if (tgm_cols_one_part(lane_rows, tiles, sms) || tiles > TGM_ROWS_PARTS_MAX) {
     k.block = tiles >= 4ull * sms ? 128 : tiles >= sms ? 512 : 1024;
     if (k.block == 1024 && m * n <= (1ull << 22)) {
       // few tiles of a small matrix: 4 rows a lane (8 from 512 rows), the
@@ -917,12 +922,14 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   // 256, 2048 threads an SM; wider ones blocks of 512, 1024 threads an SM
   const int narrow = !big && k.groups <= 2;
   k.block = big ? 1024 : narrow ? 256 : 512;
-  unsigned long long lanes = k.block / k.groups,
-                     target = (unsigned long long)sms * (big || narrow ? 2048 : 1024) / k.block;
-  unsigned long long parts = (target + tiles - 1) / tiles, most = m / (lanes * 4);
-  if (big) { // a block of 1024 a SM: tiles x parts at most sms, the tiles of an aligned matrix
-    const unsigned long long cols = (unsigned long long)k.groups * vw, aligned = (n + cols - 1) / cols;
-    parts = sms / aligned > 1 ? sms / aligned : 1;
+  const unsigned long long most = m / ((unsigned long long)(k.block / k.groups) * 4);
+  unsigned long long parts;
+  if (big) { // a block of 1024 a SM: tiles x parts at most sms, the tiles of a matrix at a 16-byte boundary
+    const unsigned long long aligned = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
+    parts = aligned && sms / aligned > 1 ? sms / aligned : 1;
+  } else { // 2048 (narrow) or 1024 threads an SM
+    const unsigned long long target = (unsigned long long)sms * (narrow ? 2048 : 1024) / k.block;
+    parts = (target + tiles - 1) / tiles;
   }
   if (most < parts)
     parts = most;
