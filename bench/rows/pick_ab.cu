@@ -6,8 +6,10 @@
 // before it is timed in ways (b) and (c) of tests/embed/gpu_timing.h.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers bench/rows/pick_ab.cu -o pick_ab
-//   pick_ab OUT.csv [rows:MxN | cols:MxN ...]
-// (shapes given: those alone, without the plain read)
+//   pick_ab OUT.csv [rows:MxN | cols:MxN[:bB,gG,pP] ...]
+// (shapes given: those alone, without the plain read; a column shape's
+// bB,gG,pP also times CT.SV in blocks of B, G groups, P parts, e.g. an
+// earlier rule's pick, as "set bB gG pP")
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -215,7 +217,8 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
   }
 }
 
-static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
+static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, unsigned xb, unsigned xg,
+                       unsigned xp) {
   std::vector<double> want, bound;
   reference(h, true, m, n, want, bound);
   char nm[96];
@@ -244,6 +247,11 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     CK(cudaMemset(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4));
     one(c, "cols", m, n, "pick-nomemset", want, bound,
         [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
+  }
+  if (xb) { // the setting given with the shape
+    std::snprintf(nm, sizeof nm, "set b%u g%u p%u", xb, xg, xp);
+    one(c, "cols", m, n, nm, want, bound,
+        [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
   }
   std::vector<unsigned> widths = {k0.groups};
   if (k0.groups >= 8)
@@ -279,18 +287,25 @@ int main(int argc, char **argv) {
   struct Job {
     bool cols;
     size_t m, n;
+    unsigned xb, xg, xp; // a column setting to time too (xb = 0: none)
   };
   std::vector<Job> jobs; // the shapes given, else (empty) the default set
   for (int i = 2; i < argc; i++) {
     unsigned long long m = 0, n = 0;
     char kind[8] = "";
-    if (std::sscanf(argv[i], "%4[a-z]:%llux%llu", kind, &m, &n) != 3 || m == 0 || n == 0 ||
-        m * n > len - 4096 || (std::strcmp(kind, "rows") && std::strcmp(kind, "cols")) ||
+    unsigned xb = 0, xg = 0, xp = 0;
+    int got = std::sscanf(argv[i], "%4[a-z]:%llux%llu:b%u,g%u,p%u", kind, &m, &n, &xb, &xg, &xp);
+    if ((got != 3 && got != 6) || m == 0 || n == 0 || m * n > len - 4096 ||
+        (std::strcmp(kind, "rows") && std::strcmp(kind, "cols")) ||
+        (got == 6 && (kind[0] != 'c' || !tgm_cols_width_ok(xg, xb) || xp == 0 || xp > 65535 ||
+                      (xb != 128 && xb != 256 && xb != 512 && xb != 1024))) ||
         (kind[0] == 'r' && m > (1ull << 27))) { // d_out holds 2^27 results
-      std::fprintf(stderr, "pick_ab: bad shape '%s' (rows:MxN or cols:MxN)\n", argv[i]);
+      std::fprintf(stderr, "pick_ab: bad shape '%s' (rows:MxN, cols:MxN or cols:MxN:bB,gG,pP)\n", argv[i]);
       return 2;
     }
-    jobs.push_back({kind[0] == 'c', (size_t)m, (size_t)n});
+    if (got == 3)
+      xb = xg = xp = 0;
+    jobs.push_back({kind[0] == 'c', (size_t)m, (size_t)n, xb, xg, xp});
   }
   cudaDeviceProp p;
   if (!gpu_props(&p))
@@ -327,7 +342,7 @@ int main(int argc, char **argv) {
         return cudaGetLastError();
       });
     }
-    auto add = [&](bool cols, int e, int k) { jobs.push_back({cols, (size_t)1 << (e - k), (size_t)1 << k}); };
+    auto add = [&](bool cols, int e, int k) { jobs.push_back({cols, (size_t)1 << (e - k), (size_t)1 << k, 0, 0, 0}); };
     for (int e : {22, 24})
       for (int k = 1; k <= e - 1; k += 2)
         add(false, e, k);
@@ -345,7 +360,7 @@ int main(int argc, char **argv) {
   }
   for (const Job &j : jobs)
     if (j.cols)
-      cols_shape(c, h, j.m, j.n);
+      cols_shape(c, h, j.m, j.n, j.xb, j.xg, j.xp);
     else
       rows_shape(c, h, j.m, j.n);
   std::fclose(c.csv);

@@ -1627,13 +1627,21 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // groups (1.03-1.16x 32 groups in parts or in one part at 8192 x 2048,
 // 4096 x 4096, 2048 x 8192; the same at 512 x 32768 and 0.91x at 128 x
 // 131072, hence m >= 1024: bench/results/2026-11-26-cols-narrow).
+// Else, up to 2^24 elements with n >= 8 vw (vw >= 4), one part of tiles
+// of 2 groups where a lane of a block of 1024 has at most 8 rows (m <=
+// 4096) or the tiles are at least twice its rows (n >= 256 for m = 8192,
+// n >= 512 for 16384), in blocks of 512 (m <= 2048) or 1024: more tiles
+// rather than parts, whose counter memset and finish cost 3-5 us (1.06-1.73x
+// the parts at 21 shapes of 2^17-2^24: bench/results/2026-11-26-cols-tiles).
 // Else `parts` blocks down the rows, at least 4 rows a lane each, at most
 // 4096, the tiles at most TGM_ROWS_PARTS_MAX and n * parts at most
-// TGM_COLS_EMBED_PARTIALS: for m n <= 2^24 and at most 2 groups (n <= 8
-// for 4-byte types) blocks of 256, 2048 threads an SM (the cells: 1.09-
-// 1.18x; the A/B of bench/results/2026-11-26-rule-from-tune), wider tiles
-// blocks of 512, 1024 threads an SM (more parts of those lost 0.75-0.95x:
-// their partials, n x parts, cost the finish more than the GPU gives);
+// TGM_COLS_EMBED_PARTIALS: up to 2^24 elements at most 8 groups a tile,
+// blocks of 256, 1024 threads an SM over the tiles of a 16-byte aligned
+// matrix (1.02-1.18x up to 32 groups in blocks of 512 over the tiles
+// counted for any skew, which left 512 threads an SM where one tile was
+// counted as two, at 28 of 30 shapes of 2^17-2^24 with n = 16-1024;
+// 0.97-1.00x at 65536 x 32 and 131072 x 32: cols-tiles; n <= 8 keeps its
+// setting, now so counted);
 // above 2^24 groups up to 128 and blocks of 1024, one a SM: parts =
 // floor(sms / tiles), the tiles counted for a 16-byte aligned matrix, so
 // that the blocks are spread evenly (1.00-1.10x 2048 threads an SM, ceil
@@ -1699,23 +1707,28 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
     return k;
   }
   const int big = m * n > (1ull << 24);
-  if (big) {
-    k.groups = g < 128 ? (unsigned)g : 128;
-    tiles = tgm_cols_tiles_most(n, k.groups, vw);
+  if (!big && vw >= 4 && k.groups >= 8) {
+    // one part of tiles of 2 groups where a lane of 512 has at most 8 rows,
+    // or the tiles are at least twice its rows: more tiles, not parts
+    const unsigned long long tiles2 = tgm_cols_tiles_most(n, 2, vw), rows2 = m / 512;
+    if (rows2 <= 8 || tiles2 >= 2 * rows2) {
+      k.groups = 2;
+      k.block = m <= 2048 ? 512 : 1024;
+      return k;
+    }
   }
-  // narrow tiles (at most 2 groups) of a matrix of at most 2^24: blocks of
-  // 256, 2048 threads an SM; wider ones blocks of 512, 1024 threads an SM
-  const int narrow = !big && k.groups <= 2;
-  k.block = big ? 1024 : narrow ? 256 : 512;
+  // above 2^24 up to 128 groups a tile, else up to 8
+  k.groups = big ? (g < 128 ? (unsigned)g : 128) : (k.groups < 8 ? k.groups : 8);
+  tiles = tgm_cols_tiles_most(n, k.groups, vw);
+  k.block = big ? 1024 : 256;
   const unsigned long long most = m / ((unsigned long long)(k.block / k.groups) * 4);
+  // the tiles of a matrix at a 16-byte boundary, so that the blocks are spread evenly
+  const unsigned long long aligned = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
   unsigned long long parts;
-  if (big) { // a block of 1024 a SM: tiles x parts at most sms, the tiles of a matrix at a 16-byte boundary
-    const unsigned long long aligned = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
+  if (big) // a block of 1024 a SM: tiles x parts at most sms
     parts = aligned && sms / aligned > 1 ? sms / aligned : 1;
-  } else { // 2048 (narrow) or 1024 threads an SM
-    const unsigned long long target = (unsigned long long)sms * (narrow ? 2048 : 1024) / k.block;
-    parts = (target + tiles - 1) / tiles;
-  }
+  else // 1024 threads an SM
+    parts = aligned ? (4ull * sms + aligned - 1) / aligned : 1;
   if (most < parts)
     parts = most;
   if (parts > 4096)

@@ -291,8 +291,9 @@ int main(int argc, char **argv) {
   CHECK(p.width == 8 && p.parts == 1 && p.block == 512);
   p = tune_cols_pick(128, 131072, 132, 4, 1); // few rows: 32 groups, as before
   CHECK(p.width == 32 && p.parts == 1 && p.block == 128);
-  p = tune_cols_pick(32768, 512, 132, 4, 1); // 256 rows a lane of 8 groups: parts, 32 groups
-  CHECK(p.width == 32 && p.parts > 1);
+  p = tune_cols_pick(32768, 512, 132, 4,
+                     1); // 2^24, 256 rows a lane of 8 groups: 16 tiles of 8 groups, 33 parts
+  CHECK(p.width == 8 && p.parts == 33 && p.block == 256);
   p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: 16 tiles of 128 groups, 8 parts (128 blocks)
   CHECK(p.width == 128 && p.parts == 8 && p.block == 1024);
   p = tune_cols_pick(65536, 1024, 132, 4, 1); // 2 tiles (aligned), 66 parts: a block a SM
@@ -301,8 +302,25 @@ int main(int argc, char **argv) {
   CHECK(p.width == 1 && p.parts == 132 && p.block == 1024);
   p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
   CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
-  p = tune_cols_pick(32768, 128, 132, 4, 1); // wider: blocks of 512
-  CHECK(p.width == 32 && p.parts > 1 && p.block == 512);
+  p = tune_cols_pick(32768, 128, 132, 4,
+                     1); // wider: 8 groups, blocks of 256, 4 sms blocks over 4 tiles
+  CHECK(p.width == 8 && p.parts == 132 && p.block == 256);
+  p = tune_cols_pick(131072, 32, 132, 4, 1); // one aligned tile (two for any skew): 4 sms parts
+  CHECK(p.width == 8 && p.parts == 528 && p.block == 256);
+  // more tiles rather than parts: one part of 2 groups where a lane of 512
+  // has at most 8 rows, or the tiles are at least twice its rows
+  p = tune_cols_pick(2048, 512, 132, 4, 1);
+  CHECK(p.width == 2 && p.parts == 1 && p.block == 512);
+  p = tune_cols_pick(4096, 32, 132, 4, 1);
+  CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(8192, 256, 132, 4, 1); // 16 rows a lane, 33 tiles
+  CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(8192, 128, 132, 4, 1); // 16 rows a lane, 17 tiles: parts
+  CHECK(p.width == 8 && p.parts == 64 && p.block == 256);
+  p = tune_cols_pick(16384, 1024, 132, 4, 1); // 32 rows a lane, 129 tiles
+  CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(8192, 16, 132, 4, 1); // fewer than 8 groups: parts
+  CHECK(p.width == 4 && p.parts == 32 && p.block == 256);
   p = tune_cols_pick(1 << 20, 64, 132, 4, 1); // above 2^24: blocks of 1024
   CHECK(p.parts > 1 && p.block == 1024);
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_PARTS, 0), 4096 * 4);
