@@ -337,6 +337,14 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "columns", col_ss ? "1" : "");
   tpl_set(d, "columns_vec", col_sv ? "1" : "");
   tpl_set(d, "columns_any", col_ss || col_sv ? "1" : "");
+  tpl_set(d, "early_launch", dl->early_launch ? "1" : "");
+  tpl_set(d, "after_clear_note",
+          dl->early_launch
+              ? "the grid just before it in the stream clears the counters\n"
+                "// (tgm_clear_counters), and the kernel is launched to start at once, waiting\n"
+                "// for that grid only before its tickets (sm_90+)"
+              : "ignored (no kernel starts early on this platform: the caller\n"
+                "// clears the counters with a memset)");
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;

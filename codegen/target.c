@@ -83,6 +83,7 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .redux = "tgm_warp_reduce(%s)",
         .fence = "__threadfence()",
         .ticket = "atomicInc(%s, %s)",
+        .early_launch = true,
         .includes = "",
         .warp_def = "\n#ifndef TGM_WARP\n#define TGM_WARP 32\n#endif",
         .device_prelude = "",

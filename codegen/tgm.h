@@ -637,6 +637,11 @@ typedef struct Dialect {
   const char *redux;           /* ND_REDUX: value; NULL: no warp-reduce instruction */
   const char *fence;           /* ND_FENCE: a device-wide memory fence */
   const char *ticket;          /* ND_TICKET: counter, limit; wraps to 0 after limit */
+  /* a kernel may be launched to start before the one ahead of it in the
+   * stream ends, waiting for it only where it says so (CUDA's programmatic
+   * dependent launch, sm_90+): the embedded column call's counters are
+   * cleared by a kernel so launched ahead, not by a memset */
+  bool early_launch;
   /* file.tpl's text: includes, TGM_WARP's definition, device helpers */
   const char *includes, *warp_def, *device_prelude;
   /* the warp widths of its GPUs: the CPU check runs each (the last one

@@ -616,6 +616,36 @@ inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 
+// cudaLaunchKernelEx: the launch in the config's grid and blocks. Launches
+// run one after another here, so programmatic stream serialization (a
+// kernel starting before the one ahead of it ends) has nothing to relax;
+// the attribute is taken and griddepcontrol in device code is compiled
+// out (no __CUDA_ARCH__).
+enum cudaLaunchAttributeID { cudaLaunchAttributeProgrammaticStreamSerialization = 5 };
+union cudaLaunchAttributeValue {
+  int programmaticStreamSerializationAllowed;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  cudaLaunchAttributeValue val;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  std::size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+template <class... P, class... Args>
+inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(P...),
+                                      Args &&...args) {
+  ::tgm_sim::detail::launch_host(
+      config->gridDim, config->blockDim, config->stream,
+      [&](auto &...tgm_sim_a_) { kernel(tgm_sim_a_...); },
+      ::std::make_tuple(static_cast<P>(args)...));
+  return cudaGetLastError();
+}
+
 typedef enum hipError_t {
   hipSuccess = 0,
   hipErrorInvalidValue = 1,

@@ -19,7 +19,8 @@
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
 //   type's alignment; ld < n returns {{err_invalid}}.
 // - The call only enqueues work on `stream`: a kernel and, when several
-//   blocks share a {{shape}}, a memset of their counters in d_temp. It allocates
+//   blocks share a {{shape}}, a memset of their counters in d_temp{{?cols}}{{?early_launch}} (on
+//   sm_90+ a small kernel instead){{/early_launch}}{{/cols}}. It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   {{graph}} and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -115,22 +116,61 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
 {{/rows}}
 {{?cols}}
 
+{{?early_launch}}
+// Whether the current GPU starts a kernel before the one ahead of it in
+// the stream ends, where the launch allows it (programmatic dependent
+// launch: compute capability 9.0 and later), read at the first call on the
+// GPU and kept in one word per GPU (the first 64; a later one is read at
+// every call). Threads may race to store the same word: no lock.
+inline {{err_t}} tgm_launches_early(bool *early) {
+  static std::atomic<int> known[64]; // 0: not yet; 1: no; 2: yes
+  int dev = 0;
+  {{err_t}} e = {{get_device}}(&dev);
+  if (e != {{success}})
+    return e;
+  int word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+  if (word == 0) {
+    int major = 0;
+    e = {{get_attribute}}(&major, {{cc_major_attr}}, dev);
+    if (e != {{success}})
+      return e;
+    word = major >= 9 ? 2 : 1;
+    if (dev >= 0 && dev < 64)
+      known[dev].store(word, std::memory_order_relaxed);
+  }
+  *early = word == 2;
+  return {{success}};
+}
+
+{{/early_launch}}
 // Runs pick k with {{ct}} ({{ct_how}}). temp: 16-byte aligned,
-// tgm_cols_embed_temp(n, sizeof(A)) bytes.
+// tgm_cols_embed_temp(n, sizeof(A)) bytes. In parts the column tiles'
+// counters start at zero (CUB's temp storage holds anything): {{?early_launch}}on sm_90+
+// a kernel clears them and the column kernel starts before it ends
+// (bench/results/2026-11-27-cols-clear), else {{/early_launch}}a memset clears them.
 inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
+  bool early = false;
   if (k.parts > 1 && n > 0) {
-    // the column tiles' counters start at zero: CUB's temp storage holds anything
-    {{err_t}} e = {{memset_async}}(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
+    {{err_t}} e = {{success}};
+{{?early_launch}}
+    e = tgm_launches_early(&early);
+    if (e == {{success}} && early) {
+      TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
+      e = {{get_last_error}}();
+    }
+{{/early_launch}}
+    if (e == {{success}} && !early)
+      e = {{memset_async}}(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != {{success}})
       return e;
   }
   const unsigned width = {{ct_width}};
   switch (k.block) {
-  case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
-  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
-  case 512: return launch_{{ct_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
-  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream);
+  case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 512: return launch_{{ct_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
   }
   return {{err_invalid}};
 }

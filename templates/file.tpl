@@ -330,6 +330,30 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
 }
 
 {{?columns_any}}
+{{?early_launch}}
+// The counters of a column launch in parts: the embedded call clears them
+// with this kernel and launches the column kernel behind it to start at
+// once (programmatic dependent launch, sm_90+: launch_CT's after_clear),
+// the column kernel waiting for it only before its tickets
+// (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
+__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+    counter[i] = 0;
+}
+
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, and on older GPUs, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+{{/early_launch}}
 // Folds the values of `count` lanes in order, pairwise ((l0 l1) (l2 l3))
 // ..., `stride` folds side by side: the thread j * stride + f holds lane
 // j's W values of fold f in acc. While lanes j and j + s lie in one warp
@@ -419,6 +443,9 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
     return;
   __threadfence();
   __syncthreads();
+{{?early_launch}}
+  tgm_wait_prior_grids(); // the counters' clearing, where it runs ahead
+{{/early_launch}}
   if (threadIdx.x == 0)
     is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
   __syncthreads();

@@ -23,13 +23,34 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
+{{?early_launch}}
+{{?columns_any}}
+// Launches kernel to start before the grid ahead of it in the stream ends
+// (programmatic stream serialization, sm_90+); it waits for that grid
+// where it says so (tgm_wait_prior_grids).
+template <typename... P, typename... Args>
+{{err_t}} tgm_launch_early(void (*kernel)(P...), dim3 grid, unsigned block, {{stream_t}} stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = early;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+{{/columns_any}}
+{{/early_launch}}
 {{#launchers}}
 {{?columns}}
 // {{id}}: out[j] for each column j < n; `width` {{col_unit}} a block (1, 2,
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: {{after_clear_note}}.
 template <unsigned BLOCK>
 size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -38,7 +59,8 @@ size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream,
+                           bool after_clear = false) {
   if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return {{err_invalid}};
@@ -51,6 +73,12 @@ template <unsigned BLOCK>
     return {{err_invalid}};
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+{{?early_launch}}
+  if (after_clear && parts > 1)
+    return tgm_launch_early({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out,
+                            partials, counter, width{{param_args}});
+{{/early_launch}}
+  (void)after_clear;
   TGM_LAUNCH({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
              counter, width{{param_args}});
   return {{get_last_error}}();

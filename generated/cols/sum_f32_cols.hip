@@ -997,7 +997,8 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: ignored (no kernel starts early on this platform: the caller
+// clears the counters with a memset).
 template <unsigned BLOCK>
 size_t temp_bytes_sum_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -1006,7 +1007,8 @@ size_t temp_bytes_sum_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width, hipStream_t stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width, hipStream_t stream,
+                           bool after_clear = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return hipErrorInvalidValue;
@@ -1019,6 +1021,7 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  (void)after_clear;
   TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return hipGetLastError();
@@ -1028,7 +1031,8 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: ignored (no kernel starts early on this platform: the caller
+// clears the counters with a memset).
 template <unsigned BLOCK>
 size_t temp_bytes_sum_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -1037,7 +1041,8 @@ size_t temp_bytes_sum_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 hipError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width, hipStream_t stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width, hipStream_t stream,
+                           bool after_clear = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return hipErrorInvalidValue;
@@ -1050,6 +1055,7 @@ hipError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  (void)after_clear;
   TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return hipGetLastError();

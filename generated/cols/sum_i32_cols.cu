@@ -275,6 +275,28 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+// The counters of a column launch in parts: the embedded call clears them
+// with this kernel and launches the column kernel behind it to start at
+// once (programmatic dependent launch, sm_90+: launch_CT's after_clear),
+// the column kernel waiting for it only before its tickets
+// (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
+__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+    counter[i] = 0;
+}
+
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, and on older GPUs, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Folds the values of `count` lanes in order, pairwise ((l0 l1) (l2 l3))
 // ..., `stride` folds side by side: the thread j * stride + f holds lane
 // j's W values of fold f in acc. While lanes j and j + s lie in one warp
@@ -364,6 +386,7 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
     return;
   __threadfence();
   __syncthreads();
+  tgm_wait_prior_grids(); // the counters' clearing, where it runs ahead
   if (threadIdx.x == 0)
     is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
   __syncthreads();
@@ -966,11 +989,30 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
+// Launches kernel to start before the grid ahead of it in the stream ends
+// (programmatic stream serialization, sm_90+); it waits for that grid
+// where it says so (tgm_wait_prior_grids).
+template <typename... P, typename... Args>
+cudaError_t tgm_launch_early(void (*kernel)(P...), dim3 grid, unsigned block, cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = early;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
 // CT.SS: out[j] for each column j < n; `width` columns a block (1, 2,
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: the grid just before it in the stream clears the counters
+// (tgm_clear_counters), and the kernel is launched to start at once, waiting
+// for that grid only before its tickets (sm_90+).
 template <unsigned BLOCK>
 size_t temp_bytes_sum_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -979,7 +1021,8 @@ size_t temp_bytes_sum_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 cudaError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
+                           bool after_clear = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
@@ -992,6 +1035,10 @@ cudaError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  if (after_clear && parts > 1)
+    return tgm_launch_early(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
+                            partials, counter, width);
+  (void)after_clear;
   TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();
@@ -1001,7 +1048,9 @@ cudaError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: the grid just before it in the stream clears the counters
+// (tgm_clear_counters), and the kernel is launched to start at once, waiting
+// for that grid only before its tickets (sm_90+).
 template <unsigned BLOCK>
 size_t temp_bytes_sum_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -1010,7 +1059,8 @@ size_t temp_bytes_sum_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 cudaError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
+                           bool after_clear = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
@@ -1023,6 +1073,10 @@ cudaError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  if (after_clear && parts > 1)
+    return tgm_launch_early(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
+                            partials, counter, width);
+  (void)after_clear;
   TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();

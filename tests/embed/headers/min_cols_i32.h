@@ -242,6 +242,28 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+// The counters of a column launch in parts: the embedded call clears them
+// with this kernel and launches the column kernel behind it to start at
+// once (programmatic dependent launch, sm_90+: launch_CT's after_clear),
+// the column kernel waiting for it only before its tickets
+// (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
+__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+    counter[i] = 0;
+}
+
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, and on older GPUs, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Folds the values of `count` lanes in order, pairwise ((l0 l1) (l2 l3))
 // ..., `stride` folds side by side: the thread j * stride + f holds lane
 // j's W values of fold f in acc. While lanes j and j + s lie in one warp
@@ -331,6 +353,7 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
     return;
   __threadfence();
   __syncthreads();
+  tgm_wait_prior_grids(); // the counters' clearing, where it runs ahead
   if (threadIdx.x == 0)
     is_last = atomicInc(counter + blockIdx.x, gridDim.y - 1) == gridDim.y - 1;
   __syncthreads();
@@ -903,11 +926,30 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
 }
 
+// Launches kernel to start before the grid ahead of it in the stream ends
+// (programmatic stream serialization, sm_90+); it waits for that grid
+// where it says so (tgm_wait_prior_grids).
+template <typename... P, typename... Args>
+cudaError_t tgm_launch_early(void (*kernel)(P...), dim3 grid, unsigned block, cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = early;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
 // most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
 // partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements.
+// of no elements. after_clear: the grid just before it in the stream clears the counters
+// (tgm_clear_counters), and the kernel is launched to start at once, waiting
+// for that grid only before its tickets (sm_90+).
 template <unsigned BLOCK>
 size_t temp_bytes_min_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
@@ -916,7 +958,8 @@ size_t temp_bytes_min_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 
 template <unsigned BLOCK>
 cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream) {
+                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
+                           bool after_clear = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
@@ -929,6 +972,10 @@ cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
+  if (after_clear && parts > 1)
+    return tgm_launch_early(min_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
+                            partials, counter, width);
+  (void)after_clear;
   TGM_LAUNCH(min_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();
@@ -964,7 +1011,8 @@ cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
 //   type's alignment; ld < n returns cudaErrorInvalidValue.
 // - The call only enqueues work on `stream`: a kernel and, when several
-//   blocks share a column, a memset of their counters in d_temp. It allocates
+//   blocks share a column, a memset of their counters in d_temp (on
+//   sm_90+ a small kernel instead). It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   a CUDA graph and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -1003,22 +1051,57 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads) {
   return cudaSuccess;
 }
 
+// Whether the current GPU starts a kernel before the one ahead of it in
+// the stream ends, where the launch allows it (programmatic dependent
+// launch: compute capability 9.0 and later), read at the first call on the
+// GPU and kept in one word per GPU (the first 64; a later one is read at
+// every call). Threads may race to store the same word: no lock.
+inline cudaError_t tgm_launches_early(bool *early) {
+  static std::atomic<int> known[64]; // 0: not yet; 1: no; 2: yes
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess)
+    return e;
+  int word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+  if (word == 0) {
+    int major = 0;
+    e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e != cudaSuccess)
+      return e;
+    word = major >= 9 ? 2 : 1;
+    if (dev >= 0 && dev < 64)
+      known[dev].store(word, std::memory_order_relaxed);
+  }
+  *early = word == 2;
+  return cudaSuccess;
+}
+
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block). temp: 16-byte aligned,
-// tgm_cols_embed_temp(n, sizeof(A)) bytes.
+// tgm_cols_embed_temp(n, sizeof(A)) bytes. In parts the column tiles'
+// counters start at zero (CUB's temp storage holds anything): on sm_90+
+// a kernel clears them and the column kernel starts before it ends
+// (bench/results/2026-11-27-cols-clear), else a memset clears them.
 inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes, cudaStream_t stream) {
+  bool early = false;
   if (k.parts > 1 && n > 0) {
-    // the column tiles' counters start at zero: CUB's temp storage holds anything
-    cudaError_t e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
+    cudaError_t e = cudaSuccess;
+    e = tgm_launches_early(&early);
+    if (e == cudaSuccess && early) {
+      TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess && !early)
+      e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != cudaSuccess)
       return e;
   }
   const unsigned width = k.groups;
   switch (k.block) {
-  case 128: return launch_min_CT_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
-  case 256: return launch_min_CT_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
-  case 512: return launch_min_CT_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
-  case 1024: return launch_min_CT_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream);
+  case 128: return launch_min_CT_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 256: return launch_min_CT_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 512: return launch_min_CT_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 1024: return launch_min_CT_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
   }
   return cudaErrorInvalidValue;
 }
