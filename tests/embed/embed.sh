@@ -52,7 +52,7 @@ if [ "$what" = cli ]; then
   grep -q 'inline cudaError_t tgm_sum_cols_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out, size_t m,' "$work/shaped_c.cuh" ||
     fail "the column entry point"
   grep -q 'tgm_cols_pick_of(m, n, sms, TGM_VW)' "$work/shaped_c.cuh" && grep -q 'launch_sum_CT_SV<1024>' "$work/shaped_c.cuh" || fail "the column pick"
-  "$gen" --cols --embed --no-check --type=f32 -o "$work/shaped_d.cuh" codelets/dot.tgm && grep -q 'launch_dot_CT_SS<128>(x, y, m, n, ld, out, temp, temp_bytes, k.parts, width, stream)' "$work/shaped_d.cuh" ||
+  "$gen" --cols --embed --no-check --type=f32 -o "$work/shaped_d.cuh" codelets/dot.tgm && grep -q 'launch_dot_CT_SS<128>(x, y, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early)' "$work/shaped_d.cuh" ||
     fail "two inputs: scalar column loads"
   "$gen" --rows --embed --no-check --type=f32 -o "$work/shaped_r.cuh" codelets/sum.tgm || fail "--rows --embed"
   grep -q 'inline cudaError_t tgm_sum_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, float \*d_out, size_t m,' "$work/shaped_r.cuh" ||
