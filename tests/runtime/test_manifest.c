@@ -291,8 +291,8 @@ int main(int argc, char **argv) {
   CHECK(p.width == 8 && p.parts == 1 && p.block == 512);
   p = tune_cols_pick(128, 131072, 132, 4, 1); // few rows: 32 groups, as before
   CHECK(p.width == 32 && p.parts == 1 && p.block == 128);
-  p = tune_cols_pick(32768, 512, 132, 4,
-                     1); // 2^24, 256 rows a lane of 8 groups: 16 tiles of 8 groups, 33 parts
+  // 2^24, 256 rows a lane of 8 groups: 16 tiles of 8 groups, 33 parts
+  p = tune_cols_pick(32768, 512, 132, 4, 1);
   CHECK(p.width == 8 && p.parts == 33 && p.block == 256);
   p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: 16 tiles of 128 groups, 8 parts (128 blocks)
   CHECK(p.width == 128 && p.parts == 8 && p.block == 1024);
@@ -302,8 +302,8 @@ int main(int argc, char **argv) {
   CHECK(p.width == 1 && p.parts == 132 && p.block == 1024);
   p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
   CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
-  p = tune_cols_pick(32768, 128, 132, 4,
-                     1); // wider: 8 groups, blocks of 256, 4 sms blocks over 4 tiles
+  // wider: 8 groups, blocks of 256, 4 sms blocks over 4 tiles
+  p = tune_cols_pick(32768, 128, 132, 4, 1);
   CHECK(p.width == 8 && p.parts == 132 && p.block == 256);
   p = tune_cols_pick(131072, 32, 132, 4, 1); // one aligned tile (two for any skew): 4 sms parts
   CHECK(p.width == 8 && p.parts == 528 && p.block == 256);
