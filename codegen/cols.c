@@ -18,13 +18,20 @@
  *          TGM_VW), four rows in flight; `width` such groups a block. The
  *          codelet folds each element as it does one element of CT.SS, in
  *          the same order. One input only (a vector per input is not built).
+ *   CA.SV  CT.SV whose parts combine into out with global atomics (the
+ *          spectrum's tgm_atomic_OP) instead of the last part folding their
+ *          partials: no counters, no partials, no ticket; out set to the
+ *          identity first by tgm_init_columns, a launch of its own that the
+ *          column kernel may start behind (PDL, sm_90+: it waits for it
+ *          before its atomics). As DTA: a spectrum with an epilogue, an Arg,
+ *          or a result type other than its accumulator's has none; for
+ *          floating-point + and * the rounding varies from run to run.
  * No cooperative codelet takes part (each column is one thread's, then a
  * fold of lanes). A spectrum whose transform uses x.Index(i) is left out:
  * down a column, i counts elements, not rows. */
 #include "tgm.h"
 
 const char *cols_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage) {
-  (void)a;
   *stage = LO_PARTS;
   if (!c->thread_fn)
     return "the spectrum has no scalar codelet for the thread";
@@ -33,28 +40,42 @@ const char *cols_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutS
            "not rows";
   if (p->t == T_SV && c->spec->inputs.len != 1)
     return "vector column loads take one input";
-  return NULL;
+  *stage = LO_GRID;
+  return p->g == G_CA ? atomics_wanting(a, c->spec) : NULL;
 }
 
 void cols_build(Arena *a, Composition *c, Plan *p) {
   Kernel *k = kernel_cols(a, c, p->cname);
+  bool atomic = p->g == G_CA; /* p->deterministic: plan_candidate's (atomics) */
   p->kernel = k;
-  p->launches = 1;
-  p->deterministic = true;
-  p->partials = true;
-  p->counter = true;
+  /* CA: at least one block an SM, which the launch always allows, said to
+     ptxas: without it CA.SV took 32 registers and spilled (sm_90, CUDA 13.0)
+     and ran 4-6 % slower than CT.SV from 2^22 elements; with it, 1.02-1.38x
+     CT.SV in (b) at every setting in parts measured
+     (bench/results/2026-11-27-cols-atomic) */
+  if (atomic)
+    k->fn->qual |= Q_MIN_BLOCKS1;
+  p->launches = atomic ? 2 : 1; /* CA: tgm_init_columns, then the kernel */
+  p->needs_init = atomic;
+  p->partials = !atomic;
+  p->counter = !atomic;
   Loc loc = k->fn->loc;
-  Node *call = mk_call(a, loc, p->t == T_SV ? "tgm_columns_vec<BLOCK>" : "tgm_columns<BLOCK>", 0);
+  Node *call = mk_call(a, loc,
+                       atomic         ? "tgm_columns_vec<BLOCK, true>"
+                       : p->t == T_SV ? "tgm_columns_vec<BLOCK>"
+                                      : "tgm_columns<BLOCK>",
+                       0);
   for (int i = 0; i < k->fn->kids.len; i++)
     vec_push(a, &call->kids, kernel_use(a, k->fn->kids.items[i]));
   block_add(a, k->fn->body,
             mk_comment(a, loc,
                        arena_printf(a,
                                     "columns: codelet '%s' down each column, `width` %s a "
-                                    "block, the rows split over lanes and blockIdx.y",
+                                    "block, the rows split over lanes and blockIdx.y%s",
                                     c->scalar->id,
                                     p->t == T_SV ? "groups of TGM_VW columns (vector loads)"
-                                                 : "columns")));
+                                                 : "columns",
+                                    atomic ? ", the parts combined into out atomically" : "")));
   block_add(a, k->fn->body, mk_expr(a, call));
   vec_push(a, &c->plans, p);
 }

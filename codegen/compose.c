@@ -19,7 +19,9 @@
  *           CT  `width` columns a block, each thread the scalar codelet down
  *               its column (stride ld) over its row lane's rows, folded in
  *               the block, `parts` blocks down the rows, the last combining
- *               (one plan, CT.SS: no block codelet)
+ *               (CT.SS, CT.SV: no block codelet)
+ *           CA  the same (vector loads: CA.SV), the parts combining into
+ *               out with global atomics after tgm_init_columns
  *           their thread level: the row split over the group's (block's)
  *           threads as the strided grid splits a block's part (ST, SS, SV)
  *   block   V    cooperative codelet (figure 1(c)), barriers inserted
@@ -42,7 +44,7 @@
 #include <string.h>
 
 static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL",
-                                                "B1", "RW", "RB",  "RL",  "CT"};
+                                                "B1", "RW", "RB",  "RL",  "CT",  "CA"};
 static const char *const block_codes[B_COUNT] = {"V",   "VS",   "VR", "VA1",
                                                  "VA2", "VA2S", "VW", "VRW"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
@@ -51,6 +53,7 @@ const char *grid_code(GridKind g) { return grid_codes[g]; }
 const char *block_code(BlockKind b) { return block_codes[b]; }
 const char *thread_code(ThreadKind t) { return thread_codes[t]; }
 bool grid_tiled(GridKind g) { return g == G_DT || g == G_DTA || g == G_DTL; }
+bool grid_cols(GridKind g) { return g == G_CT || g == G_CA; }
 
 static bool has_loop(Node *n, void *ctx) {
   if (n->kind == ND_FOR || n->kind == ND_WHILE)
@@ -138,7 +141,7 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   p->b = b;
   p->t = t;
   bool float_assoc = combiner_order_matters(combiner_of(c->op), c->acc_elem);
-  bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA;
+  bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA || g == G_CA;
   p->deterministic = !(float_assoc && atomics);
   p->needs_redux = b == B_VR || b == B_VRW;
   p->min_arch = p->needs_redux ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
@@ -148,6 +151,7 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
                  : g == G_RB     ? "rows"
                  : g == G_RL     ? "rows_parts"
                  : g == G_CT     ? "cols"
+                 : g == G_CA     ? "cols_atomic"
                  : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
                                  : (vec ? "strided_vec" : "strided");
   return p;
@@ -193,10 +197,15 @@ void pass_plan(Ctx *ctx, Composition *c) {
   for (int b = 0; b < B_COUNT; b++)
     plan_block(ctx, c, (BlockKind)b);
   if (c->cols) { /* no block codelet: the scalar codelet down each column, scalar or vector loads */
-    for (int t = T_SS; t <= T_SV; t++) {
-      Plan *p = plan_candidate(ctx->arena, c, G_CT, B_V, (ThreadKind)t);
-      p->id = t == T_SS ? "CT.SS" : "CT.SV";
-      p->cname = arena_printf(ctx->arena, "%s_CT_%s", c->name, t == T_SS ? "SS" : "SV");
+    static const struct {
+      GridKind g;
+      ThreadKind t;
+    } cols[] = {{G_CT, T_SS}, {G_CT, T_SV}, {G_CA, T_SV}};
+    for (size_t i = 0; i < COUNT_OF(cols); i++) {
+      Plan *p = plan_candidate(ctx->arena, c, cols[i].g, B_V, cols[i].t);
+      p->id = arena_printf(ctx->arena, "%s.%s", grid_code(cols[i].g), thread_code(cols[i].t));
+      p->cname = arena_printf(ctx->arena, "%s_%s_%s", c->name, grid_code(cols[i].g),
+                              thread_code(cols[i].t));
       vec_push(ctx->arena, &c->candidates, p);
     }
     return;

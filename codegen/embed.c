@@ -493,15 +493,15 @@ static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_pat
   static const char *const names[3] = {"block", "items", "per_row"};
   const long long knob[3] = {ch->block, ch->items, ch->per_row};
   if (!knobs_listed(ctx, db_path, where, ch->plan, names, knob,
-                    ch->plan->g == G_CT   ? 1
-                    : ch->plan->g == G_RW ? 3
-                                          : 2))
+                    grid_cols(ch->plan->g) ? 1
+                    : ch->plan->g == G_RW  ? 3
+                                           : 2))
     return NULL;
   /* what the launchers refuse (launch_rows.tpl, by the launch rule's own test) */
   const char *why =
       ch->plan->g == G_RL && (ch->per_row < 2 || ch->per_row > 65535)
           ? "per_row (blocks a row) outside 2..65535"
-      : ch->plan->g == G_CT &&
+      : grid_cols(ch->plan->g) &&
               (!tgm_cols_width_ok(ch->width, ch->block) || ch->parts < 1 || ch->parts > 65535)
           ? "width and parts the launch rule refuses (width a power of two up to the block, "
             "parts 1..65535)"

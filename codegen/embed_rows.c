@@ -10,7 +10,9 @@
  * kind the pick can name:
  *   RW, scalar loads (rows under 128 elements), RW and RB and RL with vector
  *   loads where the spectrum has them; for columns CT.SV (CT.SS for a
- *   spectrum of several inputs).
+ *   spectrum of several inputs), and CA.SV where the spectrum has it (the
+ *   rule's settings in parts; a header compiled with TGM_DETERMINISTIC
+ *   leaves it where its atomics round floats differently from run to run).
  * The block level preferred is VS (shuffle trees), then V, then any. The
  * tuned cells add the variants they name ("slots"). The header is the
  * generated source restricted to those variants (templates/file.tpl,
@@ -24,7 +26,8 @@
 static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW};
   const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
-  for (size_t ti = 0; ti < COUNT_OF(threads); ti++)
+  /* CA.SV or none: its rule settings are CT.SV's groups */
+  for (size_t ti = 0; ti < (g == G_CA ? 1 : COUNT_OF(threads)); ti++)
     for (size_t bi = 0; bi < COUNT_OF(by_pref); bi++)
       for (int i = 0; i < c->plans.len; i++) {
         const Plan *p = c->plans.items[i];
@@ -70,7 +73,7 @@ static const struct PickRole {
                  {"rw_wide", "RW", G_RW, T_SV},
                  {"rb", "RB", G_RB, T_SV},
                  {"rl", "RL", G_RL, T_SV}},
-  col_roles[] = {{"ct", "CT", G_CT, T_SV}};
+  col_roles[] = {{"ct", "CT", G_CT, T_SV}, {"ca", "CA", G_CA, T_SV}};
 
 /* Role i of c's shape, or NULL past the last. */
 static const struct PickRole *role_at(const Composition *c, int i) {
@@ -116,7 +119,7 @@ static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *ho
     tpl_setf(it, "slot", "%d", s);
     tpl_set(it, "slot_id", p->id);
     tpl_set(it, "slot_c", p->cname);
-    tpl_set(it, "slot_knobs", p->g == G_CT ? "k.parts, k.width" : "k.items, k.per_row");
+    tpl_set(it, "slot_knobs", grid_cols(p->g) ? "k.parts, k.width" : "k.items, k.per_row");
     /* the counters start at zero (CUB's temp storage holds anything): RL's
        a row, CT's a tile when in parts */
     tpl_set(it, "slot_clear",
@@ -127,7 +130,7 @@ static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *ho
             p->g == G_RL   ? "tgm_rows_parts_fit(m, k.per_row)"
             : p->g == G_CT ? arena_printf(a, "tgm_cols_parts_fit(n, k.width, %s, k.parts)",
                                           p->t == T_SV ? "TGM_VW" : "1")
-                           : "true");
+                           : "true"); /* CA: no temp storage */
   }
   tpl_list(d, "tables");
   for (int t = 0; t < tables.len; t++) {
@@ -190,6 +193,14 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
                          : "k.groups * TGM_VW columns a block, at most the block, scalar loads");
     tpl_set(d, "ct_c", p->cname);
     add_plan(a, &plans, p);
+    const Plan *ca = pick_plan(c, col_roles[1].g, col_roles[1].t);
+    tpl_set(d, "ca", ca ? ca->id : "");
+    tpl_set(d, "ca_c", ca ? ca->cname : "");
+    tpl_set(d, "ca_exact", ca && ca->deterministic ? "1" : "");
+    tpl_set(d, "ca_float", ca && !ca->deterministic ? "1" : "");
+    tpl_set(d, "ca_atomics", ca ? "tgm_cols_atomics" : "0");
+    if (ca)
+      add_plan(a, &plans, ca);
   }
   const struct ShapeText *st = &shape_texts[c->rows ? 0 : 1];
   tpl_set(d, st->flag, "1");

@@ -360,7 +360,10 @@ void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
     buf_printf(out, "%s\n", fn->spelling);
   const char *rt = fn->ty ? emit_type(a, fn->ty) : "void";
   buf_printf(out, "%s%s%s%s(", rt, rt[strlen(rt) - 1] == '*' ? "" : " ",
-             fn->qual & Q_KERNEL ? "__launch_bounds__(BLOCK) " : "", fn->name);
+             !(fn->qual & Q_KERNEL)     ? ""
+             : fn->qual & Q_MIN_BLOCKS1 ? "__launch_bounds__(BLOCK, 1) "
+                                        : "__launch_bounds__(BLOCK) ",
+             fn->name);
   for (int i = 0; i < fn->kids.len; i++) {
     const Node *prm = fn->kids.items[i];
     const char *ts = emit_type(a, prm->ty);

@@ -129,7 +129,9 @@ const char *gen_base_name(Arena *a, const Composition *c) {
 
 const char *plan_summary(Arena *a, const Plan *p) {
   return arena_printf(a, "%d launch%s%s, %s%s%s", p->launches, p->launches == 1 ? "" : "es",
-                      p->needs_init ? " (tgm_init first)" : "",
+                      !p->needs_init ? ""
+                      : p->g == G_CA ? " (tgm_init_columns first)"
+                                     : " (tgm_init first)",
                       p->deterministic ? "deterministic" : "not deterministic for floating point",
                       p->partials ? ", partials in temp" : "", p->counter ? " + counter" : "");
 }
@@ -328,15 +330,18 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(tpl_item(d, "helpers"), "helper", printed(a, dl, h));
   }
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
-  bool col_ss = false, col_sv = false; /* tgm_columns, tgm_columns_vec (--cols) */
+  /* tgm_columns, tgm_columns_vec, CA's atomics and tgm_init_columns (--cols) */
+  bool col_ss = false, col_sv = false, col_atomic = false;
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
     col_ss |= wanted(only, p) && p->g == G_CT && p->t != T_SV;
-    col_sv |= wanted(only, p) && p->g == G_CT && p->t == T_SV;
+    col_sv |= wanted(only, p) && grid_cols(p->g) && p->t == T_SV;
+    col_atomic |= wanted(only, p) && p->g == G_CA;
   }
   tpl_set(d, "columns", col_ss ? "1" : "");
   tpl_set(d, "columns_vec", col_sv ? "1" : "");
   tpl_set(d, "columns_any", col_ss || col_sv ? "1" : "");
+  tpl_set(d, "columns_atomic", col_atomic ? "1" : "");
   tpl_set(d, "early_launch", dl->early_launch ? "1" : "");
   tpl_set(d, "after_clear_note",
           dl->early_launch
@@ -345,6 +350,12 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
                 "// for that grid only before its tickets (sm_90+)"
               : "ignored (no kernel starts early on this platform: the caller\n"
                 "// clears the counters with a memset)");
+  tpl_set(d, "after_init_note",
+          dl->early_launch
+              ? "the column kernel is launched to start before tgm_init_columns ends,\n"
+                "// waiting for it only before its atomics (sm_90+ only: elsewhere it would\n"
+                "// not wait)"
+              : "ignored (no kernel starts early on this platform)");
   bool any_vec = false;
   for (int i = 0; i < c->plans.len; i++)
     any_vec |= wanted(only, c->plans.items[i]) && ((const Plan *)c->plans.items[i])->t == T_SV;
@@ -358,7 +369,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     bool used = false, used_group = false; /* by a block; by a row's group (RW) */
     for (int i = 0; i < c->plans.len; i++) {
       const Plan *p = c->plans.items[i];
-      if (wanted(only, p) && p->b == (BlockKind)b && p->g != G_CT)
+      if (wanted(only, p) && p->b == (BlockKind)b && !grid_cols(p->g))
         *(p->g == G_RW ? &used_group : &used) = true;
     }
     if (c->block[b].fn && used) {
@@ -406,15 +417,17 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
-      tpl_set(it, "columns", p->g == G_CT ? "1" : "");
-      bool vec = p->g == G_CT && p->t == T_SV;
+      tpl_set(it, "columns", grid_cols(p->g) ? "1" : "");
+      tpl_set(it, "col_parts", p->g == G_CT ? "1" : "");
+      tpl_set(it, "col_atomic", p->g == G_CA ? "1" : "");
+      bool vec = grid_cols(p->g) && p->t == T_SV;
       tpl_set(it, "col_vw", vec ? "TGM_VW" : "1");
       tpl_set(it, "first_in", ((const SpecInput *)c->spec->inputs.items[0])->name);
       tpl_set(it, "col_note",
               vec ? "tiles of width groups of TGM_VW columns from the input's 16-byte boundaries"
                   : "tiles of width columns");
       tpl_set(it, "col_unit", vec ? "groups of TGM_VW columns" : "columns");
-      tpl_set(it, "rowwise", p->g == G_CT ? "" : "1");
+      tpl_set(it, "rowwise", grid_cols(p->g) ? "" : "1");
       tpl_set(it, "temp_expr", p->g == G_RL ? "tgm_rows_temp_need(m, per_row, sizeof(A))" : "0");
       tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
       tpl_set(it, "more", i < last ? " \\" : "");

@@ -18,6 +18,24 @@ static void leave_out(Arena *a, Composition *c, const Plan *p, const char *why,
   vec_push(a, &c->left_out, lo);
 }
 
+/* Why global atomics cannot combine spectrum s into out (DTA, DSA, CA);
+ * NULL: they can. */
+const char *atomics_wanting(Arena *a, const Spectrum *s) {
+  if (s->pair)
+    return "a global atomic combines one word, and an Arg is a (value, index) pair";
+  if (s->epilogue)
+    return arena_printf(a,
+                        "global atomics leave no block that makes the final value, where the "
+                        "epilogue '%s' must run once",
+                        s->epilogue_text);
+  if (s->acc_ty->kind != s->result_ty->kind)
+    return arena_printf(a,
+                        "global atomics combine into out, whose type %s is not the "
+                        "accumulator's %s",
+                        s->result_ctype, s->acc_ctype);
+  return NULL;
+}
+
 /* Why the plan cannot be built, and at which level; NULL: it can. */
 static const char *wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage) {
   GridKind g = p->g;
@@ -40,19 +58,7 @@ static const char *wanting(Arena *a, const Composition *c, const Plan *p, LeftOu
   if (!c->block[p->b].fn)
     return c->block[p->b].why;
   *stage = LO_GRID;
-  if (atomics && s->pair)
-    return "a global atomic combines one word, and an Arg is a (value, index) pair";
-  if (atomics && s->epilogue)
-    return arena_printf(a,
-                        "global atomics leave no block that makes the final value, where the "
-                        "epilogue '%s' must run once",
-                        s->epilogue_text);
-  if (atomics && s->acc_ty->kind != s->result_ty->kind)
-    return arena_printf(a,
-                        "global atomics combine into out, whose type %s is not the "
-                        "accumulator's %s",
-                        s->result_ctype, s->acc_ctype);
-  return NULL;
+  return atomics ? atomics_wanting(a, s) : NULL;
 }
 
 static void build(Arena *a, Composition *c, Plan *p) {
@@ -96,7 +102,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
   case G_RW:
   case G_RB:
   case G_RL:
-  case G_CT: /* rows.c, cols.c */
+  case G_CT:
+  case G_CA: /* rows.c, cols.c */
   case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);

@@ -57,7 +57,7 @@ json_t *manifest_tunables(const Plan *p) {
     static const unsigned group[] = {1, 2, 4, 8, 16, 32};
     json_object_set_new(tun, "per_row", uint_array(group, COUNT_OF(group)));
   }
-  if (p->g == G_CT) { /* columns a block; blocks down the rows */
+  if (grid_cols(p->g)) { /* columns a block; blocks down the rows */
     static const unsigned width[] = {1, 4, 16, 32, 64, 128, 256},
                           parts[] = {1, 2, 4, 8, 16, 32, 64};
     json_object_set_new(tun, "width", uint_array(width, COUNT_OF(width)));
@@ -121,7 +121,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
   json_object_set_new(v, "id", json_string(p->id));
   json_object_set_new(v, "kernel", json_string(p->cname));
   json_object_set_new(v, "grid", json_string(grid_code(p->g)));
-  json_object_set_new(v, "block", json_string(p->g == G_CT ? "none" : block_code(p->b)));
+  json_object_set_new(v, "block", json_string(grid_cols(p->g) ? "none" : block_code(p->b)));
   json_object_set_new(v, "thread", json_string(thread_code(p->t)));
   json_t *dl = dialects_of(by, p->id);
   json_object_set_new(v, "dialects", dl);
@@ -143,6 +143,7 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
                                                    "then partials"
                                   : p->g == G_CT ? "parts > 1: 4096 * 4 + parts * n * sizeof(A): "
                                                    "counters, then partials"
+                                  : p->g == G_CA ? "0"
                                   : !p->partials ? "0"
                                   : p->counter   ? "align16(grid * sizeof(A)) + 16"
                                                  : "align16(grid * sizeof(A))"));
@@ -158,7 +159,11 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     if (strncmp(kr->items[i], "param:", 6) == 0)
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
-  if (p->g == G_RW || p->g == G_RB || p->g == G_RL || p->g == G_CT) { /* one launch */
+  if (p->g == G_CA) { /* tgm_init_columns(out, n): out = the identity; then the kernel */
+    static const char *const cargs[] = {"out", "n"};
+    json_array_append_new(ls, launch(ns, "tgm_init_columns", "", "cols_init", "256", cargs, 2));
+  }
+  if (p->g == G_RW || p->g == G_RB || p->g == G_RL || grid_cols(p->g)) { /* one launch */
     json_array_append_new(ls, launch(ns, p->cname, p->g == G_RW ? "<BLOCK, GROUP>" : "<BLOCK>",
                                      p->grid_rule, "BLOCK", (const char **)p->kernel->roles.items,
                                      (size_t)kr->len));
@@ -290,10 +295,12 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                                     "contiguous (m elements)"));
   json_object_set_new(m, "reference", ref);
   json_object_set_new(m, "launch_shapes",
-                      json_string(c->cols ? "cols: ceil(n / width) x parts blocks (CT.SV: "
+                      json_string(c->cols ? "cols: ceil(n / width) x parts blocks (CT.SV, CA.SV: "
                                             "width groups of 16-byte vectors from the "
                                             "input's 16-byte boundary: ceil((n + skew) / "
-                                            "(width * vw)) x parts)"
+                                            "(width * vw)) x parts); cols_init (CA.SV's "
+                                            "tgm_init_columns): launch_rule.tpl's "
+                                            "tgm_cols_init_grid(n) blocks of 256"
                                   : c->rows
                                       ? "rows: m blocks; rows_group: ceil(m / (block / per_row)) "
                                         "blocks (launch_rule.tpl's tgm_rows_grid_of), the "
@@ -357,13 +364,13 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                  p->counter    ? "partials+counter"
                  : p->partials ? "partials"
                                : "none",
-                 p->min_arch, p->grid_rule, names, p->g == G_CT ? "" : ",items{",
-                 p->g == G_CT ? "" : items_text(a, p), p->g == G_CT ? "" : "}",
+                 p->min_arch, p->grid_rule, names, grid_cols(p->g) ? "" : ",items{",
+                 grid_cols(p->g) ? "" : items_text(a, p), grid_cols(p->g) ? "" : "}",
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
                  : p->g == G_RW                                 ? ",per_row{1,2,4,8,16,32}"
                  : p->g == G_RL                                 ? ",per_row{2,4,8,16,32,64}"
-                 : p->g == G_CT ? ",width{1,4,16,32,64,128,256},parts{1,2,4,8,16,32,64}"
-                                : "");
+                 : grid_cols(p->g) ? ",width{1,4,16,32,64,128,256},parts{1,2,4,8,16,32,64}"
+                                   : "");
     }
   }
 }

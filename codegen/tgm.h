@@ -185,7 +185,8 @@ typedef enum {
 // clang-format off
 enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
        Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */,
-       Q_INDEX = 64 /* a thread function's index of its first element (lowering) */ };
+       Q_INDEX = 64 /* a thread function's index of its first element (lowering) */,
+       Q_MIN_BLOCKS1 = 128 /* a kernel: __launch_bounds__(BLOCK, 1) (cols.c's CA) */ };
 // clang-format on
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
@@ -463,7 +464,7 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
 /* G_RW, G_RB, G_RL: the grid levels of row reductions (--rows, rows.c);
- * G_CT: of column reductions (--cols, cols.c) */
+ * G_CT, G_CA: of column reductions (--cols, cols.c) */
 typedef enum {
   G_DT,
   G_DS,
@@ -476,6 +477,7 @@ typedef enum {
   G_RB,
   G_RL,
   G_CT,
+  G_CA,
   G_COUNT
 } GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW, B_COUNT } BlockKind;
@@ -485,6 +487,7 @@ const char *grid_code(GridKind g);     /* DT, DS, DTA, ... */
 const char *block_code(BlockKind b);   /* V, VS, ... */
 const char *thread_code(ThreadKind t); /* ST, SS, SV */
 bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
+bool grid_cols(GridKind g);            /* CT, CA: the column plans */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {
@@ -606,6 +609,7 @@ void rows_build(Arena *a, Composition *c, Plan *p);
 Kernel *kernel_cols(Arena *a, const Composition *c, const char *name);
 /* cols.c: a column plan's kernel, or why it cannot be built */
 void cols_build(Arena *a, Composition *c, Plan *p);
+const char *atomics_wanting(Arena *a, const Spectrum *s); /* grid.c: DTA, DSA, CA */
 const char *cols_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage);
 /* why a row plan cannot be built, and at which level; NULL: it can */
 const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage);

@@ -294,7 +294,7 @@ int main() {
   (void)row_groups, (void)row_parts, (void)block_groups, (void)col_widths;
 {{#variants}}
   isolated("{{id}}", [] {
-    // the launcher's own arguments (a column launcher's after_clear left to its default)
+    // the launcher's own arguments (a column launcher's early left to its default)
     auto launch = [](auto... a) { return ns::launch_{{cname}}<BLOCK>(a...); };
     return run_variant("{{id}}", launch, ns::temp_bytes_{{cname}}<BLOCK>, {{groups}},
                        sizeof {{groups}} / sizeof *{{groups}});

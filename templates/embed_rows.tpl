@@ -20,7 +20,9 @@
 //   type's alignment; ld < n returns {{err_invalid}}.
 // - The call only enqueues work on `stream`: a kernel and, when several
 //   blocks share a {{shape}}, a memset of their counters in d_temp{{?cols}}{{?early_launch}} (on
-//   sm_90+ a small kernel instead){{/early_launch}}{{/cols}}. It allocates
+//   sm_90+ a small kernel instead){{/early_launch}}{{?ca}}, or a small kernel that
+//   sets d_out to the identity before the parts combine into it
+//   atomically ({{ca}}){{/ca}}{{/cols}}. It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   {{graph}} and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -116,6 +118,26 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
 {{/rows}}
 {{?cols}}
 
+{{?ca}}
+// Whether the rule runs {{ca}} (the parts combining into out with atomics)
+// where it runs parts.
+{{?ca_float}}
+// Not in a header compiled with TGM_DETERMINISTIC defined: the float
+// atomics of {{ca}} round differently from run to run, where {{ct}}'s last
+// part folds the parts in order (tuned cells run what they name: tune with
+// --deterministic for those).
+#if defined(TGM_DETERMINISTIC)
+inline constexpr int tgm_cols_atomics = 0;
+#else
+inline constexpr int tgm_cols_atomics = 1;
+#endif
+{{/ca_float}}
+{{?ca_exact}}
+// Its result does not depend on the order of the atomics.
+inline constexpr int tgm_cols_atomics = 1;
+{{/ca_exact}}
+
+{{/ca}}
 {{?early_launch}}
 // Whether the current GPU starts a kernel before the one ahead of it in
 // the stream ends, where the launch allows it (programmatic dependent
@@ -143,7 +165,7 @@ inline {{err_t}} tgm_launches_early(bool *early) {
 }
 
 {{/early_launch}}
-// Runs pick k with {{ct}} ({{ct_how}}). temp: 16-byte aligned,
+// Runs pick k with {{ct}} ({{ct_how}}){{?ca}}, or {{ca}} where k.atomic{{/ca}}. temp: 16-byte aligned,
 // tgm_cols_embed_temp(n, sizeof(A)) bytes. In parts the column tiles'
 // counters start at zero (CUB's temp storage holds anything): {{?early_launch}}on sm_90+
 // a kernel clears them and the column kernel starts before it ends
@@ -151,6 +173,22 @@ inline {{err_t}} tgm_launches_early(bool *early) {
 inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
   bool early = false;
+{{?ca}}
+  if (k.atomic) { // {{ca}}: out set to the identity, then the parts' atomics (no counters)
+{{?early_launch}}
+    {{err_t}} e = tgm_launches_early(&early);
+    if (e != {{success}})
+      return e;
+{{/early_launch}}
+    switch (k.block) {
+    case 128: return launch_{{ca_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
+    case 256: return launch_{{ca_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
+    case 512: return launch_{{ca_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
+    case 1024: return launch_{{ca_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
+    }
+    return {{err_invalid}};
+  }
+{{/ca}}
   if (k.parts > 1 && n > 0) {
     {{err_t}} e = {{success}};
 {{?early_launch}}
@@ -180,7 +218,7 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
   unsigned sms = 0, max_threads = 0;
   {{err_t}} e = tgm_device_limits(&sms, &max_threads);
   if (e == {{success}})
-    *k = tgm_cols_pick_of(m, n, sms, TGM_VW);
+    *k = tgm_cols_pick_of(m, n, sms, TGM_VW, {{ca_atomics}});
   return e;
 }
 {{/cols}}

@@ -333,7 +333,7 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
 {{?early_launch}}
 // The counters of a column launch in parts: the embedded call clears them
 // with this kernel and launches the column kernel behind it to start at
-// once (programmatic dependent launch, sm_90+: launch_CT's after_clear),
+// once (programmatic dependent launch, sm_90+: launch_CT's early),
 // the column kernel waiting for it only before its tickets
 // (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
 __global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
@@ -420,14 +420,31 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 // partials (parts x n), and the last part to finish for this block's
 // columns (its counter: blockIdx.x) folds them in order, the whole block at
 // it: BLOCK / (width * W) chunks of consecutive parts a column, each chunk
-// folded in order by one thread, then the chunks folded pairwise.
-template <unsigned BLOCK, unsigned W>
+// folded in order by one thread, then the chunks folded pairwise. ATOMIC
+// (CA.SV): every part, one or many, combines its values into out
+// atomically (out holds the identity: tgm_init_columns ran first).
+template <unsigned BLOCK, unsigned W, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first, long long tile, tgm_size m,
                                                    tgm_size n, R *__restrict__ out, A *partials, unsigned *counter,
                                                    unsigned width{{param_decls}}) {
   __shared__ A lane_values[W][BLOCK];
   __shared__ bool is_last;
   tgm_fold_lanes<BLOCK, W>(&lane_values[0][0], acc, BLOCK / width, width);
+{{?columns_atomic}}
+  if (ATOMIC) {
+{{?early_launch}}
+    tgm_wait_prior_grids(); // tgm_init_columns, where this kernel starts before it ends
+{{/early_launch}}
+    if (threadIdx.x < width)
+#pragma unroll
+      for (unsigned k = 0; k < W; k++) {
+        long long c = first + (long long)k;
+        if (c >= 0 && (tgm_size)c < n)
+          {{atomic_fn}}(&out[c], lane_values[k][threadIdx.x]);
+      }
+    return;
+  }
+{{/columns_atomic}}
   if (threadIdx.x < width)
 #pragma unroll
     for (unsigned k = 0; k < W; k++) {
@@ -506,7 +523,8 @@ __device__ __forceinline__ void tgm_columns({{in_decls}}, tgm_size m, tgm_size n
 // wholly inside the row is one vector load; else (the edge groups, or any
 // other ld) its columns are loaded one by one. Each column is folded down
 // its rows in order, as in CT.SS; four rows are loaded before any is
-// folded, so four loads are in flight. Deterministic.
+// folded, so four loads are in flight. Deterministic (CA.SV: the parts
+// combine in the order their atomics land).
 __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
   return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
 }
@@ -529,7 +547,7 @@ __device__ __forceinline__ void tgm_packed_add(A (&acc)[TGM_VW], const T *__rest
       acc[k] = tgm_combine(acc[k], {{thread_name}}(in + i, 1, 1{{param_args}}));
 }
 
-template <unsigned BLOCK>
+template <unsigned BLOCK, bool ATOMIC>
 __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, unsigned s,
                                                    R *__restrict__ out, A *partials, unsigned *counter{{param_decls}}) {
   A acc[TGM_VW], col[TGM_VW];
@@ -578,10 +596,10 @@ __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm
     }
   }
   const long long first = (long long)blockIdx.x * TGM_VW;
-  tgm_columns_finish<BLOCK, TGM_VW>(col, first, first, m, n, out, partials, counter, 1{{param_args}});
+  tgm_columns_finish<BLOCK, TGM_VW, ATOMIC>(col, first, first, m, n, out, partials, counter, 1{{param_args}});
 }
 
-template <unsigned BLOCK>
+template <unsigned BLOCK, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
                                                 R *__restrict__ out, A *partials, unsigned *counter,
                                                 unsigned width{{param_decls}}) {
@@ -590,7 +608,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
   const long long first = tile + (long long)(threadIdx.x % width) * TGM_VW; // may be < 0
   const tgm_size r0 = (tgm_size)blockIdx.y * lanes + lane, step = (tgm_size)gridDim.y * lanes;
   if (ld == n && n < TGM_VW && TGM_VW % n == 0) {
-    tgm_columns_packed<BLOCK>(in, m, n, s, out, partials, counter{{param_args}});
+    tgm_columns_packed<BLOCK, ATOMIC>(in, m, n, s, out, partials, counter{{param_args}});
     return;
   }
   const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
@@ -626,7 +644,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
         acc[k] = {{thread_name}}(in + r0 * ld + (tgm_size)c, (m - r0 - 1) * ld + 1, step * ld{{param_args}});
     }
   }
-  tgm_columns_finish<BLOCK, TGM_VW>(acc, first, tile, m, n, out, partials, counter, width{{param_args}});
+  tgm_columns_finish<BLOCK, TGM_VW, ATOMIC>(acc, first, tile, m, n, out, partials, counter, width{{param_args}});
 }
 {{/columns_vec}}
 // ----------------------------------------------------------------- block level
@@ -645,6 +663,20 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 __global__ void tgm_init(R *out{{param_decls}}) {
   out[0] = tgm_epilogue(tgm_identity(), 0{{param_args}});
 }
+{{?columns_atomic}}
+
+// CA.SV's first launch: out[0..n) = the identity, which the parts' atomics
+// combine into (tgm_cols_init_grid(n) blocks of 256). It lets a column
+// kernel launched to start before it ends begin at once (sm_90+); that
+// kernel waits for it before its atomics.
+__global__ void tgm_init_columns(R *out, tgm_size n) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < n; c += (tgm_size)gridDim.x * blockDim.x)
+    out[c] = tgm_identity();
+}
+{{/columns_atomic}}
 {{#plans}}
 
 // {{id}}: {{summary}}

@@ -47,20 +47,33 @@ template <typename... P, typename... Args>
 {{#launchers}}
 {{?columns}}
 // {{id}}: out[j] for each column j < n; `width` {{col_unit}} a block (1, 2,
-// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
-// most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
-// partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements. after_clear: {{after_clear_note}}.
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535).
+{{?col_parts}}
+// Above 1 part, n / width at most TGM_ROWS_PARTS_MAX and temp as RL's:
+// counters, then parts x n partials.
+{{/col_parts}}
+{{?col_atomic}}
+// temp unused: tgm_init_columns, launched first, sets out to the identity,
+// and the parts combine into it atomically.
+{{/col_atomic}}
+// n = 0 launches nothing; m = 0 gives every column the spectrum of no
+// elements. early: {{?col_parts}}{{after_clear_note}}{{/col_parts}}{{?col_atomic}}{{after_init_note}}{{/col_atomic}}.
 template <unsigned BLOCK>
 size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
   (void)m, (void)width;
+{{?col_parts}}
   return parts > 1 ? tgm_rows_temp_need(n, parts, sizeof(A)) : 0;
+{{/col_parts}}
+{{?col_atomic}}
+  (void)n, (void)parts;
+  return 0;
+{{/col_atomic}}
 }
 
 template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream,
-                           bool after_clear = false) {
+                           bool early = false) {
   if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return {{err_invalid}};
@@ -68,17 +81,35 @@ template <unsigned BLOCK>
     return {{success}};
   // {{col_note}}
   unsigned tiles = tgm_cols_grid_of((unsigned long long){{first_in}}, n, width, {{col_vw}}, sizeof(T));
+{{?col_parts}}
   if (tiles == 0 || (parts > 1 && (tiles > TGM_ROWS_PARTS_MAX || !temp || tgm_misaligned(temp, 16) ||
                                    temp_bytes < tgm_rows_temp_need(n, parts, sizeof(A)))))
     return {{err_invalid}};
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
 {{?early_launch}}
-  if (after_clear && parts > 1)
+  if (early && parts > 1)
     return tgm_launch_early({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out,
                             partials, counter, width{{param_args}});
 {{/early_launch}}
-  (void)after_clear;
+{{/col_parts}}
+{{?col_atomic}}
+  (void)temp, (void)temp_bytes;
+  if (tiles == 0)
+    return {{err_invalid}};
+  unsigned *counter = nullptr;
+  A *partials = nullptr;
+  TGM_LAUNCH(tgm_init_columns, tgm_cols_init_grid(n), 256, stream, out, n);
+  {{err_t}} e = {{get_last_error}}();
+  if (e != {{success}})
+    return e;
+{{?early_launch}}
+  if (early)
+    return tgm_launch_early({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out,
+                            partials, counter, width{{param_args}});
+{{/early_launch}}
+{{/col_atomic}}
+  (void)early;
   TGM_LAUNCH({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
              counter, width{{param_args}});
   return {{get_last_error}}();

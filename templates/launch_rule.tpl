@@ -278,8 +278,16 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // 2^26-2^28 with n = 32-8192 once the parts took the rows in turn:
 // bench/results/2026-11-26-cols-big; 176 blocks of 1024 for 65536 x 1024
 // left 44 SMs with two).
+// With `atomics` (the spectrum has CA.SV: its result the accumulator, no
+// epilogue), a setting in parts runs CA.SV: the parts combine into out with
+// atomics after a kernel sets out to the identity, instead of CT.SV's last
+// part folding their partials after their counters are cleared: no
+// counters, no ticket, no fold. The same settings in one process (H100,
+// bench/results/2026-11-27-cols-atomic): 1.02-1.38x in (b), 1.02-1.66x in
+// (c) at 16 shapes of 2^16-2^28 with n = 2-8192. atomic is 1 where the
+// pick runs CA.SV.
 struct tgm_cols_pick {
-  unsigned groups, parts, block;
+  unsigned groups, parts, block, atomic;
 };
 // The tiles of `groups` groups of vw columns over n columns, at most (the
 // matrix's skew from its 16-byte boundary unknown here).
@@ -308,9 +316,34 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
   return lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256);
 }
 
+// A one-part pick of at most 2^22 elements, where the spectrum has CA.SV:
+// its groups in blocks of 128 and parts for about 4 rows a lane (packed
+// rows, n <= 2: 4 vectors a thread), at most 4 sms blocks, combined with
+// atomics; one part where that is one. Against the one-part picks, every
+// setting in one process (H100, bench/results/2026-11-27-cols-atomic,
+// p1grid): 1.1-2.1x in (b) where a lane had 8 or more rows, the one part
+// kept where it had fewer.
+static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
+                                                         unsigned long long n, unsigned sms, unsigned vw,
+                                                         int atomics) {
+  if (!atomics || m * n > (1ull << 22) || k.groups > 128)
+    return k;
+  const unsigned long long lanes = 128 / k.groups, rows = n * 2 <= vw ? m * n / vw : m,
+                           tiles = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
+  unsigned long long parts = (rows + lanes * 4 - 1) / (lanes * 4), most = 4ull * sms / (tiles ? tiles : 1);
+  if (parts > most)
+    parts = most;
+  if (parts >= 2) {
+    k.block = 128;
+    k.parts = (unsigned)parts;
+    k.atomic = 1;
+  }
+  return k;
+}
+
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned vw) {
-  struct tgm_cols_pick k = {1, 1, 1024};
+                                                    unsigned vw, int atomics) {
+  struct tgm_cols_pick k = {1, 1, 1024, 0};
   if (n == 0)
     return k;
   unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
@@ -333,7 +366,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
       k.groups = fit < k.groups ? (unsigned)fit : k.groups;
       k.block = (want > 1 ? want : 1) * k.groups <= 256 ? 256 : 512;
     }
-    return k;
+    return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
   }
   const int big = m * n > (1ull << 24);
   if (!big && vw >= 4 && k.groups >= 8) {
@@ -343,7 +376,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
     if (rows2 <= 8 || tiles2 >= 2 * rows2) {
       k.groups = 2;
       k.block = m <= 2048 ? 512 : 1024;
-      return k;
+      return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
     }
   }
   // above 2^24 up to 128 groups a tile, else up to 8
@@ -365,6 +398,14 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   if (parts > TGM_COLS_EMBED_PARTIALS / n)
     parts = TGM_COLS_EMBED_PARTIALS / n;
   k.parts = parts < 1 || tiles > TGM_ROWS_PARTS_MAX ? 1 : (unsigned)parts;
+  k.atomic = atomics && k.parts > 1;
   return k;
+}
+
+// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
+// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_cols_init_grid(unsigned long long n) {
+  unsigned long long g = (n + 255) / 256;
+  return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif

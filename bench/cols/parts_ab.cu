@@ -37,6 +37,7 @@
 //   parts_ab OUT.csv [MxN ...]
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -106,7 +107,9 @@ __device__ __forceinline__ void fold_parts(const float4 *partials, unsigned part
 
 // MODE 0: partials only (p.k1, p.two, p.twopdl); 1: the last part folds
 // (p.last, p.last0); 2: as 1, waiting for the clear (PDL) before the ticket;
-// 3: the fence and the ticket, no fold (p.tkt); 4: the ticket alone (p.tkt0)
+// 3: the fence and the ticket, no fold (p.tkt); 4: the ticket alone (p.tkt0);
+// 5: each part adds its values to out with atomics (p.atom), waiting for
+// out's init (PDL) only before them
 template <unsigned BLOCK, int MODE>
 __global__ void __launch_bounds__(BLOCK) proto(const float4 *in, size_t rows, unsigned groups, unsigned width, bool n2,
                                                float *out, float4 *partials, unsigned *counters) {
@@ -149,6 +152,22 @@ __global__ void __launch_bounds__(BLOCK) proto(const float4 *in, size_t rows, un
     }
     return;
   }
+  if (MODE == 5) {
+    cudaGridDependencySynchronize(); // out's init
+    if (lane == 0 && g < groups) {
+      a = lanes_v[threadIdx.x];
+      if (n2) {
+        atomicAdd(out, a.x + a.z);
+        atomicAdd(out + 1, a.y + a.w);
+      } else {
+        atomicAdd(out + 4 * g, a.x);
+        atomicAdd(out + 4 * g + 1, a.y);
+        atomicAdd(out + 4 * g + 2, a.z);
+        atomicAdd(out + 4 * g + 3, a.w);
+      }
+    }
+    return;
+  }
   if (lane == 0 && g < groups)
     partials[(size_t)blockIdx.y * groups + g] = lanes_v[threadIdx.x];
   if (MODE == 0)
@@ -174,6 +193,13 @@ __global__ void __launch_bounds__(BLOCK) fold(const float4 *partials, unsigned p
   if (PDL)
     cudaGridDependencySynchronize();
   fold_parts<BLOCK>(partials, parts, groups, width, n2, out);
+}
+
+// p.atom's init of out (the identity), the column kernel launched behind it (PDL)
+__global__ void init_pdl(float *out, unsigned count) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+    out[i] = 0.f;
 }
 
 __global__ void clear_pdl(unsigned *counters, unsigned count) {
@@ -247,6 +273,8 @@ static void one(Ctx &c, size_t m, size_t n, const char *kind, const std::vector<
   std::fflush(c.csv);
 }
 
+static size_t lanes_of(unsigned block, unsigned width) { return block / width; }
+
 template <unsigned BLOCK>
 static void shape_b(Ctx &c, const std::vector<float> &h, size_t m, size_t n, const tgm_cols_pick &k) {
   std::vector<double> want, bound, none;
@@ -275,6 +303,26 @@ static void shape_b(Ctx &c, const std::vector<float> &h, size_t m, size_t n, con
   if (n % 4 != 0 && !n2)
     return;
   auto in4 = [](const float *in) { return reinterpret_cast<const float4 *>(in); };
+  // atomics instead of the last part's fold: out initialised by a kernel the
+  // column kernel is launched behind (PDL); in the pick's parts (at least 2),
+  // twice and four times them, and a wave (2048 threads an SM)
+  {
+    const unsigned wave = std::max(1u, (unsigned)(c.sms * 2048u / BLOCK / tiles));
+    std::vector<unsigned> qs;
+    for (unsigned q : {std::max(parts, 2u), parts * 2, parts * 4, wave})
+      if (q >= 2 && q <= 65535 && (size_t)q * lanes_of(BLOCK, width) <= rows * 4 &&
+          std::find(qs.begin(), qs.end(), q) == qs.end())
+        qs.push_back(q);
+    for (unsigned q : qs) {
+      char kind[32];
+      std::snprintf(kind, sizeof kind, "p.atom.p%u", q);
+      one(c, m, n, kind, want, bound, [&](const float *in) {
+        init_pdl<<<1, 256, 0, c.s>>>(c.out, (unsigned)n);
+        return launch_ex(true, proto<BLOCK, 5>, dim3(tiles, q), BLOCK, c.s, in4(in), rows, groups, width, n2, c.out,
+                         partials, counters);
+      });
+    }
+  }
   one(c, m, n, "p.last", want, bound, [&](const float *in) {
     CK(cudaMemsetAsync(counters, 0, COUNTERS * 4, c.s));
     proto<BLOCK, 1><<<grid, BLOCK, 0, c.s>>>(in4(in), rows, groups, width, n2, c.out, partials, counters);
@@ -376,7 +424,7 @@ int main(int argc, char **argv) {
                p.name, c.sms);
   std::fprintf(c.csv, "m,n,kind,a_us,b_us,c_us\n");
   for (auto [m, n] : shapes) {
-    const tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+    const tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4, 1);
     switch (k.block) {
     case 128: shape_b<128>(c, h, m, n, k); break;
     case 256: shape_b<256>(c, h, m, n, k); break;

@@ -9,7 +9,12 @@
 //   pick_ab OUT.csv [rows:MxN | cols:MxN[:bB,gG,pP] ...]
 // (shapes given: those alone, without the plain read; a column shape's
 // bB,gG,pP also times CT.SV in blocks of B, G groups, P parts, e.g. an
-// earlier rule's pick, as "set bB gG pP")
+// earlier rule's pick, as "set bB gG pP"). Wherever the pick is in parts,
+// "pick-ca" and "pick-ct" are its setting as CA.SV (out set to the
+// identity, the parts' atomics) and as CT.SV is run (the counters cleared
+// by a kernel with PDL on sm_90+, the last part folding), whichever of the
+// two the pick is. The column settings grid times CT.SV in every setting
+// and CA.SV in those of more than one part; PICK_AB_GRID=0 leaves it out.
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -227,7 +232,7 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
     one(c, "cols", m, n, "pick", want, bound,
         [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
-  tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4);
+  tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4, 1);
   // CT.SV in blocks of b, width w, p parts, after a memset of its first `clear` bytes of temp (the counters)
   auto ct = [&](const float *in, unsigned b, unsigned w, unsigned p, size_t clear) -> cudaError_t {
     if (clear)
@@ -239,6 +244,34 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
     default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
     }
   };
+  int major = 0;
+  CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+  const bool early = major >= 9; // CA.SV launched behind its init (PDL)
+  if (k0.parts > 1) { // the pick's setting both ways: CT.SV as the call runs it (the counters
+                      // cleared by a kernel the column kernel starts behind: PDL, sm_90+; the
+                      // last part folding) and CA.SV (out set to the identity, the parts' atomics)
+    one(c, "cols", m, n, "pick-ca", want, bound, [&](const float *in) -> cudaError_t {
+      switch (k0.block) {
+      case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      case 512: return cs::launch_sum_CA_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      default: return cs::launch_sum_CA_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      }
+    });
+    one(c, "cols", m, n, "pick-ct", want, bound, [&](const float *in) -> cudaError_t {
+      if (early)
+        TGM_LAUNCH(cs::tgm_clear_counters, 1, 256, c.s, static_cast<unsigned *>(c.temp),
+                   (unsigned)TGM_ROWS_PARTS_MAX);
+      else
+        CK(cudaMemsetAsync(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, c.s));
+      switch (k0.block) {
+      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
+      }
+    });
+  }
   if (k0.parts > 1) { // the pick's launch with a memset of its tiles' counters alone (not all 4096)
     const size_t tiles = tgm_cols_grid_of((unsigned long long)c.d, n, k0.groups, 4, sizeof(float));
     one(c, "cols", m, n, "pick-memset-tiles", want, bound,
@@ -253,6 +286,9 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
     one(c, "cols", m, n, nm, want, bound,
         [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
   }
+  const char *grid = std::getenv("PICK_AB_GRID"); // "0": the picks alone, no settings grid
+  if (grid && std::strcmp(grid, "0") == 0)
+    return;
   std::vector<unsigned> widths = {k0.groups};
   if (k0.groups >= 8)
     widths.push_back(k0.groups / 4);
@@ -264,6 +300,17 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
         std::snprintf(nm, sizeof nm, "CT.SV b%u g%u p%u", b, w, p);
         one(c, "cols", m, n, nm, want, bound,
             [&](const float *in) { return ct(in, b, w, p, p > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
+        if (p == 1)
+          continue;
+        std::snprintf(nm, sizeof nm, "CA.SV b%u g%u p%u", b, w, p); // the parts' atomics, early on sm_90+
+        one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          switch (b) {
+          case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+          case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+          case 512: return cs::launch_sum_CA_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+          default: return cs::launch_sum_CA_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+          }
+        });
       }
   if (m <= 64 && n % 4 == 0)
     for (unsigned waves : {1u, 2u, 4u}) {

@@ -268,7 +268,7 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
 
 // The counters of a column launch in parts: the embedded call clears them
 // with this kernel and launches the column kernel behind it to start at
-// once (programmatic dependent launch, sm_90+: launch_CT's after_clear),
+// once (programmatic dependent launch, sm_90+: launch_CT's early),
 // the column kernel waiting for it only before its tickets
 // (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
 __global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
@@ -354,14 +354,27 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 // partials (parts x n), and the last part to finish for this block's
 // columns (its counter: blockIdx.x) folds them in order, the whole block at
 // it: BLOCK / (width * W) chunks of consecutive parts a column, each chunk
-// folded in order by one thread, then the chunks folded pairwise.
-template <unsigned BLOCK, unsigned W>
+// folded in order by one thread, then the chunks folded pairwise. ATOMIC
+// (CA.SV): every part, one or many, combines its values into out
+// atomically (out holds the identity: tgm_init_columns ran first).
+template <unsigned BLOCK, unsigned W, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first, long long tile, tgm_size m,
                                                    tgm_size n, R *__restrict__ out, A *partials, unsigned *counter,
                                                    unsigned width) {
   __shared__ A lane_values[W][BLOCK];
   __shared__ bool is_last;
   tgm_fold_lanes<BLOCK, W>(&lane_values[0][0], acc, BLOCK / width, width);
+  if (ATOMIC) {
+    tgm_wait_prior_grids(); // tgm_init_columns, where this kernel starts before it ends
+    if (threadIdx.x < width)
+#pragma unroll
+      for (unsigned k = 0; k < W; k++) {
+        long long c = first + (long long)k;
+        if (c >= 0 && (tgm_size)c < n)
+          tgm_atomic_max(&out[c], lane_values[k][threadIdx.x]);
+      }
+    return;
+  }
   if (threadIdx.x < width)
 #pragma unroll
     for (unsigned k = 0; k < W; k++) {
@@ -434,7 +447,8 @@ __device__ __forceinline__ void tgm_columns(const T *__restrict__ in, tgm_size m
 // wholly inside the row is one vector load; else (the edge groups, or any
 // other ld) its columns are loaded one by one. Each column is folded down
 // its rows in order, as in CT.SS; four rows are loaded before any is
-// folded, so four loads are in flight. Deterministic.
+// folded, so four loads are in flight. Deterministic (CA.SV: the parts
+// combine in the order their atomics land).
 __device__ __forceinline__ unsigned tgm_cols_skew(const T *in) {
   return (unsigned)(((unsigned long long)in & 15) / sizeof(T));
 }
@@ -457,7 +471,7 @@ __device__ __forceinline__ void tgm_packed_add(A (&acc)[TGM_VW], const T *__rest
       acc[k] = tgm_combine(acc[k], max_scalar(in + i, 1, 1));
 }
 
-template <unsigned BLOCK>
+template <unsigned BLOCK, bool ATOMIC>
 __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm_size m, tgm_size n, unsigned s,
                                                    R *__restrict__ out, A *partials, unsigned *counter) {
   A acc[TGM_VW], col[TGM_VW];
@@ -506,10 +520,10 @@ __device__ __forceinline__ void tgm_columns_packed(const T *__restrict__ in, tgm
     }
   }
   const long long first = (long long)blockIdx.x * TGM_VW;
-  tgm_columns_finish<BLOCK, TGM_VW>(col, first, first, m, n, out, partials, counter, 1);
+  tgm_columns_finish<BLOCK, TGM_VW, ATOMIC>(col, first, first, m, n, out, partials, counter, 1);
 }
 
-template <unsigned BLOCK>
+template <unsigned BLOCK, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld,
                                                 R *__restrict__ out, A *partials, unsigned *counter,
                                                 unsigned width) {
@@ -518,7 +532,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
   const long long first = tile + (long long)(threadIdx.x % width) * TGM_VW; // may be < 0
   const tgm_size r0 = (tgm_size)blockIdx.y * lanes + lane, step = (tgm_size)gridDim.y * lanes;
   if (ld == n && n < TGM_VW && TGM_VW % n == 0) {
-    tgm_columns_packed<BLOCK>(in, m, n, s, out, partials, counter);
+    tgm_columns_packed<BLOCK, ATOMIC>(in, m, n, s, out, partials, counter);
     return;
   }
   const bool whole = first >= 0 && (tgm_size)first + TGM_VW <= n && ld % TGM_VW == 0;
@@ -554,7 +568,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
         acc[k] = max_scalar(in + r0 * ld + (tgm_size)c, (m - r0 - 1) * ld + 1, step * ld);
     }
   }
-  tgm_columns_finish<BLOCK, TGM_VW>(acc, first, tile, m, n, out, partials, counter, width);
+  tgm_columns_finish<BLOCK, TGM_VW, ATOMIC>(acc, first, tile, m, n, out, partials, counter, width);
 }
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
@@ -566,6 +580,18 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 // identity: those plans have no epilogue).
 __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
+}
+
+// CA.SV's first launch: out[0..n) = the identity, which the parts' atomics
+// combine into (tgm_cols_init_grid(n) blocks of 256). It lets a column
+// kernel launched to start before it ends begin at once (sm_90+); that
+// kernel waits for it before its atomics.
+__global__ void tgm_init_columns(R *out, tgm_size n) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < n; c += (tgm_size)gridDim.x * blockDim.x)
+    out[c] = tgm_identity();
 }
 
 // CT.SS: 1 launch, deterministic, partials in temp + counter
@@ -582,6 +608,14 @@ __global__
 void __launch_bounds__(BLOCK) max_CT_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
   // columns: codelet 'scalar' down each column, `width` groups of TGM_VW columns (vector loads) a block, the rows split over lanes and blockIdx.y
   tgm_columns_vec<BLOCK>(in, m, n, ld, out, partials, counter, width);
+}
+
+// CA.SV: 2 launches (tgm_init_columns first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, 1) max_CA_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
+  // columns: codelet 'scalar' down each column, `width` groups of TGM_VW columns (vector loads) a block, the rows split over lanes and blockIdx.y, the parts combined into out atomically
+  tgm_columns_vec<BLOCK, true>(in, m, n, ld, out, partials, counter, width);
 }
 
 } // namespace tgm_kernels_max_f32_cols
@@ -878,8 +912,16 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // 2^26-2^28 with n = 32-8192 once the parts took the rows in turn:
 // bench/results/2026-11-26-cols-big; 176 blocks of 1024 for 65536 x 1024
 // left 44 SMs with two).
+// With `atomics` (the spectrum has CA.SV: its result the accumulator, no
+// epilogue), a setting in parts runs CA.SV: the parts combine into out with
+// atomics after a kernel sets out to the identity, instead of CT.SV's last
+// part folding their partials after their counters are cleared: no
+// counters, no ticket, no fold. The same settings in one process (H100,
+// bench/results/2026-11-27-cols-atomic): 1.02-1.38x in (b), 1.02-1.66x in
+// (c) at 16 shapes of 2^16-2^28 with n = 2-8192. atomic is 1 where the
+// pick runs CA.SV.
 struct tgm_cols_pick {
-  unsigned groups, parts, block;
+  unsigned groups, parts, block, atomic;
 };
 // The tiles of `groups` groups of vw columns over n columns, at most (the
 // matrix's skew from its 16-byte boundary unknown here).
@@ -909,8 +951,8 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
 }
 
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned vw) {
-  struct tgm_cols_pick k = {1, 1, 1024};
+                                                    unsigned vw, int atomics) {
+  struct tgm_cols_pick k = {1, 1, 1024, 0};
   if (n == 0)
     return k;
   unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
@@ -965,7 +1007,15 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   if (parts > TGM_COLS_EMBED_PARTIALS / n)
     parts = TGM_COLS_EMBED_PARTIALS / n;
   k.parts = parts < 1 || tiles > TGM_ROWS_PARTS_MAX ? 1 : (unsigned)parts;
+  k.atomic = atomics && k.parts > 1;
   return k;
+}
+
+// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
+// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_cols_init_grid(unsigned long long n) {
+  unsigned long long g = (n + 255) / 256;
+  return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
 
@@ -998,10 +1048,11 @@ cudaError_t tgm_launch_early(void (*kernel)(P...), dim3 grid, unsigned block, cu
 }
 
 // CT.SS: out[j] for each column j < n; `width` columns a block (1, 2,
-// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
-// most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
-// partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements. after_clear: the grid just before it in the stream clears the counters
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535).
+// Above 1 part, n / width at most TGM_ROWS_PARTS_MAX and temp as RL's:
+// counters, then parts x n partials.
+// n = 0 launches nothing; m = 0 gives every column the spectrum of no
+// elements. early: the grid just before it in the stream clears the counters
 // (tgm_clear_counters), and the kernel is launched to start at once, waiting
 // for that grid only before its tickets (sm_90+).
 template <unsigned BLOCK>
@@ -1013,7 +1064,7 @@ size_t temp_bytes_max_CT_SS(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 template <unsigned BLOCK>
 cudaError_t launch_max_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
-                           bool after_clear = false) {
+                           bool early = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
@@ -1026,20 +1077,21 @@ cudaError_t launch_max_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  if (after_clear && parts > 1)
+  if (early && parts > 1)
     return tgm_launch_early(max_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
                             partials, counter, width);
-  (void)after_clear;
+  (void)early;
   TGM_LAUNCH(max_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();
 }
 
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
-// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535; above 1, n / width at
-// most TGM_ROWS_PARTS_MAX and temp as RL's: counters, then parts x n
-// partials). n = 0 launches nothing; m = 0 gives every column the spectrum
-// of no elements. after_clear: the grid just before it in the stream clears the counters
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535).
+// Above 1 part, n / width at most TGM_ROWS_PARTS_MAX and temp as RL's:
+// counters, then parts x n partials.
+// n = 0 launches nothing; m = 0 gives every column the spectrum of no
+// elements. early: the grid just before it in the stream clears the counters
 // (tgm_clear_counters), and the kernel is launched to start at once, waiting
 // for that grid only before its tickets (sm_90+).
 template <unsigned BLOCK>
@@ -1051,7 +1103,7 @@ size_t temp_bytes_max_CT_SV(tgm_size m, tgm_size n, unsigned parts, unsigned wid
 template <unsigned BLOCK>
 cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
-                           bool after_clear = false) {
+                           bool early = false) {
   if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
@@ -1064,11 +1116,55 @@ cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
     return cudaErrorInvalidValue;
   unsigned *counter = parts > 1 ? static_cast<unsigned *>(temp) : nullptr;
   A *partials = parts > 1 ? reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4) : nullptr;
-  if (after_clear && parts > 1)
+  if (early && parts > 1)
     return tgm_launch_early(max_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
                             partials, counter, width);
-  (void)after_clear;
+  (void)early;
   TGM_LAUNCH(max_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
+             counter, width);
+  return cudaGetLastError();
+}
+
+// CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
+// 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535).
+// temp unused: tgm_init_columns, launched first, sets out to the identity,
+// and the parts combine into it atomically.
+// n = 0 launches nothing; m = 0 gives every column the spectrum of no
+// elements. early: the column kernel is launched to start before tgm_init_columns ends,
+// waiting for it only before its atomics (sm_90+ only: elsewhere it would
+// not wait).
+template <unsigned BLOCK>
+size_t temp_bytes_max_CA_SV(tgm_size m, tgm_size n, unsigned parts, unsigned width) {
+  (void)m, (void)width;
+  (void)n, (void)parts;
+  return 0;
+}
+
+template <unsigned BLOCK>
+cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
+                           bool early = false) {
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+      parts == 0 || parts > 65535)
+    return cudaErrorInvalidValue;
+  if (n == 0)
+    return cudaSuccess;
+  // tiles of width groups of TGM_VW columns from the input's 16-byte boundaries
+  unsigned tiles = tgm_cols_grid_of((unsigned long long)in, n, width, TGM_VW, sizeof(T));
+  (void)temp, (void)temp_bytes;
+  if (tiles == 0)
+    return cudaErrorInvalidValue;
+  unsigned *counter = nullptr;
+  A *partials = nullptr;
+  TGM_LAUNCH(tgm_init_columns, tgm_cols_init_grid(n), 256, stream, out, n);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    return e;
+  if (early)
+    return tgm_launch_early(max_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out,
+                            partials, counter, width);
+  (void)early;
+  TGM_LAUNCH(max_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
   return cudaGetLastError();
 }
@@ -1078,6 +1174,7 @@ cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
 #define TGM_VARIANTS_max_f32_cols(X) \
   X("CT.SS", max_CT_SS, 1) \
-  X("CT.SV", max_CT_SV, 1)
+  X("CT.SV", max_CT_SV, 1) \
+  X("CA.SV", max_CA_SV, 1)
 
 #endif // !__CUDACC_RTC__

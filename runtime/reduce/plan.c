@@ -389,8 +389,8 @@ const rd_bucket *rd_plan_pick(const rd_plan *p, unsigned long long n) {
 // ------------------------------------------------------ rows and columns
 void rd_set_text(const tune_manifest *m, const tune_shape_set *k, char *buf, size_t len) {
   const tune_variant *v = &m->v[k->v];
-  tune_rule r = v->pos[0].rule;
-  if (r == RULE_COLS)
+  tune_rule r = tune_shape_main(v)->rule;
+  if (tune_rule_cols(r))
     snprintf(buf, len, "%s b%u w%u p%u", v->id, k->block, k->width, k->parts);
   else if (r == RULE_ROWS)
     snprintf(buf, len, "%s b%u i%u", v->id, k->block, k->items);
@@ -433,12 +433,12 @@ static int read_cell(const tune_manifest *m, const rd_device *d, json_t *o, rd_c
                           (unsigned)kv[3],
                           (unsigned)kv[4]};
   const tune_variant *x = &m->v[v];
-  tune_rule r = x->pos[0].rule;
+  tune_rule r = tune_shape_main(x)->rule;
   if (!in_list(x->blocks, x->n_blocks, c->k.block) ||
-      (r != RULE_COLS && !in_list(x->items, x->n_items, c->k.items)) ||
+      (!tune_rule_cols(r) && !in_list(x->items, x->n_items, c->k.items)) ||
       (r == RULE_ROWS_GROUP && !in_list(x->per_row, x->n_per_row, c->k.per_row)) ||
       (r == RULE_ROWS_PARTS && c->k.per_row < 2) ||
-      (r == RULE_COLS && (!c->k.width || !c->k.parts))) {
+      (tune_rule_cols(r) && (!c->k.width || !c->k.parts))) {
     char kn[96];
     rd_set_text(m, &c->k, kn, sizeof kn);
     snprintf(why, why_len, "%s is not one of its settings", kn);

@@ -45,8 +45,8 @@ static tgm_status shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set 
 // The temp storage setting k needs on m x n: the counters and its partials.
 static size_t shape_temp(const rd_opstate *st, const tune_shape_set *k, unsigned long long m,
                          unsigned long long n) {
-  tune_rule r = st->m.v[k->v].pos[0].rule;
-  size_t need = tune_shape_temp(r, m, n, r == RULE_COLS ? k->width : k->per_row, k->parts,
+  tune_rule r = tune_shape_main(&st->m.v[k->v])->rule;
+  size_t need = tune_shape_temp(r, m, n, tune_rule_cols(r) ? k->width : k->per_row, k->parts,
                                 tune_type_size(st->m.acc));
   return need > rd_counters_bytes() ? need : rd_counters_bytes();
 }
@@ -70,10 +70,7 @@ static tgm_status shape_enqueue(tgm_ctx *c, const rd_opstate *st, const tune_sha
   call->counter = temp;
   call->partials = temp + rd_counters_bytes();
   call->items = k->items;
-  uint64_t vals[TUNE_MAX_ARGS];
-  void *args[TUNE_MAX_ARGS];
-  tgm_status s = tune_launch_args(&v->pos[0], call, vals, args);
-  return s == TGM_OK ? tgm_launch_2d(c->b, kern->pos[0], x, y, k->block, args, stream) : s;
+  return tune_shape_launch(c->b, v, kern->pos, call, x, y, k->block, stream);
 }
 
 // The first use of a row or column kernel: setting k runs on the check

@@ -33,12 +33,14 @@ void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, uns
       *x = group, *y = (unsigned)m;
     break;
   case RULE_COLS:
+  case RULE_COLS_ATOMIC: // CT: a counter a tile where in parts; CA: none
     *x = tgm_cols_grid_of(in_addr, n, group, vw ? vw : 1, elem);
     *y = parts;
     if (!tgm_cols_width_ok(group, block) || parts == 0 || parts > 65535 ||
-        (parts > 1 && *x > TGM_ROWS_PARTS_MAX))
+        (rule == RULE_COLS && parts > 1 && *x > TGM_ROWS_PARTS_MAX))
       *x = 0;
     break;
+  case RULE_COLS_INIT: *x = tgm_cols_init_grid(n); break;
   default: break;
   }
 }
@@ -68,10 +70,13 @@ tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sm
 }
 
 tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
-                         int vector) {
-  struct tgm_cols_pick k = tgm_cols_pick_of(m, n, sms, vw);
-  unsigned width = vector ? k.groups : k.groups * vw < k.block ? k.groups * vw : k.block;
-  tune_pick p = {TUNE_PICK_CT, k.block, 1, 0, width, k.parts};
+                         int vector, int atomics) {
+  struct tgm_cols_pick k = tgm_cols_pick_of(m, n, sms, vw, atomics);
+  // CA is CT.SV's settings: groups a block
+  unsigned width = vector || k.atomic        ? k.groups
+                   : k.groups * vw < k.block ? k.groups * vw
+                                             : k.block;
+  tune_pick p = {k.atomic ? TUNE_PICK_CA : TUNE_PICK_CT, k.block, 1, 0, width, k.parts};
   return p;
 }
 
@@ -81,7 +86,7 @@ int tune_shape_fits(tune_rule rule, unsigned long long m, unsigned long long n, 
                     unsigned vw, unsigned parts) {
   return rule == RULE_ROWS_PARTS ? tgm_rows_parts_fit(m, group)
          : rule == RULE_COLS     ? tgm_cols_parts_fit(n, group, vw ? vw : 1, parts)
-                                 : 1;
+                                 : 1; // CA: no temp storage
 }
 
 size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc) {
@@ -111,11 +116,14 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
   if (k->v < 0 || k->v >= man->n_v)
     return 0;
   const tune_variant *v = &man->v[k->v];
-  tune_rule r = v->pos[0].rule;
-  unsigned group = r == RULE_COLS ? k->width : k->per_row, x;
+  const tune_launch *l = tune_shape_main(v);
+  if (!l)
+    return 0;
+  tune_rule r = l->rule;
+  unsigned group = tune_rule_cols(r) ? k->width : k->per_row, x;
   if (!listed(v->blocks, v->n_blocks, k->block) || !k->items ||
       (r == RULE_ROWS_GROUP && !listed(v->per_row, v->n_per_row, k->per_row)) ||
-      (r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_COLS && (!k->width || !k->parts)))
+      (r == RULE_ROWS_PARTS && k->per_row < 2) || (tune_rule_cols(r) && (!k->width || !k->parts)))
     return 0;
   tune_shape_grid(r, in_addr, rows, n, k->block, group, k->parts, vw_of(man, v),
                   tune_type_size(man->elem), &x, y);
@@ -127,14 +135,41 @@ tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows
   unsigned vw = (unsigned)(16 / tune_type_size(man->elem));
   int ct = man->pick_v[TUNE_PICK_CT];
   tune_pick p = man->shape == TUNE_SHAPE_COLS
-                    ? tune_cols_pick(rows, n, sms, vw, ct >= 0 && man->v[ct].vec)
+                    ? tune_cols_pick(rows, n, sms, vw, ct >= 0 && man->v[ct].vec,
+                                     man->pick_v[TUNE_PICK_CA] >= 0)
                     : tune_rows_pick(rows, n, sms, max_threads);
   tune_shape_set k = {man->pick_v[p.role], p.block, p.items, p.per_row, p.width, p.parts};
   return k;
 }
 
+const tune_launch *tune_shape_main(const tune_variant *v) {
+  for (int i = v->n_pos - 1; i >= 0; i--)
+    if (!v->pos[i].block_fixed)
+      return &v->pos[i];
+  return NULL;
+}
+
+tgm_status tune_shape_launch(tgm_backend *b, const tune_variant *v, const tgm_function fs[],
+                             const tune_call *call, unsigned x, unsigned y, unsigned block,
+                             tgm_stream s) {
+  const tune_launch *l = tune_shape_main(v);
+  uint64_t vals[TUNE_MAX_ARGS];
+  void *args[TUNE_MAX_ARGS];
+  tgm_status st = l ? TGM_OK : tgm__fail(TGM_ERR_INVALID, "variant %s has no kernel", v->id);
+  for (const tune_launch *p = v->pos; st == TGM_OK && p < l; p++) { // CA: tgm_init_columns
+    unsigned px, py;
+    tune_shape_grid(p->rule, call->in[0], call->m, call->n, p->block_fixed, 0, 0, 0, 0, &px, &py);
+    if ((st = tune_launch_args(p, call, vals, args)) == TGM_OK)
+      st = tgm_launch_2d(b, fs[p - v->pos], px, py, p->block_fixed, args, s);
+  }
+  if (st == TGM_OK && (st = tune_launch_args(l, call, vals, args)) == TGM_OK)
+    st = tgm_launch_2d(b, fs[l - v->pos], x, y, block, args, s);
+  return st;
+}
+
 unsigned tune_shape_group(const tune_manifest *man, const tune_shape_set *k) {
-  return man->v[k->v].pos[0].rule == RULE_ROWS_GROUP ? k->per_row : 0;
+  const tune_launch *l = tune_shape_main(&man->v[k->v]);
+  return l && l->rule == RULE_ROWS_GROUP ? k->per_row : 0;
 }
 
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter) {

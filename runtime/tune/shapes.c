@@ -75,7 +75,7 @@ typedef struct {
 } shp;
 
 static const tune_variant *var(ctx *c, const shape_set *k) { return &c->m.v[k->v]; }
-static tune_rule rule_of(ctx *c, const shape_set *k) { return var(c, k)->pos[0].rule; }
+static tune_rule rule_of(ctx *c, const shape_set *k) { return tune_shape_main(var(c, k))->rule; }
 
 static int same_set(const shape_set *a, const shape_set *b) {
   return a->v == b->v && a->block == b->block && a->items == b->items && a->per_row == b->per_row &&
@@ -84,7 +84,7 @@ static int same_set(const shape_set *a, const shape_set *b) {
 
 static void set_text(ctx *c, const shape_set *k, char *buf, size_t len) {
   tune_rule r = rule_of(c, k);
-  if (r == RULE_COLS)
+  if (tune_rule_cols(r))
     snprintf(buf, len, "%s b%u w%u p%u", var(c, k)->id, k->block, k->width, k->parts);
   else if (r == RULE_ROWS)
     snprintf(buf, len, "%s b%u i%u", var(c, k)->id, k->block, k->items);
@@ -105,15 +105,16 @@ static int index_of(const unsigned *a, int n, unsigned x) {
 static unsigned grid_of(ctx *c, const shape_set *k, tgm_devptr in, dims d, unsigned *y) {
   unsigned x = tune_shape_set_grid(&c->m, k, in, d.m, d.n, y);
   tune_rule r = rule_of(c, k);
-  unsigned group = r == RULE_COLS ? k->width : k->per_row;
+  unsigned group = tune_rule_cols(r) ? k->width : k->per_row;
   return x && tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size) <= c->temp_bytes ? x : 0;
 }
 
 // One reduction of the matrix at in (its inputs c->in_gap apart) into out,
-// as the embedded call runs it: the counters cleared, then the one launch.
+// as the embedded call runs it: the counters cleared (CT), or out set to
+// the identity (CA's tgm_init_columns), then the variant's kernel.
 static tgm_status enqueue(ctx *c, const shape_set *k, tgm_devptr in, dims d, tgm_devptr out) {
   const tune_variant *v = var(c, k);
-  const tune_launch *l = &v->pos[0];
+  const tune_launch *l = tune_shape_main(v);
   unsigned y, x = grid_of(c, k, in, d, &y);
   if (!x)
     return tgm__fail(TGM_ERR_INVALID, "cannot launch here");
@@ -134,17 +135,16 @@ static tgm_status enqueue(ctx *c, const shape_set *k, tgm_devptr in, dims d, tgm
                     .items = k->items};
   for (int i = 0; i < c->n_in; i++)
     call.in[i] = in + (tgm_devptr)i * c->in_gap;
-  uint64_t vals[TUNE_MAX_ARGS];
-  void *args[TUNE_MAX_ARGS];
-  if ((s = tune_launch_args(l, &call, vals, args)) != TGM_OK)
-    return s;
   const fn_ref *ref = &c->refs[k->v][index_of(v->blocks, v->n_blocks, k->block)];
-  int name = l->rule == RULE_ROWS_GROUP ? ref->gname[index_of(v->per_row, v->n_per_row, k->per_row)]
-                                        : ref->name[0];
-  tgm_function f;
-  if ((s = tgm_module_function(c->mods[ref->job], name, &f)) != TGM_OK)
-    return s;
-  return tgm_launch_2d(c->b, f, x, y, k->block, args, c->s);
+  tgm_function fs[TUNE_MAX_LAUNCHES];
+  for (int i = 0; i < v->n_pos; i++) { // RW: the kernel of the setting's GROUP
+    int name = &v->pos[i] == l && l->rule == RULE_ROWS_GROUP
+                   ? ref->gname[index_of(v->per_row, v->n_per_row, k->per_row)]
+                   : ref->name[i];
+    if ((s = tgm_module_function(c->mods[ref->job], name, &fs[i])) != TGM_OK)
+      return s;
+  }
+  return tune_shape_launch(c->b, v, fs, &call, x, y, k->block, c->s);
 }
 
 static tgm_status enq_timed(ctx *c, const void *arg, tgm_devptr in, unsigned long long n) {
@@ -361,7 +361,7 @@ static unsigned pow2_floor(unsigned long long x) {
 // else knobs for its own kind near the rule's.
 static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
   const tune_variant *x = &c->m.v[v];
-  tune_rule r = x->pos[0].rule;
+  tune_rule r = tune_shape_main(x)->rule;
   shape_set k = {v, 256, 1, 0, 0, 0};
   int same_kind = rule->v >= 0 && rule_of(c, rule) == r;
   if (same_kind) {
@@ -376,7 +376,7 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
     k.per_row = want < 2 ? 2 : want > 4096 ? 4096 : (unsigned)want;
     k.block = d.n >= 16384 ? 1024 : 256;
     k.items = d.n >= 16384 ? 4 : 1;
-  } else if (r == RULE_COLS) {
+  } else if (tune_rule_cols(r)) {
     k = *rule;
     k.v = v;
   }
@@ -386,12 +386,12 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
     k.per_row = tune_nearest(x->per_row, x->n_per_row, k.per_row ? k.per_row : 1);
   if (r == RULE_ROWS)
     k.per_row = 0;
-  if (r == RULE_COLS && !x->vec && k.width) { // a scalar CT: columns a block, not groups
+  if (tune_rule_cols(r) && !x->vec && k.width) { // a scalar CT: columns a block, not groups
     unsigned cols = k.width * (unsigned)(16 / c->elem);
     if (rule->v >= 0 && c->m.v[rule->v].vec)
       k.width = cols < k.block ? cols : k.block;
   }
-  if (r != RULE_COLS)
+  if (!tune_rule_cols(r))
     k.width = 0, k.parts = 0;
   return k;
 }
@@ -406,7 +406,7 @@ static int neighbours(ctx *c, const shape_set *k, shape_set out[10]) {
   for (int dir = -1; dir <= 1; dir += 2) {
     if (bi + dir >= 0 && bi + dir < x->n_blocks)
       out[n] = *k, out[n++].block = x->blocks[bi + dir];
-    if (r != RULE_COLS && ii >= 0 && ii + dir >= 0 && ii + dir < x->n_items)
+    if (!tune_rule_cols(r) && ii >= 0 && ii + dir >= 0 && ii + dir < x->n_items)
       out[n] = *k, out[n++].items = x->items[ii + dir];
   }
   if (r == RULE_ROWS_GROUP) {
@@ -420,7 +420,7 @@ static int neighbours(ctx *c, const shape_set *k, shape_set out[10]) {
       out[n] = *k, out[n++].per_row = k->per_row / 2;
     out[n] = *k, out[n++].per_row = k->per_row * 2;
   }
-  if (r == RULE_COLS) {
+  if (tune_rule_cols(r)) {
     if (k->width / 2 >= 1)
       out[n] = *k, out[n++].width = k->width / 2;
     if (k->width * 2 <= 1024)

@@ -21,7 +21,10 @@ enum {
 // A launch's grid: the 1-D rules (launch_rule.tpl's tgm_rule, in its
 // order), then those of row and column manifests (tgm-gen --rows, --cols):
 // rows (m blocks), rows_group (tgm_rows_grid_of), rows_parts (per_row x m),
-// cols (tgm_cols_grid_of x parts).
+// cols (tgm_cols_grid_of x parts: CT, counters and partials in temp),
+// cols_atomic (the same blocks, no temp: CA, whose parts combine into out
+// atomically) and cols_init (CA's first launch, tgm_init_columns:
+// tgm_cols_init_grid(n) blocks).
 typedef enum {
   RULE_ONE,
   RULE_TILES,
@@ -31,8 +34,12 @@ typedef enum {
   RULE_ROWS,
   RULE_ROWS_GROUP,
   RULE_ROWS_PARTS,
-  RULE_COLS
+  RULE_COLS,
+  RULE_COLS_ATOMIC,
+  RULE_COLS_INIT
 } tune_rule;
+// A column kernel's rule (CT's or CA's): width, parts and their grid.
+static inline int tune_rule_cols(tune_rule r) { return r == RULE_COLS || r == RULE_COLS_ATOMIC; }
 typedef enum {
   ARG_IN,
   ARG_N,
@@ -47,13 +54,15 @@ typedef enum {
   ARG_PARAM
 } tune_arg;
 // The kinds tgm_rows_pick_of names (RW scalar, RW vector, RB, RL) and
-// tgm_cols_pick_of's CT: "rw_narrow", "rw_wide", "rb", "rl", "ct".
+// tgm_cols_pick_of's CT and CA: "rw_narrow", "rw_wide", "rb", "rl", "ct",
+// "ca".
 enum {
   TUNE_PICK_RW_NARROW,
   TUNE_PICK_RW_WIDE,
   TUNE_PICK_RB,
   TUNE_PICK_RL,
   TUNE_PICK_CT,
+  TUNE_PICK_CA,
   TUNE_PICK_ROLES
 };
 extern const char *const tune_pick_roles[TUNE_PICK_ROLES];
@@ -215,8 +224,9 @@ typedef struct {
 } tune_pick;
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
                          unsigned max_threads);
+// atomics: the manifest has CA (the pick may name it: tgm_cols_pick's atomic).
 tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
-                         int vector);
+                         int vector, int atomics);
 // The cell of the tuned buckets m (or n) falls in (launch_rule.tpl's
 // tgm_shape_cell: the odd a with 2^(a-1) <= x < 2^(a+1)).
 int tune_shape_cell(unsigned long long x);
@@ -245,6 +255,9 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
 // variant the manifest's pick_variants name for its kind (v = -1: none).
 tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
                                unsigned long long n, unsigned sms, unsigned max_threads);
+// A row or column variant's own launch (its BLOCK-sized kernel: CA's comes
+// after tgm_init_columns, of a fixed block), NULL where it has none.
+const tune_launch *tune_shape_main(const tune_variant *v);
 // The group a setting's kernel is compiled for (RW's threads a row: the
 // GROUP of its name), 0 for the others.
 unsigned tune_shape_group(const tune_manifest *man, const tune_shape_set *k);
@@ -267,6 +280,13 @@ typedef struct {
 // "args" say; TGM_ERR_MANIFEST for temp storage, items or grid without has_temp.
 tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
                             void *args[]);
+// Enqueues one reduction by a row or column variant, as the embedded call
+// does but for the counters (the caller's): CA's tgm_init_columns first
+// (its grid from the rule), then the kernel in x by y blocks of `block`.
+// fs[i] is launch i's function; call: inputs, m, n, ld, out, temp, knobs.
+tgm_status tune_shape_launch(tgm_backend *b, const tune_variant *v, const tgm_function fs[],
+                             const tune_call *call, unsigned x, unsigned y, unsigned block,
+                             tgm_stream s);
 
 // The reference kernel (the scalar codelet, tgm_reference_kernel) is
 // compiled without optimization, so that an optimizer bug in the variants is

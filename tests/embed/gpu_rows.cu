@@ -105,8 +105,10 @@ static std::string pick_text(bool cols, size_t m, size_t n) {
   CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev));
   char buf[96];
   if (cols) {
-    tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)sms, 4); // 4-byte types: 4 columns a vector
-    std::snprintf(buf, sizeof buf, "CT.SV b%u g%u p%u", k.block, k.groups, k.parts);
+    // 4-byte types: 4 columns a vector; sum, max and min have CA.SV
+    tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)sms, 4, 1);
+    std::snprintf(buf, sizeof buf, "%s b%u g%u p%u", k.atomic ? "CA.SV" : "CT.SV", k.block,
+                  k.groups, k.parts);
   } else {
     tgm_rows_pick k = tgm_rows_pick_of(m, n, (unsigned)sms, (unsigned)threads);
     static const char *kinds[] = {"RW", "RB", "RL"};

@@ -219,13 +219,21 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(s, TGM_OK);
   if (s == TGM_OK) {
     CHECK_EQ_INT(m.shape, TUNE_SHAPE_COLS);
-    CHECK_EQ_INT(m.n_v, 2);
-    const tune_variant *ss = &m.v[0], *sv = &m.v[1];
+    CHECK_EQ_INT(m.n_v, 3);
+    const tune_variant *ss = &m.v[0], *sv = &m.v[1], *ca = &m.v[2];
     CHECK(!strcmp(ss->id, "CT.SS") && !ss->vec && !strcmp(sv->id, "CT.SV") && sv->vec);
     CHECK(sv->pos[0].rule == RULE_COLS && sv->pos[0].n_args == 8 &&
           sv->pos[0].args[7] == ARG_WIDTH && sv->pos[0].args[5] == ARG_PARTIALS);
     CHECK(sv->n_parts == 7 && sv->n_widths == 7 && sv->n_per_row == 0 && sv->n_items == 1);
     CHECK(m.pick_v[TUNE_PICK_CT] == 1 && m.pick_v[TUNE_PICK_RB] == -1);
+    // CA.SV: tgm_init_columns(out, n) in blocks of 256, then the kernel (no temp)
+    CHECK(!strcmp(ca->id, "CA.SV") && ca->vec && ca->n_pos == 2 && !ca->partials && !ca->counter &&
+          !ca->deterministic);
+    CHECK(ca->pos[0].rule == RULE_COLS_INIT && ca->pos[0].block_fixed == 256 &&
+          ca->pos[0].n_args == 2 && ca->pos[0].args[0] == ARG_OUT && ca->pos[0].args[1] == ARG_N);
+    CHECK(tune_shape_main(ca) == &ca->pos[1] && ca->pos[1].rule == RULE_COLS_ATOMIC);
+    CHECK(tune_shape_main(sv) == &sv->pos[0]);
+    CHECK(m.pick_v[TUNE_PICK_CA] == 2);
     tune_manifest_free(&m);
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
@@ -278,51 +286,81 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 16 && p.block == 1024);
   // few tiles of a small matrix: 8 rows a lane from 512 rows, 128 lanes of
   // 4 groups of 4 columns in a block of 512
-  p = tune_cols_pick(1024, 32, 132, 4, 1);
+  p = tune_cols_pick(1024, 32, 132, 4, 1, 0);
   CHECK(p.role == TUNE_PICK_CT && p.width == 4 && p.parts == 1 && p.block == 512);
-  p = tune_cols_pick(1024, 32, 132, 4, 0); // scalar: 16 columns a block
+  p = tune_cols_pick(1024, 32, 132, 4, 0, 0); // scalar: 16 columns a block
   CHECK(p.width == 16 && p.block == 512);
-  p = tune_cols_pick(2, 512, 132, 4, 1); // two rows: 2 lanes of 128 groups
+  p = tune_cols_pick(2, 512, 132, 4, 1, 0); // two rows: 2 lanes of 128 groups
   CHECK(p.width == 128 && p.parts == 1 && p.block == 256);
   // 2^22 < m n <= 2^24: 8 groups a block where they make one part
-  p = tune_cols_pick(4096, 4096, 132, 4, 1);
+  p = tune_cols_pick(4096, 4096, 132, 4, 1, 0);
   CHECK(p.width == 8 && p.parts == 1 && p.block == 1024);
-  p = tune_cols_pick(2048, 8192, 132, 4, 1);
+  p = tune_cols_pick(2048, 8192, 132, 4, 1, 0);
   CHECK(p.width == 8 && p.parts == 1 && p.block == 512);
-  p = tune_cols_pick(128, 131072, 132, 4, 1); // few rows: 32 groups, as before
+  p = tune_cols_pick(128, 131072, 132, 4, 1, 0); // few rows: 32 groups, as before
   CHECK(p.width == 32 && p.parts == 1 && p.block == 128);
   // 2^24, 256 rows a lane of 8 groups: 16 tiles of 8 groups, 33 parts
-  p = tune_cols_pick(32768, 512, 132, 4, 1);
+  p = tune_cols_pick(32768, 512, 132, 4, 1, 0);
   CHECK(p.width == 8 && p.parts == 33 && p.block == 256);
-  p = tune_cols_pick(8192, 8192, 132, 4, 1); // 2^26: 16 tiles of 128 groups, 8 parts (128 blocks)
+  p = tune_cols_pick(8192, 8192, 132, 4, 1,
+                     0); // 2^26: 16 tiles of 128 groups, 8 parts (128 blocks)
   CHECK(p.width == 128 && p.parts == 8 && p.block == 1024);
-  p = tune_cols_pick(65536, 1024, 132, 4, 1); // 2 tiles (aligned), 66 parts: a block a SM
+  p = tune_cols_pick(65536, 1024, 132, 4, 1, 0); // 2 tiles (aligned), 66 parts: a block a SM
   CHECK(p.width == 128 && p.parts == 66 && p.block == 1024);
-  p = tune_cols_pick(1u << 25, 2, 132, 4, 1); // one tile, 132 parts
+  p = tune_cols_pick(1u << 25, 2, 132, 4, 1, 0); // one tile, 132 parts
   CHECK(p.width == 1 && p.parts == 132 && p.block == 1024);
-  p = tune_cols_pick(100000, 2, 132, 4, 1); // parts down the rows, narrow: blocks of 256
+  p = tune_cols_pick(100000, 2, 132, 4, 1, 0); // parts down the rows, narrow: blocks of 256
   CHECK(p.width == 1 && p.parts > 1 && p.block == 256);
   // wider: 8 groups, blocks of 256, 4 sms blocks over 4 tiles
-  p = tune_cols_pick(32768, 128, 132, 4, 1);
+  p = tune_cols_pick(32768, 128, 132, 4, 1, 0);
   CHECK(p.width == 8 && p.parts == 132 && p.block == 256);
-  p = tune_cols_pick(131072, 32, 132, 4, 1); // one aligned tile (two for any skew): 4 sms parts
+  p = tune_cols_pick(131072, 32, 132, 4, 1, 0); // one aligned tile (two for any skew): 4 sms parts
   CHECK(p.width == 8 && p.parts == 528 && p.block == 256);
   // more tiles rather than parts: one part of 2 groups where a lane of 512
   // has at most 8 rows, or the tiles are at least twice its rows
-  p = tune_cols_pick(2048, 512, 132, 4, 1);
+  p = tune_cols_pick(2048, 512, 132, 4, 1, 0);
   CHECK(p.width == 2 && p.parts == 1 && p.block == 512);
-  p = tune_cols_pick(4096, 32, 132, 4, 1);
+  p = tune_cols_pick(4096, 32, 132, 4, 1, 0);
   CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
-  p = tune_cols_pick(8192, 256, 132, 4, 1); // 16 rows a lane, 33 tiles
+  p = tune_cols_pick(8192, 256, 132, 4, 1, 0); // 16 rows a lane, 33 tiles
   CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
-  p = tune_cols_pick(8192, 128, 132, 4, 1); // 16 rows a lane, 17 tiles: parts
+  p = tune_cols_pick(8192, 128, 132, 4, 1, 0); // 16 rows a lane, 17 tiles: parts
   CHECK(p.width == 8 && p.parts == 64 && p.block == 256);
-  p = tune_cols_pick(16384, 1024, 132, 4, 1); // 32 rows a lane, 129 tiles
+  p = tune_cols_pick(16384, 1024, 132, 4, 1, 0); // 32 rows a lane, 129 tiles
   CHECK(p.width == 2 && p.parts == 1 && p.block == 1024);
-  p = tune_cols_pick(8192, 16, 132, 4, 1); // fewer than 8 groups: parts
+  p = tune_cols_pick(8192, 16, 132, 4, 1, 0); // fewer than 8 groups: parts
   CHECK(p.width == 4 && p.parts == 32 && p.block == 256);
-  p = tune_cols_pick(1 << 20, 64, 132, 4, 1); // above 2^24: blocks of 1024
+  p = tune_cols_pick(1 << 20, 64, 132, 4, 1, 0); // above 2^24: blocks of 1024
   CHECK(p.parts > 1 && p.block == 1024);
+  CHECK(p.role == TUNE_PICK_CT);
+  // with CA in the manifest the same settings, in parts CA's (atomics, no counters)
+  p = tune_cols_pick(32768, 32, 132, 4, 1, 1); // 2^20
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 256 && p.block == 256);
+  p = tune_cols_pick(131072, 32, 132, 4, 1, 1); // 2^22
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 528);
+  p = tune_cols_pick(1u << 25, 2, 132, 4, 1, 1); // n = 2 (rows packed): CA at every size
+  CHECK(p.role == TUNE_PICK_CA && p.parts == 132);
+  p = tune_cols_pick(2048, 512, 132, 4, 1,
+                     1); // one part a lane of 16 rows: CA, 128 a block, 4 rows
+  CHECK(p.role == TUNE_PICK_CA && p.width == 2 && p.parts == 8 && p.block == 128);
+  p = tune_cols_pick(8192, 2, 132, 4, 1, 1); // packed rows: 4096 vectors, 4 a thread
+  CHECK(p.role == TUNE_PICK_CA && p.width == 1 && p.parts == 8 && p.block == 128);
+  p = tune_cols_pick(64, 8, 132, 4, 1, 1); // a lane's rows few: one part
+  CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
+  p = tune_cols_pick(4096, 4096, 132, 4, 1, 1); // above 2^22: one part of 8 groups, as without
+  CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
+  p = tune_cols_pick(100000, 2, 132, 4, 0, 1); // CA is vector loads: groups, not columns
+  CHECK(p.role == TUNE_PICK_CA && p.width == 1 && p.parts > 1);
+  CHECK_EQ_INT(tune_shape_counters(RULE_COLS_ATOMIC, 64), 0);
+  CHECK_EQ_INT(tune_shape_temp(RULE_COLS_ATOMIC, 1000, 8, 2, 64, 4), 0);
+  CHECK(tune_shape_fits(RULE_COLS_ATOMIC, 1000, 1 << 20, 1, 4, 4096));
+  unsigned gx = 0, gy = 0;
+  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1000, 256, 0, 0, 0, 0, &gx, &gy);
+  CHECK(gx == 4 && gy == 1);
+  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1ull << 30, 256, 0, 0, 0, 0, &gx, &gy);
+  CHECK(gx == 1024 && gy == 1);
+  tune_shape_grid(RULE_COLS_ATOMIC, 0, 1 << 20, 1 << 20, 256, 1, 8, 4, 4, &gx, &gy);
+  CHECK(gx == (1u << 18) && gy == 8); // no counters: more tiles than CT's 4096 in parts
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_PARTS, 0), 4096 * 4);
   CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 2), 4096 * 4);
   CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 1), 0);
@@ -380,6 +418,11 @@ int main(int argc, char **argv) {
       {SHAPED("rows", "tiles", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("rows", "cols", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("cols", "rows_parts", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
+      // CA's kernel without its tgm_init_columns; a cols_init launch as the kernel
+      {SHAPED("cols", "cols_atomic", "\"in\"", "", "launches_m_positive"),
+       "one kernel of the block knob"},
+      {SHAPED("cols", "cols_init", "\"out\", \"n\"", "", "launches_m_positive"),
+       "one kernel of the block knob"},
       {SHAPED("rows", "rows", "\"in\"", "", "launches_n_positive"), "launches_m_positive only"},
       {SHAPED("cols", "cols", "\"in\"", ", \"per_row\": [2]", "launches_m_positive"),
        "tunables.per_row: not a knob"},

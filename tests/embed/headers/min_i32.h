@@ -957,8 +957,16 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // 2^26-2^28 with n = 32-8192 once the parts took the rows in turn:
 // bench/results/2026-11-26-cols-big; 176 blocks of 1024 for 65536 x 1024
 // left 44 SMs with two).
+// With `atomics` (the spectrum has CA.SV: its result the accumulator, no
+// epilogue), a setting in parts runs CA.SV: the parts combine into out with
+// atomics after a kernel sets out to the identity, instead of CT.SV's last
+// part folding their partials after their counters are cleared: no
+// counters, no ticket, no fold. The same settings in one process (H100,
+// bench/results/2026-11-27-cols-atomic): 1.02-1.38x in (b), 1.02-1.66x in
+// (c) at 16 shapes of 2^16-2^28 with n = 2-8192. atomic is 1 where the
+// pick runs CA.SV.
 struct tgm_cols_pick {
-  unsigned groups, parts, block;
+  unsigned groups, parts, block, atomic;
 };
 // The tiles of `groups` groups of vw columns over n columns, at most (the
 // matrix's skew from its 16-byte boundary unknown here).
@@ -988,8 +996,8 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
 }
 
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned vw) {
-  struct tgm_cols_pick k = {1, 1, 1024};
+                                                    unsigned vw, int atomics) {
+  struct tgm_cols_pick k = {1, 1, 1024, 0};
   if (n == 0)
     return k;
   unsigned long long g = tgm_pow2_floor((n + vw - 1) / vw), cap = m <= 32 ? 128 : 32;
@@ -1044,7 +1052,15 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   if (parts > TGM_COLS_EMBED_PARTIALS / n)
     parts = TGM_COLS_EMBED_PARTIALS / n;
   k.parts = parts < 1 || tiles > TGM_ROWS_PARTS_MAX ? 1 : (unsigned)parts;
+  k.atomic = atomics && k.parts > 1;
   return k;
+}
+
+// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
+// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_cols_init_grid(unsigned long long n) {
+  unsigned long long g = (n + 255) / 256;
+  return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
 
