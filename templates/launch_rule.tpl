@@ -316,17 +316,18 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
   return lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256);
 }
 
-// A one-part pick of at most 2^22 elements, where the spectrum has CA.SV:
-// its groups in blocks of 128 and parts for about 4 rows a lane (packed
-// rows, n <= 2: 4 vectors a thread), at most 4 sms blocks, combined with
-// atomics; one part where that is one. Against the one-part picks, every
-// setting in one process (H100, bench/results/2026-11-27-cols-atomic,
-// p1grid): 1.1-2.1x in (b) where a lane had 8 or more rows, the one part
-// kept where it had fewer.
+// A one-part pick of at least 512 rows and at most 2^22 elements, where
+// the spectrum has CA.SV: its groups in blocks of 128 and parts for about 4
+// rows a lane (packed rows, n <= 2: 4 vectors a thread), at most 4 sms
+// blocks, combined with atomics; one part where that is one. Against the
+// one-part picks in one process (H100, bench/results/2026-11-27-cols-atomic,
+// p1grid): 1.00-1.99x in (b), 0.92-2.37x in (c), geomean 1.21 / 1.24 at 37
+// shapes of 512-16384 rows, n = 2-512; at 64-256 rows 0.94-1.19, geomean
+// 1.00 (12 shapes): those keep one part.
 static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
                                                          unsigned long long n, unsigned sms, unsigned vw,
                                                          int atomics) {
-  if (!atomics || m * n > (1ull << 22) || k.groups > 128)
+  if (!atomics || m < 512 || m * n > (1ull << 22) || k.groups > 128)
     return k;
   const unsigned long long lanes = 128 / k.groups, rows = n * 2 <= vw ? m * n / vw : m,
                            tiles = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);

@@ -347,6 +347,8 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_CA && p.width == 1 && p.parts == 8 && p.block == 128);
   p = tune_cols_pick(64, 8, 132, 4, 1, 1); // a lane's rows few: one part
   CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
+  p = tune_cols_pick(256, 512, 132, 4, 1, 1); // fewer than 512 rows: one part
+  CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
   p = tune_cols_pick(4096, 4096, 132, 4, 1, 1); // above 2^22: one part of 8 groups, as without
   CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
   p = tune_cols_pick(100000, 2, 132, 4, 0, 1); // CA is vector loads: groups, not columns

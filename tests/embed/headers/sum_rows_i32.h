@@ -701,6 +701,32 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
   return lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256);
 }
 
+// A one-part pick of at least 512 rows and at most 2^22 elements, where
+// the spectrum has CA.SV: its groups in blocks of 128 and parts for about 4
+// rows a lane (packed rows, n <= 2: 4 vectors a thread), at most 4 sms
+// blocks, combined with atomics; one part where that is one. Against the
+// one-part picks in one process (H100, bench/results/2026-11-27-cols-atomic,
+// p1grid): 1.00-1.99x in (b), 0.92-2.37x in (c), geomean 1.21 / 1.24 at 37
+// shapes of 512-16384 rows, n = 2-512; at 64-256 rows 0.94-1.19, geomean
+// 1.00 (12 shapes): those keep one part.
+static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
+                                                         unsigned long long n, unsigned sms, unsigned vw,
+                                                         int atomics) {
+  if (!atomics || m < 512 || m * n > (1ull << 22) || k.groups > 128)
+    return k;
+  const unsigned long long lanes = 128 / k.groups, rows = n * 2 <= vw ? m * n / vw : m,
+                           tiles = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
+  unsigned long long parts = (rows + lanes * 4 - 1) / (lanes * 4), most = 4ull * sms / (tiles ? tiles : 1);
+  if (parts > most)
+    parts = most;
+  if (parts >= 2) {
+    k.block = 128;
+    k.parts = (unsigned)parts;
+    k.atomic = 1;
+  }
+  return k;
+}
+
 static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned vw, int atomics) {
   struct tgm_cols_pick k = {1, 1, 1024, 0};
@@ -726,7 +752,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
       k.groups = fit < k.groups ? (unsigned)fit : k.groups;
       k.block = (want > 1 ? want : 1) * k.groups <= 256 ? 256 : 512;
     }
-    return k;
+    return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
   }
   const int big = m * n > (1ull << 24);
   if (!big && vw >= 4 && k.groups >= 8) {
@@ -736,7 +762,7 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
     if (rows2 <= 8 || tiles2 >= 2 * rows2) {
       k.groups = 2;
       k.block = m <= 2048 ? 512 : 1024;
-      return k;
+      return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
     }
   }
   // above 2^24 up to 128 groups a tile, else up to 8
