@@ -340,9 +340,13 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 528);
   p = tune_cols_pick(1u << 25, 2, 132, 4, 1, 1); // n = 2 (rows packed): CA at every size
   CHECK(p.role == TUNE_PICK_CA && p.parts == 132);
-  p = tune_cols_pick(2048, 512, 132, 4, 1,
-                     1); // one part a lane of 16 rows: CA, 128 a block, 4 rows
+  // one part, a lane of 16 rows: CA in blocks of 128, 4 rows a lane
+  p = tune_cols_pick(2048, 128, 132, 4, 1, 1);
   CHECK(p.role == TUNE_PICK_CA && p.width == 2 && p.parts == 8 && p.block == 128);
+  p = tune_cols_pick(2048, 512, 132, 4, 1, 1); // n > 128: one part
+  CHECK(p.role == TUNE_PICK_CT && p.width == 2 && p.parts == 1);
+  p = tune_cols_pick(2048, 2, 132, 4, 1, 1); // two parts would be all: one part
+  CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
   p = tune_cols_pick(8192, 2, 132, 4, 1, 1); // packed rows: 4096 vectors, 4 a thread
   CHECK(p.role == TUNE_PICK_CA && p.width == 1 && p.parts == 8 && p.block == 128);
   p = tune_cols_pick(64, 8, 132, 4, 1, 1); // a lane's rows few: one part

@@ -692,25 +692,26 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
   return lane_rows <= 16 || (lane_rows <= 64 && tiles * 1024 >= (unsigned long long)sms * 256);
 }
 
-// A one-part pick of at least 512 rows and at most 2^22 elements, where
-// the spectrum has CA.SV: its groups in blocks of 128 and parts for about 4
-// rows a lane (packed rows, n <= 2: 4 vectors a thread), at most 4 sms
-// blocks, combined with atomics; one part where that is one. Against the
-// one-part picks in one process (H100, bench/results/2026-11-27-cols-atomic,
-// p1grid): 1.00-1.99x in (b), 0.92-2.37x in (c), geomean 1.21 / 1.24 at 37
-// shapes of 512-16384 rows, n = 2-512; at 64-256 rows 0.94-1.19, geomean
-// 1.00 (12 shapes): those keep one part.
+// A one-part pick of at least 512 rows, n <= 128 and at most 2^22
+// elements, where the spectrum has CA.SV: its groups in blocks of 128 and
+// parts for about 4 rows a lane (packed rows, n <= 2: 4 vectors a thread),
+// at most 4 sms blocks, combined with atomics, where that makes 4 parts or
+// more. Against the one-part picks (H100, bench/results/2026-11-27-cols-
+// atomic: p1grid, one process, f32; the sweeps, f32 and i32): 1.07-1.99x
+// in (b), 1.15-2.37x in (c) at 512-16384 rows with n = 2-128 (f32), i32
+// 0.98-1.20x; with 2 parts (0.83-0.96x), n >= 256 (0.86-1.17x) or fewer
+// rows (0.94-1.19x, geomean 1.00) one part stays.
 static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
                                                          unsigned long long n, unsigned sms, unsigned vw,
                                                          int atomics) {
-  if (!atomics || m < 512 || m * n > (1ull << 22) || k.groups > 128)
+  if (!atomics || m < 512 || n > 128 || m * n > (1ull << 22) || k.groups > 128)
     return k;
   const unsigned long long lanes = 128 / k.groups, rows = n * 2 <= vw ? m * n / vw : m,
                            tiles = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
   unsigned long long parts = (rows + lanes * 4 - 1) / (lanes * 4), most = 4ull * sms / (tiles ? tiles : 1);
   if (parts > most)
     parts = most;
-  if (parts >= 2) {
+  if (parts >= 4) {
     k.block = 128;
     k.parts = (unsigned)parts;
     k.atomic = 1;
