@@ -247,17 +247,20 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
   int major = 0;
   CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
   const bool early = major >= 9; // CA.SV launched behind its init (PDL)
+  // CA.SV in blocks of b, width w, p parts (out set to the identity, the parts' atomics)
+  auto ca = [&](const float *in, unsigned b, unsigned w, unsigned p) -> cudaError_t {
+    switch (b) {
+    case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    case 512: return cs::launch_sum_CA_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    default: return cs::launch_sum_CA_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    }
+  };
   if (k0.parts > 1) { // the pick's setting both ways: CT.SV as the call runs it (the counters
                       // cleared by a kernel the column kernel starts behind: PDL, sm_90+; the
                       // last part folding) and CA.SV (out set to the identity, the parts' atomics)
-    one(c, "cols", m, n, "pick-ca", want, bound, [&](const float *in) -> cudaError_t {
-      switch (k0.block) {
-      case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      case 512: return cs::launch_sum_CA_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      default: return cs::launch_sum_CA_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      }
-    });
+    one(c, "cols", m, n, "pick-ca", want, bound,
+        [&](const float *in) { return ca(in, k0.block, k0.groups, k0.parts); });
     one(c, "cols", m, n, "pick-ct", want, bound, [&](const float *in) -> cudaError_t {
       if (early)
         TGM_LAUNCH(cs::tgm_clear_counters, 1, 256, c.s, static_cast<unsigned *>(c.temp),
@@ -303,14 +306,7 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
         if (p == 1)
           continue;
         std::snprintf(nm, sizeof nm, "CA.SV b%u g%u p%u", b, w, p); // the parts' atomics, early on sm_90+
-        one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
-          switch (b) {
-          case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
-          case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
-          case 512: return cs::launch_sum_CA_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
-          default: return cs::launch_sum_CA_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
-          }
-        });
+        one(c, "cols", m, n, nm, want, bound, [&](const float *in) { return ca(in, b, w, p); });
       }
   if (m <= 64 && n % 4 == 0)
     for (unsigned waves : {1u, 2u, 4u}) {
