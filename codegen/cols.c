@@ -50,7 +50,7 @@ void cols_build(Arena *a, Composition *c, Plan *p) {
   p->kernel = k;
   /* CA: at least one block an SM, which the launch always allows, said to
      ptxas: without it CA.SV took 32 registers and spilled (sm_90, CUDA 13.0)
-     and ran 4-6 % slower than CT.SV from 2^22 elements; with it, 1.02-1.38x
+     and ran 4-6 % slower than CT.SV from 2^22 elements; with it, 1.02-1.41x
      CT.SV in (b) at every setting in parts measured
      (bench/results/2026-11-27-cols-atomic) */
   if (atomic)

@@ -27,6 +27,10 @@
 //             p.k1.pQ the same in Q parts (half and twice the pick's)
 //   p.tkt     p.k1 with the last-part ticket (fence, atomicInc), no fold;
 //             p.tkt0 the same without the fence (not checked)
+//   p.atom.pQ an init kernel sets out to 0, the prototype launched behind
+//             it (PDL) in Q parts adds each part's values to out with
+//             atomicAdd (the pick's parts, twice and four times them, and a
+//             wave of 2048 threads an SM): what CA.SV became
 // The prototype is CT.SV's body for ld = n, n a multiple of 4 (n = 2: the
 // matrix taken as m / 2 rows of 4, columns c and c + 2 folded at the end):
 // `width` groups of 4 columns a block, its BLOCK / width lanes and the
