@@ -234,14 +234,19 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
   }
   tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4, 1);
   // CT.SV in blocks of b, width w, p parts, after a memset of its first `clear` bytes of temp (the counters)
-  auto ct = [&](const float *in, unsigned b, unsigned w, unsigned p, size_t clear) -> cudaError_t {
-    if (clear)
+  // (early: the counters cleared by tgm_clear_counters, the column kernel launched behind it, as the
+  // embedded call does on sm_90+)
+  auto ct = [&](const float *in, unsigned b, unsigned w, unsigned p, size_t clear,
+                bool early = false) -> cudaError_t {
+    if (clear && early)
+      TGM_LAUNCH(cs::tgm_clear_counters, 1, 256, c.s, static_cast<unsigned *>(c.temp), (unsigned)(clear / 4));
+    else if (clear)
       CK(cudaMemsetAsync(c.temp, 0, clear, c.s));
     switch (b) {
-    case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-    case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-    case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
-    default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s);
+    case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
+    default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
     }
   };
   int major = 0;
@@ -261,18 +266,8 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
                       // last part folding) and CA.SV (out set to the identity, the parts' atomics)
     one(c, "cols", m, n, "pick-ca", want, bound,
         [&](const float *in) { return ca(in, k0.block, k0.groups, k0.parts); });
-    one(c, "cols", m, n, "pick-ct", want, bound, [&](const float *in) -> cudaError_t {
-      if (early)
-        TGM_LAUNCH(cs::tgm_clear_counters, 1, 256, c.s, static_cast<unsigned *>(c.temp),
-                   (unsigned)TGM_ROWS_PARTS_MAX);
-      else
-        CK(cudaMemsetAsync(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, c.s));
-      switch (k0.block) {
-      case 128: return cs::launch_sum_CT_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      case 256: return cs::launch_sum_CT_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      case 512: return cs::launch_sum_CT_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      default: return cs::launch_sum_CT_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, k0.parts, k0.groups, c.s, early);
-      }
+    one(c, "cols", m, n, "pick-ct", want, bound, [&](const float *in) {
+      return ct(in, k0.block, k0.groups, k0.parts, (size_t)TGM_ROWS_PARTS_MAX * 4, early);
     });
   }
   if (k0.parts > 1) { // the pick's launch with a memset of its tiles' counters alone (not all 4096)
