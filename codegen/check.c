@@ -293,7 +293,7 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   }
 
   /* build: the simulator and every harness at once, then link and run each */
-  const char *kflags = "-std=c++17 -Og -fwrapv -fno-strict-aliasing -w -x c++ "
+  const char *kflags = "-std=c++17 -O1 -fwrapv -fno-strict-aliasing -w -x c++ "
                        "-include sim/tgm_sim.h -Isim/include -I.";
   const char **cmds = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *cmds);
   int *status = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *status);

@@ -1,18 +1,22 @@
 // tgm_sim.cpp - the fiber scheduler behind tgm_sim.h.
 //
 // Fibers: every thread of a block runs on its own mmap'd stack (with a guard
-// page).  A fiber is created once with makecontext() and then switched with
-// _setjmp/_longjmp, which is ~25x cheaper than swapcontext() (no signal-mask
-// system call).  A fiber loops forever: park, run one GPU thread, park...
-// so stacks and contexts are reused across blocks and launches.  A fiber that
-// is abandoned mid-kernel (launch error) is re-created before its next use.
+// page).  On x86-64 a switch is six pushes, a stack swap and six pops
+// (tgm_sim_swap below); elsewhere a fiber is created with makecontext() and
+// switched with _setjmp/_longjmp (glibc's longjmp also walks the thread's
+// cleanup handlers: about 3x the cost).  A fiber loops forever: park, run one
+// GPU thread, park... so stacks and contexts are reused across blocks and
+// launches.  A fiber that is abandoned mid-kernel (launch error) is
+// re-created before its next use.
 //
 // Scheduling: one block at a time.  A FIFO run queue holds the runnable
 // threads of the block; a thread runs until it blocks (barrier or warp
-// rendezvous) or returns.  When a barrier / rendezvous completes, all its
-// threads (the last arriver included) are queued in the configured thread
-// order.  An empty queue with unfinished threads is a deadlock, reported as
-// barrier divergence or warp-collective deadlock.
+// rendezvous) or returns, and then switches straight to the next thread in
+// the queue (to the scheduler only when the queue is empty or the launch
+// failed).  When a barrier / rendezvous completes, all its threads (the last
+// arriver included) are queued in the configured thread order.  An empty
+// queue with unfinished threads is a deadlock, reported as barrier
+// divergence or warp-collective deadlock.
 
 // glibc's fortified longjmp (__longjmp_chk) refuses to jump between stacks.
 #ifdef _FORTIFY_SOURCE
@@ -45,6 +49,28 @@
 
 #include "tgm_sim.h"
 
+// ---------------------------------------------------------------- contexts
+
+#if defined(__x86_64__) && !defined(TGM_SIM_SETJMP)
+#define TGM_SIM_SWAP 1
+// tgm_sim_swap(&from, to): pushes the callee-saved registers of the System V
+// ABI (rbp, rbx, r12-r15) on the current stack, stores the stack pointer in
+// *from, and pops and returns on the stack `to`.  The SSE and x87 control
+// words are the same in every fiber and left alone.
+extern "C" void tgm_sim_swap(void **from, void *to);
+asm(".text\n"
+    ".p2align 4\n"
+    ".globl tgm_sim_swap\n"
+    ".type tgm_sim_swap, @function\n"
+    "tgm_sim_swap:\n"
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+    "  movq %rsp, (%rdi)\n"
+    "  movq %rsi, %rsp\n"
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+    "  ret\n"
+    ".size tgm_sim_swap, .-tgm_sim_swap\n");
+#endif
+
 uint3 threadIdx = {0, 0, 0};
 uint3 blockIdx = {0, 0, 0};
 dim3 blockDim = dim3(1, 1, 1);
@@ -67,9 +93,29 @@ struct thread_slot {
   warp_call *call = nullptr; // on the thread's own stack while st == at_warp
 };
 
-struct fiber {
+// Where a suspended fiber (or the scheduler) resumes.
+#ifdef TGM_SIM_SWAP
+struct context {
+  void *sp = nullptr;
+};
+__attribute__((always_inline)) inline void switch_context(context &from, context &to) {
+  tgm_sim_swap(&from.sp, to.sp);
+}
+#else
+struct context {
   jmp_buf jb;
+};
+__attribute__((noinline)) void switch_context(context &from, context &to) {
+  if (!_setjmp(from.jb))
+    _longjmp(to.jb, 1);
+}
+#endif
+
+struct fiber {
+  context ctx;
+#ifndef TGM_SIM_SWAP
   ucontext_t boot;
+#endif
   char *map = nullptr; // guard page + stack
   std::size_t map_size = 0;
   char *stack_lo = nullptr;
@@ -89,7 +135,7 @@ struct sim_state {
 
   // fibers
   std::vector<std::unique_ptr<fiber>> fibers;
-  jmp_buf sched_jb;
+  context sched;
   fiber *booting = nullptr;
   const void *main_bottom = nullptr;
   std::size_t main_size = 0;
@@ -99,7 +145,7 @@ struct sim_state {
   bool in_launch = false, in_fiber = false;
   void (*fn)(void *) = nullptr;
   void *ctx = nullptr;
-  unsigned nthreads = 0, ws = 32;
+  unsigned nthreads = 0, ws = 32, ws_log = 5; // ws = 1 << ws_log
   std::vector<uint3> tid_of;
   std::vector<thread_slot> th;
   // per warp (thread / ws): lanes that exited, lanes waiting in a warp
@@ -217,13 +263,13 @@ inline void asan_finish(void *, const void **, std::size_t *) {}
 #endif
 
 void fiber_main();
+unsigned pop();
 
 // scheduler -> fiber
 __attribute__((noinline)) void run_fiber(fiber &f) {
   sim_state &s = S();
   asan_start(&s.main_fake, f.stack_lo, f.stack_size);
-  if (!_setjmp(s.sched_jb))
-    _longjmp(f.jb, 1);
+  switch_context(s.sched, f.ctx);
   asan_finish(s.main_fake, nullptr, nullptr);
 }
 
@@ -231,8 +277,26 @@ __attribute__((noinline)) void run_fiber(fiber &f) {
 __attribute__((noinline)) void yield_fiber(fiber &f) {
   sim_state &s = S();
   asan_start(&f.asan_fake, s.main_bottom, s.main_size);
-  if (!_setjmp(f.jb))
-    _longjmp(s.sched_jb, 1);
+  switch_context(f.ctx, s.sched);
+  asan_finish(f.asan_fake, nullptr, nullptr);
+}
+
+// fiber -> the next thread in the run queue (itself: no switch), or the
+// scheduler when the queue is empty or the launch failed.
+__attribute__((noinline)) void switch_away(fiber &f) {
+  sim_state &s = S();
+  if (s.failed || !s.qcount) {
+    yield_fiber(f);
+    return;
+  }
+  unsigned next = pop();
+  s.cur = next;
+  threadIdx = s.tid_of[next];
+  fiber &g = *s.fibers[next];
+  if (&g == &f)
+    return;
+  asan_start(&f.asan_fake, g.stack_lo, g.stack_size);
+  switch_context(f.ctx, g.ctx);
   asan_finish(f.asan_fake, nullptr, nullptr);
 }
 
@@ -269,18 +333,31 @@ bool boot_fiber(fiber &f) {
 #ifdef TGM_SIM_ASAN
   __asan_unpoison_memory_region(f.stack_lo, f.stack_size);
 #endif
+  f.parked = false;
+  f.asan_fake = nullptr;
+  s.booting = &f;
+#ifdef TGM_SIM_SWAP
+  // the frame tgm_sim_swap pops: six registers, then fiber_main as its
+  // return address, entered with the stack 8 off a 16-byte boundary (as if
+  // called; the slot above it, its own return address, is never used)
+  void **sp = reinterpret_cast<void **>(f.stack_lo + f.stack_size);
+  *--sp = nullptr;
+  *--sp = reinterpret_cast<void *>(&fiber_main);
+  for (int i = 0; i < 6; i++)
+    *--sp = nullptr;
+  f.ctx.sp = sp;
+  run_fiber(f);
+#else
   getcontext(&f.boot);
   f.boot.uc_stack.ss_sp = f.stack_lo;
   f.boot.uc_stack.ss_size = f.stack_size;
   f.boot.uc_link = nullptr;
   makecontext(&f.boot, fiber_main, 0);
-  f.parked = false;
-  f.asan_fake = nullptr;
-  s.booting = &f;
   asan_start(&s.main_fake, f.stack_lo, f.stack_size);
-  if (!_setjmp(s.sched_jb))
+  if (!_setjmp(s.sched.jb))
     setcontext(&f.boot);
   asan_finish(s.main_fake, nullptr, nullptr);
+#endif
   return f.parked;
 }
 
@@ -293,14 +370,16 @@ sim_state::~sim_state() {
 
 void push(unsigned t) {
   sim_state &s = S();
-  s.queue[(s.qhead + s.qcount) % s.nthreads] = t;
+  std::size_t i = s.qhead + s.qcount;
+  s.queue[i >= s.nthreads ? i - s.nthreads : i] = t;
   ++s.qcount;
 }
 
 unsigned pop() {
   sim_state &s = S();
   unsigned t = s.queue[s.qhead];
-  s.qhead = (s.qhead + 1) % s.nthreads;
+  if (++s.qhead == s.nthreads)
+    s.qhead = 0;
   --s.qcount;
   return t;
 }
@@ -311,7 +390,7 @@ void release_scratch() {
   arrange(s.scratch, s.thread_ord, s.rng);
   for (unsigned t : s.scratch) {
     if (s.th[t].st == tstate::at_warp)
-      s.wwait[t / s.ws] &= ~(1ull << (t % s.ws));
+      s.wwait[t >> s.ws_log] &= ~(1ull << (t & (s.ws - 1)));
     s.th[t].st = tstate::runnable;
     push(t);
   }
@@ -340,12 +419,12 @@ void block_current() {
   unsigned me = s.cur;
   if (s.failed)
     abandon();
-  yield_fiber(*s.fibers[me]);
+  switch_away(*s.fibers[me]);
 }
 
 // ------------------------------------------------------------ warps
 
-unsigned warp_base(unsigned t) { return t / S().ws * S().ws; }
+unsigned warp_base(unsigned t) { return t & ~(S().ws - 1); }
 
 unsigned lanes_in_warp(unsigned base) { return std::min(S().ws, S().nthreads - base); }
 
@@ -353,7 +432,7 @@ unsigned long long low_bits(unsigned n) { return n >= 64 ? ~0ull : ((1ull << n) 
 
 unsigned long long live_mask(unsigned base) {
   sim_state &s = S();
-  return low_bits(lanes_in_warp(base)) & ~s.wdone[base / s.ws];
+  return low_bits(lanes_in_warp(base)) & ~s.wdone[base >> s.ws_log];
 }
 
 bool is_shuffle(int op) { return op <= op_shfl_xor; }
@@ -395,7 +474,8 @@ void complete(unsigned base, unsigned long long part) {
       } else if (s.strict) {
         set_error(fmt("%s at %s, warp %u: lane %u reads lane %u, which does not take part "
                       "(lanes %s do); the value is undefined on a GPU",
-                      c.name, block_text().c_str(), base / s.ws, l, j, lanes_text(part).c_str()));
+                      c.name, block_text().c_str(), base >> s.ws_log, l, j,
+                      lanes_text(part).c_str()));
         return;
       } else {
         std::memset(c.out, 0x7f, sizeof c.out);
@@ -447,7 +527,7 @@ bool try_complete(unsigned base, unsigned lane) {
   sim_state &s = S();
   const warp_call &c0 = *s.th[base + lane].call;
   unsigned long long part = c0.live ? live_mask(base) : c0.mask;
-  if ((s.wwait[base / s.ws] & part) != part)
+  if ((s.wwait[base >> s.ws_log] & part) != part)
     return false; // someone is not there yet
   for (unsigned long long m = part; m; m &= m - 1) {
     unsigned l = unsigned(__builtin_ctzll(m));
@@ -470,7 +550,9 @@ bool try_complete(unsigned base, unsigned lane) {
 bool check_arrival(warp_call &c, unsigned me) {
   sim_state &s = S();
   unsigned base = warp_base(me), lane = me - base, n = lanes_in_warp(base);
-  auto where = [&] { return fmt("%s at %s, warp %u", c.name, block_text().c_str(), base / s.ws); };
+  auto where = [&] {
+    return fmt("%s at %s, warp %u", c.name, block_text().c_str(), base >> s.ws_log);
+  };
   if (is_shuffle(c.op) && (c.width < 1 || c.width > int(s.ws) || (c.width & (c.width - 1)) != 0)) {
     set_error(
         fmt("%s: invalid width %d (must be a power of two <= %u)", where().c_str(), c.width, s.ws));
@@ -491,7 +573,7 @@ bool check_arrival(warp_call &c, unsigned me) {
                   lanes_text(c.mask & ~low_bits(n)).c_str(), s.nthreads, n));
     return false;
   }
-  if (unsigned long long gone = c.mask & s.wdone[base / s.ws]) {
+  if (unsigned long long gone = c.mask & s.wdone[base >> s.ws_log]) {
     set_error(fmt("%s: lane %u named in mask %s has exited (returned) and can never arrive",
                   where().c_str(), unsigned(__builtin_ctzll(gone)), mask_text(c.mask).c_str()));
     return false;
@@ -505,10 +587,10 @@ void thread_exit() {
   sim_state &s = S();
   unsigned me = s.cur, base = warp_base(me), lane = me - base;
   s.th[me].st = tstate::done;
-  s.wdone[base / s.ws] |= 1ull << lane;
+  s.wdone[base >> s.ws_log] |= 1ull << lane;
   ++s.ndone;
   int live_waiter = -1;
-  for (unsigned long long m = s.wwait[base / s.ws]; m; m &= m - 1) { // lanes that wait
+  for (unsigned long long m = s.wwait[base >> s.ws_log]; m; m &= m - 1) { // lanes that wait
     unsigned l = unsigned(__builtin_ctzll(m));
     const thread_slot &t = s.th[base + l];
     if (t.call->live) {
@@ -516,7 +598,7 @@ void thread_exit() {
     } else if ((t.call->mask >> lane) & 1) {
       set_error(fmt("%s at %s, warp %u: lane %u named in mask %s exited (returned) while "
                     "lane %u waits for it",
-                    t.call->name, block_text().c_str(), base / s.ws, lane,
+                    t.call->name, block_text().c_str(), base >> s.ws_log, lane,
                     mask_text(t.call->mask).c_str(), l));
       return;
     }
@@ -529,9 +611,9 @@ void fiber_main() {
   sim_state &s = S();
   fiber &f = *s.booting;
   asan_finish(nullptr, &s.main_bottom, &s.main_size);
+  f.parked = true;
+  yield_fiber(f); // booted
   for (;;) {
-    f.parked = true;
-    yield_fiber(f);
     f.parked = false;
     bool threw = false;
     try {
@@ -546,6 +628,8 @@ void fiber_main() {
       thread_exit();
     if (s.failed)
       abandon();
+    f.parked = true;
+    switch_away(f);
   }
 }
 
@@ -593,7 +677,7 @@ std::string describe_deadlock() {
       const thread_slot &w = s.th[unsigned(first_warp_waiter)];
       unsigned base = warp_base(unsigned(first_warp_waiter));
       r += fmt("; %u wait in warp operations (first: lane %u of warp %u in %s", at_warp,
-               unsigned(first_warp_waiter) - base, base / s.ws, w.call->name);
+               unsigned(first_warp_waiter) - base, base >> s.ws_log, w.call->name);
       r += w.call->live ? std::string(")") : ", mask " + mask_text(w.call->mask) + ")";
     }
     return r;
@@ -603,7 +687,7 @@ std::string describe_deadlock() {
                s.nthreads - done, s.nthreads);
   // only warp waiters: describe the first stuck warp
   unsigned base = warp_base(unsigned(first_warp_waiter)), n = lanes_in_warp(base);
-  r = fmt("warp collective deadlock at %s, warp %u:", block_text().c_str(), base / s.ws);
+  r = fmt("warp collective deadlock at %s, warp %u:", block_text().c_str(), base >> s.ws_log);
   std::vector<unsigned char> seen(n, 0);
   for (unsigned l = 0; l < n; ++l) {
     const thread_slot &t = s.th[base + l];
@@ -709,6 +793,7 @@ status launch_checked(dim3 grid, dim3 block) {
   }
   s.nthreads = unsigned(nt);
   s.ws = unsigned(warpSize);
+  s.ws_log = s.ws == 64 ? 6 : 5;
   while (s.fibers.size() < s.nthreads)
     s.fibers.push_back(std::make_unique<fiber>());
   for (unsigned t = 0; t < s.nthreads; ++t) {
@@ -765,7 +850,7 @@ void warp_collective(warp_call &c) {
     abandon();
   s.th[me].st = tstate::at_warp;
   s.th[me].call = &c;
-  s.wwait[me / s.ws] |= 1ull << (me % s.ws);
+  s.wwait[me >> s.ws_log] |= 1ull << (me & (s.ws - 1));
   try_complete(warp_base(me), me - warp_base(me));
   block_current();
 }
@@ -826,7 +911,7 @@ unsigned long long active_lanes() {
 
 unsigned int lane_id() {
   sim_state &s = S();
-  return s.in_fiber ? s.cur % s.ws : 0;
+  return s.in_fiber ? (s.cur & (s.ws - 1)) : 0;
 }
 
 void trap(const char *file, int line) {
