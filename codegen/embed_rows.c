@@ -185,9 +185,6 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
       return -1;
     }
     tpl_set(d, "ct", p->id);
-    tpl_set(d, "ct_width",
-            p->t == T_SV ? "k.groups"
-                         : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block");
     tpl_set(d, "ct_how",
             p->t == T_SV ? "k.groups groups of TGM_VW columns a block"
                          : "k.groups * TGM_VW columns a block, at most the block, scalar loads");
@@ -196,6 +193,12 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     const Plan *ca = pick_plan(c, col_roles[1].g, col_roles[1].t);
     tpl_set(d, "ca", ca ? ca->id : "");
     tpl_set(d, "ca_c", ca ? ca->cname : "");
+    tpl_set(d, "no_ca", ca ? "" : "1");
+    /* the launchers' width: CA.SV's and CT.SV's k.groups, CT.SS's in columns */
+    const char *ct_width = p->t == T_SV ? "k.groups"
+                                        : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block";
+    tpl_set(d, "cols_width",
+            ca && p->t != T_SV ? arena_printf(a, "atomic ? k.groups : %s", ct_width) : ct_width);
     tpl_set(d, "ca_exact", ca && ca->deterministic ? "1" : "");
     tpl_set(d, "ca_float", ca && !ca->deterministic ? "1" : "");
     tpl_set(d, "ca_atomics", ca ? "tgm_cols_atomics" : "0");

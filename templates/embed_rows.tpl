@@ -36,31 +36,35 @@
 
 namespace {{namespace}} {
 
-// The current GPU's SM count and threads a block, read at the first call on
-// the GPU and kept in one word per GPU (for the first 64; a later one is
-// read at every call). Threads may race to store the same word: no lock.
-inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads) {
-  static std::atomic<unsigned> known[64]; // 0: not yet; else SMs << 11 | threads a block
+// The current GPU's SM count, threads a block and compute capability (its
+// major number), read at the first call on the GPU and kept in one word per
+// GPU (for the first 64; a later one is read at every call). Threads may
+// race to store the same word: no lock.
+inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major) {
+  static std::atomic<unsigned> known[64]; // 0: not yet; else major << 24 | SMs << 11 | threads a block
   int dev = 0;
   {{err_t}} e = {{get_device}}(&dev);
   if (e != {{success}})
     return e;
   unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
   if (word == 0) {
-    int count = 0, threads = 0;
+    int count = 0, threads = 0, major = 0;
     e = {{get_attribute}}(&count, {{sm_count_attr}}, dev);
     if (e == {{success}})
       e = {{get_attribute}}(&threads, {{max_threads_attr}}, dev);
+    if (e == {{success}})
+      e = {{get_attribute}}(&major, {{cc_major_attr}}, dev);
     if (e != {{success}})
       return e;
-    if (count <= 0 || threads < 32 || threads > 2047)
+    if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return {{err_invalid}};
-    word = (unsigned)count << 11 | (unsigned)threads;
+    word = (unsigned)major << 24 | (unsigned)count << 11 | (unsigned)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);
   }
-  *sms = word >> 11;
+  *sms = word >> 11 & 8191;
   *max_threads = word & 2047;
+  *cc_major = word >> 24;
   return {{success}};
 }
 {{?rows}}
@@ -109,8 +113,8 @@ inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, 
 
 // What runs for m rows of n on the current GPU.
 inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
-  unsigned sms = 0, max_threads = 0;
-  {{err_t}} e = tgm_device_limits(&sms, &max_threads);
+  unsigned sms = 0, max_threads = 0, major = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
   if (e == {{success}})
     *k = tgm_rows_pick_of(m, n, sms, max_threads);
   return e;
@@ -141,27 +145,12 @@ inline constexpr int tgm_cols_atomics = 1;
 {{?early_launch}}
 // Whether the current GPU starts a kernel before the one ahead of it in
 // the stream ends, where the launch allows it (programmatic dependent
-// launch: compute capability 9.0 and later), read at the first call on the
-// GPU and kept in one word per GPU (the first 64; a later one is read at
-// every call). Threads may race to store the same word: no lock.
+// launch: compute capability 9.0 and later).
 inline {{err_t}} tgm_launches_early(bool *early) {
-  static std::atomic<int> known[64]; // 0: not yet; 1: no; 2: yes
-  int dev = 0;
-  {{err_t}} e = {{get_device}}(&dev);
-  if (e != {{success}})
-    return e;
-  int word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
-  if (word == 0) {
-    int major = 0;
-    e = {{get_attribute}}(&major, {{cc_major_attr}}, dev);
-    if (e != {{success}})
-      return e;
-    word = major >= 9 ? 2 : 1;
-    if (dev >= 0 && dev < 64)
-      known[dev].store(word, std::memory_order_relaxed);
-  }
-  *early = word == 2;
-  return {{success}};
+  unsigned sms = 0, max_threads = 0, major = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
+  *early = e == {{success}} && major >= 9;
+  return e;
 }
 
 {{/early_launch}}
@@ -174,49 +163,40 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
                               void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
   bool early = false;
 {{?ca}}
-  if (k.atomic) { // {{ca}}: out set to the identity, then the parts' atomics (no counters)
-{{?early_launch}}
-    {{err_t}} e = tgm_launches_early(&early);
-    if (e != {{success}})
-      return e;
-{{/early_launch}}
-    switch (k.block) {
-    case 128: return launch_{{ca_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
-    case 256: return launch_{{ca_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
-    case 512: return launch_{{ca_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
-    case 1024: return launch_{{ca_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, k.groups{{param_args}}, stream, early);
-    }
-    return {{err_invalid}};
-  }
+  // {{ca}}: out set to the identity, then the parts' atomics (no counters)
+  const bool atomic = k.atomic;
 {{/ca}}
-  if (k.parts > 1 && n > 0) {
+{{?no_ca}}
+  const bool atomic = false;
+{{/no_ca}}
+  if (atomic || (k.parts > 1 && n > 0)) {
     {{err_t}} e = {{success}};
 {{?early_launch}}
     e = tgm_launches_early(&early);
-    if (e == {{success}} && early) {
+    if (e == {{success}} && early && !atomic) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
       e = {{get_last_error}}();
     }
 {{/early_launch}}
-    if (e == {{success}} && !early)
+    if (e == {{success}} && !early && !atomic)
       e = {{memset_async}}(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != {{success}})
       return e;
   }
-  const unsigned width = {{ct_width}};
+  const unsigned width = {{cols_width}};
   switch (k.block) {
-  case 128: return launch_{{ct_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
-  case 256: return launch_{{ct_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
-  case 512: return launch_{{ct_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
-  case 1024: return launch_{{ct_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 128: return {{?ca}}(atomic ? launch_{{ca_c}}<128> : launch_{{ct_c}}<128>){{/ca}}{{?no_ca}}launch_{{ct_c}}<128>{{/no_ca}}({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 256: return {{?ca}}(atomic ? launch_{{ca_c}}<256> : launch_{{ct_c}}<256>){{/ca}}{{?no_ca}}launch_{{ct_c}}<256>{{/no_ca}}({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 512: return {{?ca}}(atomic ? launch_{{ca_c}}<512> : launch_{{ct_c}}<512>){{/ca}}{{?no_ca}}launch_{{ct_c}}<512>{{/no_ca}}({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
+  case 1024: return {{?ca}}(atomic ? launch_{{ca_c}}<1024> : launch_{{ct_c}}<1024>){{/ca}}{{?no_ca}}launch_{{ct_c}}<1024>{{/no_ca}}({{in_args}}, m, n, ld, out, temp, temp_bytes, k.parts, width{{param_args}}, stream, early);
   }
   return {{err_invalid}};
 }
 
 // What runs for the n columns of m rows on the current GPU.
 inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
-  unsigned sms = 0, max_threads = 0;
-  {{err_t}} e = tgm_device_limits(&sms, &max_threads);
+  unsigned sms = 0, max_threads = 0, major = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
   if (e == {{success}})
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, {{ca_atomics}});
   return e;

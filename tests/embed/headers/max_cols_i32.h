@@ -1148,31 +1148,35 @@ cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 
 namespace tgm_kernels_max_i32_cols {
 
-// The current GPU's SM count and threads a block, read at the first call on
-// the GPU and kept in one word per GPU (for the first 64; a later one is
-// read at every call). Threads may race to store the same word: no lock.
-inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads) {
-  static std::atomic<unsigned> known[64]; // 0: not yet; else SMs << 11 | threads a block
+// The current GPU's SM count, threads a block and compute capability (its
+// major number), read at the first call on the GPU and kept in one word per
+// GPU (for the first 64; a later one is read at every call). Threads may
+// race to store the same word: no lock.
+inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major) {
+  static std::atomic<unsigned> known[64]; // 0: not yet; else major << 24 | SMs << 11 | threads a block
   int dev = 0;
   cudaError_t e = cudaGetDevice(&dev);
   if (e != cudaSuccess)
     return e;
   unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
   if (word == 0) {
-    int count = 0, threads = 0;
+    int count = 0, threads = 0, major = 0;
     e = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess)
       e = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev);
+    if (e == cudaSuccess)
+      e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (e != cudaSuccess)
       return e;
-    if (count <= 0 || threads < 32 || threads > 2047)
+    if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
-    word = (unsigned)count << 11 | (unsigned)threads;
+    word = (unsigned)major << 24 | (unsigned)count << 11 | (unsigned)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);
   }
-  *sms = word >> 11;
+  *sms = word >> 11 & 8191;
   *max_threads = word & 2047;
+  *cc_major = word >> 24;
   return cudaSuccess;
 }
 
@@ -1183,27 +1187,12 @@ inline constexpr int tgm_cols_atomics = 1;
 
 // Whether the current GPU starts a kernel before the one ahead of it in
 // the stream ends, where the launch allows it (programmatic dependent
-// launch: compute capability 9.0 and later), read at the first call on the
-// GPU and kept in one word per GPU (the first 64; a later one is read at
-// every call). Threads may race to store the same word: no lock.
+// launch: compute capability 9.0 and later).
 inline cudaError_t tgm_launches_early(bool *early) {
-  static std::atomic<int> known[64]; // 0: not yet; 1: no; 2: yes
-  int dev = 0;
-  cudaError_t e = cudaGetDevice(&dev);
-  if (e != cudaSuccess)
-    return e;
-  int word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
-  if (word == 0) {
-    int major = 0;
-    e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    if (e != cudaSuccess)
-      return e;
-    word = major >= 9 ? 2 : 1;
-    if (dev >= 0 && dev < 64)
-      known[dev].store(word, std::memory_order_relaxed);
-  }
-  *early = word == 2;
-  return cudaSuccess;
+  unsigned sms = 0, max_threads = 0, major = 0;
+  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
+  *early = e == cudaSuccess && major >= 9;
+  return e;
 }
 
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block), or CA.SV where k.atomic. temp: 16-byte aligned,
@@ -1214,44 +1203,34 @@ inline cudaError_t tgm_launches_early(bool *early) {
 inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes, cudaStream_t stream) {
   bool early = false;
-  if (k.atomic) { // CA.SV: out set to the identity, then the parts' atomics (no counters)
-    cudaError_t e = tgm_launches_early(&early);
-    if (e != cudaSuccess)
-      return e;
-    switch (k.block) {
-    case 128: return launch_max_CA_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.groups, stream, early);
-    case 256: return launch_max_CA_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.groups, stream, early);
-    case 512: return launch_max_CA_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.groups, stream, early);
-    case 1024: return launch_max_CA_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, k.groups, stream, early);
-    }
-    return cudaErrorInvalidValue;
-  }
-  if (k.parts > 1 && n > 0) {
+  // CA.SV: out set to the identity, then the parts' atomics (no counters)
+  const bool atomic = k.atomic;
+  if (atomic || (k.parts > 1 && n > 0)) {
     cudaError_t e = cudaSuccess;
     e = tgm_launches_early(&early);
-    if (e == cudaSuccess && early) {
+    if (e == cudaSuccess && early && !atomic) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
       e = cudaGetLastError();
     }
-    if (e == cudaSuccess && !early)
+    if (e == cudaSuccess && !early && !atomic)
       e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != cudaSuccess)
       return e;
   }
   const unsigned width = k.groups;
   switch (k.block) {
-  case 128: return launch_max_CT_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
-  case 256: return launch_max_CT_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
-  case 512: return launch_max_CT_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
-  case 1024: return launch_max_CT_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 128: return (atomic ? launch_max_CA_SV<128> : launch_max_CT_SV<128>)(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 256: return (atomic ? launch_max_CA_SV<256> : launch_max_CT_SV<256>)(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 512: return (atomic ? launch_max_CA_SV<512> : launch_max_CT_SV<512>)(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
+  case 1024: return (atomic ? launch_max_CA_SV<1024> : launch_max_CT_SV<1024>)(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early);
   }
   return cudaErrorInvalidValue;
 }
 
 // What runs for the n columns of m rows on the current GPU.
 inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
-  unsigned sms = 0, max_threads = 0;
-  cudaError_t e = tgm_device_limits(&sms, &max_threads);
+  unsigned sms = 0, max_threads = 0, major = 0;
+  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
   if (e == cudaSuccess)
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, tgm_cols_atomics);
   return e;

@@ -967,31 +967,35 @@ cudaError_t launch_min_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 
 namespace tgm_kernels_min_f32_rows {
 
-// The current GPU's SM count and threads a block, read at the first call on
-// the GPU and kept in one word per GPU (for the first 64; a later one is
-// read at every call). Threads may race to store the same word: no lock.
-inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads) {
-  static std::atomic<unsigned> known[64]; // 0: not yet; else SMs << 11 | threads a block
+// The current GPU's SM count, threads a block and compute capability (its
+// major number), read at the first call on the GPU and kept in one word per
+// GPU (for the first 64; a later one is read at every call). Threads may
+// race to store the same word: no lock.
+inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major) {
+  static std::atomic<unsigned> known[64]; // 0: not yet; else major << 24 | SMs << 11 | threads a block
   int dev = 0;
   cudaError_t e = cudaGetDevice(&dev);
   if (e != cudaSuccess)
     return e;
   unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
   if (word == 0) {
-    int count = 0, threads = 0;
+    int count = 0, threads = 0, major = 0;
     e = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess)
       e = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev);
+    if (e == cudaSuccess)
+      e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (e != cudaSuccess)
       return e;
-    if (count <= 0 || threads < 32 || threads > 2047)
+    if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
-    word = (unsigned)count << 11 | (unsigned)threads;
+    word = (unsigned)major << 24 | (unsigned)count << 11 | (unsigned)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);
   }
-  *sms = word >> 11;
+  *sms = word >> 11 & 8191;
   *max_threads = word & 2047;
+  *cc_major = word >> 24;
   return cudaSuccess;
 }
 
@@ -1039,8 +1043,8 @@ inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m,
 
 // What runs for m rows of n on the current GPU.
 inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
-  unsigned sms = 0, max_threads = 0;
-  cudaError_t e = tgm_device_limits(&sms, &max_threads);
+  unsigned sms = 0, max_threads = 0, major = 0;
+  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
   if (e == cudaSuccess)
     *k = tgm_rows_pick_of(m, n, sms, max_threads);
   return e;
