@@ -195,8 +195,9 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     tpl_set(d, "ca_c", ca ? ca->cname : "");
     tpl_set(d, "no_ca", ca ? "" : "1");
     /* the launchers' width: CA.SV's and CT.SV's k.groups, CT.SS's in columns */
-    const char *ct_width = p->t == T_SV ? "k.groups"
-                                        : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block";
+    const char *ct_width = p->t == T_SV
+                               ? "k.groups"
+                               : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block";
     tpl_set(d, "cols_width",
             ca && p->t != T_SV ? arena_printf(a, "atomic ? k.groups : %s", ct_width) : ct_width);
     tpl_set(d, "ca_exact", ca && ca->deterministic ? "1" : "");
