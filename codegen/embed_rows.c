@@ -209,6 +209,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   const struct ShapeText *st = &shape_texts[c->rows ? 0 : 1];
   tpl_set(d, st->flag, "1");
   tpl_set(d, "early_launch", c->target->early_launch ? "1" : "");
+  tpl_set(d, "no_early_launch", c->target->early_launch ? "" : "1");
   tpl_set(d, "shape", st->shape);
   tpl_set(d, "shape_plural", st->plural);
   tpl_set(d, "out_count", st->out_count);

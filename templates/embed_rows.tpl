@@ -142,26 +142,15 @@ inline constexpr int tgm_cols_atomics = 1;
 {{/ca_exact}}
 
 {{/ca}}
-{{?early_launch}}
-// Whether the current GPU starts a kernel before the one ahead of it in
-// the stream ends, where the launch allows it (programmatic dependent
-// launch: compute capability 9.0 and later).
-inline {{err_t}} tgm_launches_early(bool *early) {
-  unsigned sms = 0, max_threads = 0, major = 0;
-  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
-  *early = e == {{success}} && major >= 9;
-  return e;
-}
-
-{{/early_launch}}
 // Runs pick k with {{ct}} ({{ct_how}}){{?ca}}, or {{ca}} where k.atomic{{/ca}}. temp: 16-byte aligned,
-// tgm_cols_embed_temp(n, sizeof(A)) bytes. In parts the column tiles'
-// counters start at zero (CUB's temp storage holds anything): {{?early_launch}}on sm_90+
-// a kernel clears them and the column kernel starts before it ends
-// (bench/results/2026-11-27-cols-clear), else {{/early_launch}}a memset clears them.
+// tgm_cols_embed_temp(n, sizeof(A)) bytes. early: the GPU starts a kernel
+// before the one ahead of it in the stream ends, where the launch allows it
+// (tgm_pick's). In parts {{?ca}}without atomics {{/ca}}the column tiles' counters start at zero
+// (CUB's temp storage holds anything): {{?early_launch}}where early a kernel clears them and the
+// column kernel starts before it ends (bench/results/2026-11-27-cols-clear),
+// else {{/early_launch}}a memset clears them.
 inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
-                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
-  bool early = false;
+                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream, bool early) {
 {{?ca}}
   // {{ca}}: out set to the identity, then the parts' atomics (no counters)
   const bool atomic = k.atomic;
@@ -169,16 +158,15 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
 {{?no_ca}}
   const bool atomic = false;
 {{/no_ca}}
-  if (atomic || (k.parts > 1 && n > 0)) {
+  if (!atomic && k.parts > 1 && n > 0) {
     {{err_t}} e = {{success}};
 {{?early_launch}}
-    e = tgm_launches_early(&early);
-    if (e == {{success}} && early && !atomic) {
+    if (early) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
       e = {{get_last_error}}();
     }
 {{/early_launch}}
-    if (e == {{success}} && !early && !atomic)
+    if (e == {{success}} && !early)
       e = {{memset_async}}(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != {{success}})
       return e;
@@ -193,12 +181,20 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
   return {{err_invalid}};
 }
 
-// What runs for the n columns of m rows on the current GPU.
-inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
+// What runs for the n columns of m rows on the current GPU, and whether it
+// starts a kernel before the one ahead of it in the stream ends, where the
+// launch allows it (*early: programmatic dependent launch, compute
+// capability 9.0 and later{{?no_early_launch}}; never here{{/no_early_launch}}).
+inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k, bool *early) {
   unsigned sms = 0, max_threads = 0, major = 0;
   {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
-  if (e == {{success}})
+  *early = false;
+  if (e == {{success}}) {
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, {{ca_atomics}});
+{{?early_launch}}
+    *early = major >= 9;
+{{/early_launch}}
+  }
   return e;
 }
 {{/cols}}
@@ -362,10 +358,20 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
                             *temp_bytes - skip{{param_args}}, stream);
 {{/tuned}}
   {{pick_t}} k;
+{{?rows}}
   {{err_t}} e = ns::tgm_pick(m, n, &k);
   if (e != {{success}})
     return e;
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
                           stream);
+{{/rows}}
+{{?cols}}
+  bool early = false;
+  {{err_t}} e = ns::tgm_pick(m, n, &k, &early);
+  if (e != {{success}})
+    return e;
+  return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
+                          stream, early);
+{{/cols}}
 }
 #endif // !{{rtc}}

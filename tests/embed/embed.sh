@@ -51,7 +51,7 @@ if [ "$what" = cli ]; then
   grep -q "checked sum_i32_cols on the CPU" "$work/err" || fail "--cols --embed checks its variants first"
   grep -q 'inline cudaError_t tgm_sum_cols_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out, size_t m,' "$work/shaped_c.cuh" ||
     fail "the column entry point"
-  grep -q 'tgm_cols_pick_of(m, n, sms, TGM_VW, tgm_cols_atomics)' "$work/shaped_c.cuh" && grep -q 'const unsigned width = k.groups;' "$work/shaped_c.cuh" &&
+  grep -q 'tgm_cols_pick_of(m, n, sms, TGM_VW, tgm_cols_atomics)' "$work/shaped_c.cuh" && grep -q 'const unsigned width = k.groups;' "$work/shaped_c.cuh" && grep -q '\*early = major >= 9;' "$work/shaped_c.cuh" &&
     grep -q 'case 1024: return (atomic ? launch_sum_CA_SV<1024> : launch_sum_CT_SV<1024>)(in, m, n, ld, out, temp, temp_bytes, k.parts, width, stream, early)' "$work/shaped_c.cuh" || fail "the column pick (CT.SV, CA.SV in parts)"
   "$gen" --cols --embed --no-check --type=f32 -o "$work/shaped_m.cuh" codelets/mean.tgm &&
     grep -q 'tgm_cols_pick_of(m, n, sms, TGM_VW, 0)' "$work/shaped_m.cuh" && ! grep -q 'mean_CA_SV' "$work/shaped_m.cuh" ||

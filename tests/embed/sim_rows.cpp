@@ -82,10 +82,11 @@ struct Header {
     tgm_rows_pick k;                                                                       \
     return NS::tgm_pick(m, n, &k) != DEV(Success) ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
   }
-#define COLS_PICK(NS)                                                  \
-  [](size_t m, size_t n) {                                             \
-    tgm_cols_pick k;                                                   \
-    return NS::tgm_pick(m, n, &k) != DEV(Success) ? -1 : (int)k.parts; \
+#define COLS_PICK(NS)                                                          \
+  [](size_t m, size_t n) {                                                     \
+    tgm_cols_pick k;                                                           \
+    bool early = false;                                                        \
+    return NS::tgm_pick(m, n, &k, &early) != DEV(Success) ? -1 : (int)k.parts; \
   }
 #define ROWS_TEMP(FN) [](size_t) { return FN##_temp_bytes(); }
 #define COLS_TEMP(FN) [](size_t n) { return FN##_temp_bytes(n); }

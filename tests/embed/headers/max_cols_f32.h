@@ -1176,34 +1176,24 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // Its result does not depend on the order of the atomics.
 inline constexpr int tgm_cols_atomics = 1;
 
-// Whether the current GPU starts a kernel before the one ahead of it in
-// the stream ends, where the launch allows it (programmatic dependent
-// launch: compute capability 9.0 and later).
-inline cudaError_t tgm_launches_early(bool *early) {
-  unsigned sms = 0, max_threads = 0, major = 0;
-  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
-  *early = e == cudaSuccess && major >= 9;
-  return e;
-}
-
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block), or CA.SV where k.atomic. temp: 16-byte aligned,
-// tgm_cols_embed_temp(n, sizeof(A)) bytes. In parts the column tiles'
-// counters start at zero (CUB's temp storage holds anything): on sm_90+
-// a kernel clears them and the column kernel starts before it ends
-// (bench/results/2026-11-27-cols-clear), else a memset clears them.
+// tgm_cols_embed_temp(n, sizeof(A)) bytes. early: the GPU starts a kernel
+// before the one ahead of it in the stream ends, where the launch allows it
+// (tgm_pick's). In parts without atomics the column tiles' counters start at zero
+// (CUB's temp storage holds anything): where early a kernel clears them and the
+// column kernel starts before it ends (bench/results/2026-11-27-cols-clear),
+// else a memset clears them.
 inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
-                              void *temp, size_t temp_bytes, cudaStream_t stream) {
-  bool early = false;
+                              void *temp, size_t temp_bytes, cudaStream_t stream, bool early) {
   // CA.SV: out set to the identity, then the parts' atomics (no counters)
   const bool atomic = k.atomic;
-  if (atomic || (k.parts > 1 && n > 0)) {
+  if (!atomic && k.parts > 1 && n > 0) {
     cudaError_t e = cudaSuccess;
-    e = tgm_launches_early(&early);
-    if (e == cudaSuccess && early && !atomic) {
+    if (early) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
       e = cudaGetLastError();
     }
-    if (e == cudaSuccess && !early && !atomic)
+    if (e == cudaSuccess && !early)
       e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
     if (e != cudaSuccess)
       return e;
@@ -1218,12 +1208,18 @@ inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m,
   return cudaErrorInvalidValue;
 }
 
-// What runs for the n columns of m rows on the current GPU.
-inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k) {
+// What runs for the n columns of m rows on the current GPU, and whether it
+// starts a kernel before the one ahead of it in the stream ends, where the
+// launch allows it (*early: programmatic dependent launch, compute
+// capability 9.0 and later).
+inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k, bool *early) {
   unsigned sms = 0, max_threads = 0, major = 0;
   cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
-  if (e == cudaSuccess)
+  *early = false;
+  if (e == cudaSuccess) {
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, tgm_cols_atomics);
+    *early = major >= 9;
+  }
   return e;
 }
 
@@ -1246,10 +1242,11 @@ inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const floa
   // the 16-byte aligned part of d_temp (its size leaves room for that)
   size_t skip = (16 - (size_t)((uintptr_t)d_temp % 16)) % 16;
   tgm_cols_pick k;
-  cudaError_t e = ns::tgm_pick(m, n, &k);
+  bool early = false;
+  cudaError_t e = ns::tgm_pick(m, n, &k, &early);
   if (e != cudaSuccess)
     return e;
   return ns::tgm_pick_run(k, d_in, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip,
-                          stream);
+                          stream, early);
 }
 #endif // !__CUDACC_RTC__
