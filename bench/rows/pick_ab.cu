@@ -15,6 +15,9 @@
 // by a kernel with PDL on sm_90+, the last part folding), whichever of the
 // two the pick is. The column settings grid times CT.SV in every setting
 // and CA.SV in those of more than one part; PICK_AB_GRID=0 leaves it out.
+// Rows of n >= 2048 on m < sms also time RL in blocks of 256 at floor and
+// ceil of 2 sms / m blocks a row and at the count that fills the last wave
+// of 2 sms blocks best; PICK_AB_GRID=0 leaves the rest of the rows' grid out.
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -188,6 +191,29 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       return cudaErrorInvalidValue;
     });
   };
+  const char *grid = std::getenv("PICK_AB_GRID"); // "0": the pick and RL's blocks a row alone
+  if (n >= 2048 && m < (size_t)c.sms) {
+    // RL in blocks of 256 at blocks a row around two a SM: floor and ceil of 2 sms / m, and the
+    // count whose last wave of 2 sms blocks is fullest (up to 4 ceil), ties to the fewer
+    const unsigned s2 = 2 * (unsigned)c.sms, lo = std::max(1u, s2 / (unsigned)m), hi = (s2 + (unsigned)m - 1) / (unsigned)m;
+    unsigned best = lo;
+    double best_fill = 0;
+    for (unsigned p = 1; p <= 4 * hi; p++) {
+      size_t blocks = m * p, waves = (blocks + s2 - 1) / s2;
+      double fill = (double)blocks / (double)(waves * s2);
+      if (fill > best_fill + 1e-3)
+        best = p, best_fill = fill;
+    }
+    std::vector<unsigned> counts = {lo};
+    for (unsigned p : {hi, best})
+      if (std::find(counts.begin(), counts.end(), p) == counts.end())
+        counts.push_back(p);
+    for (unsigned p : counts)
+      if (m * p <= 32768)
+        run({2, 1, p, 256, 4});
+  }
+  if (grid && std::strcmp(grid, "0") == 0)
+    return;
   for (unsigned b : {128u, 256u, 512u, 1024u}) {
     if (n < 2048)
       for (unsigned p = 1; p <= 32; p *= 2) {

@@ -816,10 +816,14 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     of n / 16 threads (128 to 512), items 4: all of a thread's four
 //     vectors in flight (1.02-1.05x items 1: ab-small);
 //     From 2^22 to 2^26 elements that RL takes blocks of 256, two a SM
-//     (ceil(2 sms / m) a row): 1.02-1.05x the seed's blocks of 1024, one
+//     (floor(2 sms / m) a row): 1.02-1.05x the seed's blocks of 1024, one
 //     a SM, at 2^23-2^25 for m = 2-16, in (b) and (c), 1.01-1.02 at 2^22,
 //     within 1 % at 2^26 and 1 % behind at 2^28
-//     (bench/results/2026-11-26-rows-rl256);
+//     (bench/results/2026-11-26-rows-rl256); the floor keeps the blocks
+//     in one wave of two a SM (a sum kernel takes 103 registers, too many
+//     for three): ceil(2 sms / m), where m does not divide 2 sms, left a
+//     last wave of a few blocks, 1.18-1.36x slower at 2^22-2^26 for m = 5,
+//     7, 10, 16, 25, 50 on the H200 (bench/results/2026-11-27-h200/rl-floor);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
@@ -853,8 +857,8 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.block = k.kind == 2 ? p.block : n >= 16384 && rb512 ? 512 : p.block < 512 ? p.block : 512;
     k.items = k.kind == 2 ? 4 : 1;
     if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
-      k.block = 256; // two blocks a SM: ceil(2 sms / m) a row
-      k.per_row = (unsigned)((2ull * sms + m - 1) / m);
+      k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
+      k.per_row = (unsigned)(2ull * sms / m);
     }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
