@@ -4038,8 +4038,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // part folding their partials after their counters are cleared: no
 // counters, no ticket, no fold. The same settings in one process (H100,
 // bench/results/2026-11-27-cols-atomic): 1.02-1.38x in (b), 1.02-1.66x in
-// (c) at 16 shapes of 2^16-2^28 with n = 2-8192. atomic is 1 where the
-// pick runs CA.SV.
+// (c) at 16 shapes of 2^16-2^28 with n = 2-8192. Up to 2^24 CA.SV takes
+// half the parts, 512 threads an SM (half the atomics on each column):
+// at the 26 shapes of 2^20-2^24 (n = 2-512) whose parts it halves, 1.03x
+// the 1024 in (b), 1.06x in (c) geomean, 0.95-1.16x and 0.99-1.27x each
+// (H100, bench/results/2026-11-27-h200/ca-parts).
+// atomic is 1 where the pick runs CA.SV.
 struct tgm_cols_pick {
   unsigned groups, parts, block, atomic;
 };
@@ -4145,8 +4149,8 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   unsigned long long parts;
   if (big) // a block of 1024 a SM: tiles x parts at most sms
     parts = aligned && sms / aligned > 1 ? sms / aligned : 1;
-  else // 1024 threads an SM
-    parts = aligned ? (4ull * sms + aligned - 1) / aligned : 1;
+  else // 1024 threads an SM; 512 where the parts combine by atomics
+    parts = aligned ? ((atomics ? 2ull : 4ull) * sms + aligned - 1) / aligned : 1;
   if (most < parts)
     parts = most;
   if (parts > 4096)

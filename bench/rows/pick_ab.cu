@@ -9,7 +9,8 @@
 //   pick_ab OUT.csv [rows:MxN | cols:MxN[:bB,gG,pP] ...]
 // (shapes given: those alone, without the plain read; a column shape's
 // bB,gG,pP also times CT.SV in blocks of B, G groups, P parts, e.g. an
-// earlier rule's pick, as "set bB gG pP"). Wherever the pick is in parts,
+// earlier rule's pick, as "set bB gG pP"; PICK_AB_SET=ca: as CA.SV, "set-ca bB gG pP").
+// Wherever the pick is in parts,
 // "pick-ca" and "pick-ct" are its setting as CA.SV (out set to the
 // identity, the parts' atomics) and as CT.SV is run (the counters cleared
 // by a kernel with PDL on sm_90+, the last part folding), whichever of the
@@ -305,10 +306,16 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
     one(c, "cols", m, n, "pick-nomemset", want, bound,
         [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
   }
-  if (xb) { // the setting given with the shape
-    std::snprintf(nm, sizeof nm, "set b%u g%u p%u", xb, xg, xp);
-    one(c, "cols", m, n, nm, want, bound,
-        [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
+  if (xb) { // the setting given with the shape (PICK_AB_SET=ca: as CA.SV)
+    const char *set = std::getenv("PICK_AB_SET");
+    if (set && std::strcmp(set, "ca") == 0) {
+      std::snprintf(nm, sizeof nm, "set-ca b%u g%u p%u", xb, xg, xp);
+      one(c, "cols", m, n, nm, want, bound, [&](const float *in) { return ca(in, xb, xg, xp); });
+    } else {
+      std::snprintf(nm, sizeof nm, "set b%u g%u p%u", xb, xg, xp);
+      one(c, "cols", m, n, nm, want, bound,
+          [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
+    }
   }
   const char *grid = std::getenv("PICK_AB_GRID"); // "0": the picks alone, no settings grid
   if (grid && std::strcmp(grid, "0") == 0)
