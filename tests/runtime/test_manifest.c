@@ -336,7 +336,8 @@ int main(int argc, char **argv) {
   // with CA in the manifest the same settings, in parts CA's (atomics, no counters)
   p = tune_cols_pick(32768, 32, 132, 4, 1, 1); // 2^20
   CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 256 && p.block == 256);
-  p = tune_cols_pick(131072, 32, 132, 4, 1, 1); // 2^22: CA in half the parts CT takes (512 threads an SM)
+  // 2^22: CA in half the parts CT takes (512 threads an SM)
+  p = tune_cols_pick(131072, 32, 132, 4, 1, 1);
   CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 264 && p.block == 256);
   p = tune_cols_pick(131072, 32, 132, 4, 1, 0);
   CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 528 && p.block == 256);
