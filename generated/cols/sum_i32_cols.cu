@@ -821,7 +821,7 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     (bench/results/2026-11-26-rows-rl256); the floor keeps the blocks
 //     in one wave of two a SM (a sum kernel takes 103 registers, too many
 //     for three): ceil(2 sms / m), where m does not divide 2 sms, left a
-//     last wave of a few blocks, 1.18-1.36x slower at 2^22-2^26 for m = 5,
+//     last wave of a few blocks, 1.17-1.35x slower at 2^22-2^26 for m = 5,
 //     7, 10, 16, 25, 50 on the H200 (bench/results/2026-11-27-h200/rl-floor);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
