@@ -358,20 +358,13 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
                             *temp_bytes - skip{{param_args}}, stream);
 {{/tuned}}
   {{pick_t}} k;
-{{?rows}}
-  {{err_t}} e = ns::tgm_pick(m, n, &k);
-  if (e != {{success}})
-    return e;
-  return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
-                          stream);
-{{/rows}}
 {{?cols}}
   bool early = false;
-  {{err_t}} e = ns::tgm_pick(m, n, &k, &early);
+{{/cols}}
+  {{err_t}} e = ns::tgm_pick(m, n, &k{{?cols}}, &early{{/cols}});
   if (e != {{success}})
     return e;
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
-                          stream, early);
-{{/cols}}
+                          stream{{?cols}}, early{{/cols}});
 }
 #endif // !{{rtc}}

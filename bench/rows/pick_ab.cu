@@ -161,6 +161,12 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
   std::fflush(c.csv);
 }
 
+// PICK_AB_GRID=0: the picks alone (and, for rows, RL's blocks a row), no settings grid
+static bool grid_off() {
+  const char *grid = std::getenv("PICK_AB_GRID");
+  return grid && std::strcmp(grid, "0") == 0;
+}
+
 static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
   std::vector<double> want, bound;
   reference(h, false, m, n, want, bound);
@@ -192,7 +198,6 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       return cudaErrorInvalidValue;
     });
   };
-  const char *grid = std::getenv("PICK_AB_GRID"); // "0": the pick and RL's blocks a row alone
   if (n >= 2048 && m < (size_t)c.sms) {
     // RL in blocks of 256 at blocks a row around two a SM: floor and ceil of 2 sms / m, and the
     // count whose last wave of 2 sms blocks is fullest (up to 4 ceil), ties to the fewer
@@ -213,7 +218,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       if (m * p <= 32768)
         run({2, 1, p, 256, 4});
   }
-  if (grid && std::strcmp(grid, "0") == 0)
+  if (grid_off())
     return;
   for (unsigned b : {128u, 256u, 512u, 1024u}) {
     if (n < 2048)
@@ -317,8 +322,7 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
           [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
     }
   }
-  const char *grid = std::getenv("PICK_AB_GRID"); // "0": the picks alone, no settings grid
-  if (grid && std::strcmp(grid, "0") == 0)
+  if (grid_off())
     return;
   std::vector<unsigned> widths = {k0.groups};
   if (k0.groups >= 8)
