@@ -341,6 +341,16 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 264 && p.block == 256);
   p = tune_cols_pick(131072, 32, 132, 4, 1, 0);
   CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 528 && p.block == 256);
+  // 2^22-2^24, 64 tiles of 8 groups (fewer than half the SMs): CA in 8 parts
+  // of 128 (4 sms blocks); 128 tiles keep one part; without CA one part
+  p = tune_cols_pick(8192, 2048, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 8 && p.block == 128);
+  p = tune_cols_pick(8192, 2048, 132, 4, 1, 0);
+  CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(4096, 4096, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 1 && p.block == 1024);
+  p = tune_cols_pick(1024, 2048, 132, 4, 1, 1); // 2^21, n > 128: one part
+  CHECK(p.role == TUNE_PICK_CT && p.parts == 1);
   p = tune_cols_pick(1u << 25, 2, 132, 4, 1, 1); // n = 2 (rows packed): CA at every size
   CHECK(p.role == TUNE_PICK_CA && p.parts == 132);
   // one part, a lane of 16 rows: CA in blocks of 128, 4 rows a lane

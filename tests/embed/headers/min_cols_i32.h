@@ -913,13 +913,21 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
 // in (b), 1.15-2.37x in (c) at 512-16384 rows with n = 2-128 (f32), i32
 // 0.98-1.20x; with 2 parts (0.83-0.96x), n >= 256 (0.86-1.17x) or fewer
 // rows (0.94-1.19x, geomean 1.00) one part stays.
+// The same from 2^22 to 2^24 elements at any n where the tiles (of a
+// 16-byte aligned matrix) leave at least half the SMs idle: 8192 x 2048
+// and 4096 x 2048 in 64 tiles of 8 groups, one block of 1024 each, took
+// 31.1 and 18.9 us in (b); CA.SV in 8 parts of 128 28.1 and 16.4 (1.11x,
+// 1.15x; H100, bench/results/2026-11-27-h200/ca-parts), where 128 tiles
+// (4096 x 4096, 2048 x 4096) gained 1.01-1.07x and 256 tiles lost.
 static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
                                                          unsigned long long n, unsigned sms, unsigned vw,
                                                          int atomics) {
-  if (!atomics || m < 512 || n > 128 || m * n > (1ull << 22) || k.groups > 128)
+  if (!atomics || m < 512 || k.groups > 128 || m * n > (1ull << 24))
     return k;
   const unsigned long long lanes = 128 / k.groups, rows = n * 2 <= vw ? m * n / vw : m,
                            tiles = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
+  if (m * n > (1ull << 22) ? 2 * tiles > sms : n > 128)
+    return k;
   unsigned long long parts = (rows + lanes * 4 - 1) / (lanes * 4), most = 4ull * sms / (tiles ? tiles : 1);
   if (parts > most)
     parts = most;
