@@ -11,7 +11,8 @@
 // For sum/max/min over i32 and f32, rows and columns:
 // 1. shapes: m = 1 and n = 1, n = 3, 31, 33, 127, 128, 1023, 1024, 8191,
 //    8192, short and long rows, few and many, that reach every kind the
-//    pick names on this GPU; ld = n and n + 1 (misaligned rows), the matrix
+//    pick names on this GPU (5000 x 2000, 600 x 8000: the column rule's
+//    few tiles of 2^22-2^24 in parts); ld = n and n + 1 (misaligned rows), the matrix
 //    at an aligned and a misaligned address; the temp buffer filled with
 //    garbage and d_out poisoned before each call; every row or column
 //    against a host reference (integers exactly, float sums within
@@ -230,11 +231,11 @@ static void one(Op op, bool cols, const std::vector<T> &h, const T *d, Shape sh,
 }
 
 static const Shape shapes[] = {
-    {1, 1},        {1, 3},       {3, 1},        {2, 31},     {7, 33},     {5, 127},
-    {5, 128},      {1, 1023},    {1, 1024},     {3, 8191},   {3, 8192},   {200, 8192},
-    {400, 9000},   {1000, 1023}, {1000, 1024},  {4096, 31},  {70000, 2},  {70000, 5},
-    {70000, 64},   {1, 1 << 20}, {25, 1 << 20}, {16, 128},   {768, 4096}, {1 << 20, 8},
-    {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000},
+    {1, 1},        {1, 3},       {3, 1},        {2, 31},     {7, 33},      {5, 127},
+    {5, 128},      {1, 1023},    {1, 1024},     {3, 8191},   {3, 8192},    {200, 8192},
+    {400, 9000},   {1000, 1023}, {1000, 1024},  {4096, 31},  {70000, 2},   {70000, 5},
+    {70000, 64},   {1, 1 << 20}, {25, 1 << 20}, {16, 128},   {768, 4096},  {1 << 20, 8},
+    {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000}, {5000, 2000}, {600, 8000},
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 
