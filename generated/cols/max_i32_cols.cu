@@ -981,7 +981,9 @@ static inline int tgm_cols_one_part(unsigned long long lane_rows, unsigned long 
 // and 4096 x 2048 in 64 tiles of 8 groups, one block of 1024 each, took
 // 31.1 and 18.9 us in (b); CA.SV in 8 parts of 128 28.1 and 16.4 (1.11x,
 // 1.15x; H100, bench/results/2026-11-27-h200/ca-parts), where 128 tiles
-// (4096 x 4096, 2048 x 4096) gained 1.01-1.07x and 256 tiles lost.
+// (4096 x 4096, 2048 x 4096) gained 1.01-1.07x and 256 tiles lost; the
+// picks it moves against their one part at 11 shapes (n = 1024-8000):
+// 1.05-1.43x in (b), 1.08-1.47x in (c) (bench/results/2026-11-27-cols-few-tiles).
 static inline struct tgm_cols_pick tgm_cols_atomic_parts(struct tgm_cols_pick k, unsigned long long m,
                                                          unsigned long long n, unsigned sms, unsigned vw,
                                                          int atomics) {
