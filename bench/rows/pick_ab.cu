@@ -161,11 +161,14 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
   std::fflush(c.csv);
 }
 
-// PICK_AB_GRID=0: the picks alone (and, for rows, RL's blocks a row), no settings grid
-static bool grid_off() {
-  const char *grid = std::getenv("PICK_AB_GRID");
-  return grid && std::strcmp(grid, "0") == 0;
+// Whether the environment variable name is set to value.
+static bool env_is(const char *name, const char *value) {
+  const char *v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
 }
+
+// PICK_AB_GRID=0: the picks alone (and, for rows, RL's blocks a row), no settings grid
+static bool grid_off() { return env_is("PICK_AB_GRID", "0"); }
 
 static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
   std::vector<double> want, bound;
@@ -312,15 +315,11 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
         [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
   }
   if (xb) { // the setting given with the shape (PICK_AB_SET=ca: as CA.SV)
-    const char *set = std::getenv("PICK_AB_SET");
-    if (set && std::strcmp(set, "ca") == 0) {
-      std::snprintf(nm, sizeof nm, "set-ca b%u g%u p%u", xb, xg, xp);
-      one(c, "cols", m, n, nm, want, bound, [&](const float *in) { return ca(in, xb, xg, xp); });
-    } else {
-      std::snprintf(nm, sizeof nm, "set b%u g%u p%u", xb, xg, xp);
-      one(c, "cols", m, n, nm, want, bound,
-          [&](const float *in) { return ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
-    }
+    const bool as_ca = env_is("PICK_AB_SET", "ca");
+    std::snprintf(nm, sizeof nm, "%s b%u g%u p%u", as_ca ? "set-ca" : "set", xb, xg, xp);
+    one(c, "cols", m, n, nm, want, bound, [&](const float *in) {
+      return as_ca ? ca(in, xb, xg, xp) : ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0);
+    });
   }
   if (grid_off())
     return;
