@@ -64,6 +64,38 @@ static tgm_status pooled(ctx *c, tune_knobs k, unsigned long long n, int md, tun
   return TGM_OK;
 }
 
+// The screen's ranks 1 .. TRANSPLANT-1 timed at the leader's block and
+// items (and cap, where both have one) where that setting is verified for
+// them; one that is faster there keeps those knobs. Reorders `order`.
+static tgm_status transplant(ctx *c, vstate *vs, int *order, int no, unsigned long long n) {
+  enum { TRANSPLANT = 24 };
+  tune_knobs lead = vs[order[0]].best;
+  int moved = 0;
+  for (int i = 1; i < no && i < TRANSPLANT; i++) {
+    int v = order[i];
+    if (!vs[v].st.n)
+      break; // the rest could not be timed
+    tune_knobs k = vs[v].best;
+    k.block = lead.block, k.items = lead.items;
+    if (lead.cap && k.cap)
+      k.cap = lead.cap;
+    if (tune_knobs_equal(k, vs[v].best) || !select_verified(c, k))
+      continue;
+    tune_stats st;
+    c->stage = "transplant";
+    tgm_status s = timing_measure_knobs(c, k, n, 5, vs[v].st.median * 2, &st);
+    if (s != TGM_OK)
+      return s;
+    if (st.n && tune_compare(&st, &vs[v].st) < 0)
+      vs[v].best = k, vs[v].st = st, moved = 1;
+  }
+  if (moved) {
+    sort_ctx = vs;
+    qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
+  }
+  return TGM_OK;
+}
+
 // Tunes one size: returns the chosen result in r.
 int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune_result *r) {
   unsigned long long n = 1ull << log2n;
@@ -92,6 +124,13 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
   // next full screen
   for (int i = 0; i < no; i++)
     vs[order[i]].alive = vs[order[i]].st.n && vs[order[i]].st.median < 8 * best;
+  // 1b. transplant: the next ones by the screen also at the leader's
+  // knobs. Knobs are carried from size to size, and a variant whose
+  // carried knobs are poor ranks too low for the greedy refine below
+  // to reach better ones (H200 sum f32 from 2^24: DT stayed at 256/4
+  // while 512/8 was what the leader had found)
+  if (refine && no > 1)
+    TRY("timing", transplant(c, vs, order, no, n));
   // 2. refine the knobs of the leaders: greedy steps to a faster neighbour.
   // The next ones by the screen stay candidates at their carried knobs: a
   // 5-sample screen orders near-ties by chance, and a candidate left out
