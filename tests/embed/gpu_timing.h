@@ -138,20 +138,11 @@ static double time_us(Timing how, F launch, const T *d, size_t d_len, const Flus
   }
   for (int i = 0; i < 3; i++)
     launch(d); // warm-up
-  // (a) waits for each sample before the next, so that the host enqueues
-  // each batch anew and its cost shows. (b) and (c) enqueue all 15 samples
-  // first and then wait: the host runs ahead of the GPU, so that a host
-  // stall of a few ms (another process, a page fault) delays no sample,
-  // as in the tuner (runtime/tune/timing.c). (b) waited for each sample
-  // before 2026-11-27, and a stall covering most of the 15 samples raised
-  // the median (bench/rows/heatmap.py's "disturbed measurements").
-  enum { SAMPLES = 15 };
-  cudaEvent_t ev[2 * SAMPLES];
-  for (cudaEvent_t &e : ev)
-    CK(cudaEventCreate(&e));
   std::vector<float> samples;
-  for (int rep = 0; rep < SAMPLES; rep++) {
-    cudaEvent_t a = ev[2 * rep], b = ev[2 * rep + 1];
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  for (int rep = 0; rep < 15; rep++) {
     flush_l2<<<1024, 256, 0, s>>>(flush.buf, flush.n, flush.sink);
     CK(cudaEventRecord(a, s));
     if (exec)
@@ -160,17 +151,14 @@ static double time_us(Timing how, F launch, const T *d, size_t d_len, const Flus
       for (int k = 0; k < batch; k++)
         launch(d + (size_t)k * stride);
     CK(cudaEventRecord(b, s));
-    if (how == STREAM || rep == SAMPLES - 1)
-      CK(cudaEventSynchronize(b));
-  }
-  for (int rep = 0; rep < SAMPLES; rep++) {
+    CK(cudaEventSynchronize(b));
     float ms;
-    CK(cudaEventElapsedTime(&ms, ev[2 * rep], ev[2 * rep + 1]));
+    CK(cudaEventElapsedTime(&ms, a, b));
     samples.push_back(ms * 1000 / batch);
   }
   std::sort(samples.begin(), samples.end());
-  for (cudaEvent_t &e : ev)
-    CK(cudaEventDestroy(e));
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
   if (exec)
     CK(cudaGraphExecDestroy(exec));
   return samples[samples.size() / 2];
