@@ -25,6 +25,12 @@
 //           aligned): the matrix read as one run of 16-byte vectors, grid
 //           stride, ITEMS vectors in flight; n / 4 lanes a row folded by
 //           shuffles (n = 2: a vector is two rows).
+//   P.rowsA few long rows (m < sms, n a multiple of 4): gridDim.x blocks of
+//           256 a row (blockIdx.y), each its grid-stride share of the row's
+//           vectors, 4 loads in flight (gpu_timing.h's plain_sum), the block's
+//           sum added to out[row] with an atomic after cudaMemsetAsync set
+//           out to 0: RL without counters, ticket and last-block fold, as
+//           CA.SV is for columns ("P.rowsA pP": P blocks a row).
 //   P.cols  few rows (m <= 64): a thread a group of 4 columns down all m
 //           rows, 4 loads in flight, grid stride over the groups.
 //   read    the m n elements read as 16-byte vectors, 4 in flight, grid of
@@ -75,6 +81,23 @@ __global__ void __launch_bounds__(256) proto_rows(const float4 *in, size_t nv, u
       if (live && threadIdx.x % g == 0)
         out[w / g] = s;
     }
+  }
+}
+
+__global__ void __launch_bounds__(256) proto_rows_atomic(const float *in, size_t n, float *out) {
+  const float *row = in + (size_t)blockIdx.y * n;
+  float v = plain_sum<4>(row, n, (size_t)blockIdx.x * 256 + threadIdx.x, (size_t)gridDim.x * 256);
+  for (unsigned o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+  __shared__ float warps[8];
+  if (threadIdx.x % 32 == 0)
+    warps[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float sum = 0.f;
+    for (unsigned w = 0; w < 8; w++)
+      sum += warps[w];
+    atomicAdd(out + blockIdx.y, sum);
   }
 }
 
@@ -220,6 +243,16 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     for (unsigned p : counts)
       if (m * p <= 32768)
         run({2, 1, p, 256, 4});
+    if (n % 4 == 0)
+      for (unsigned f : {2u, 4u, 8u}) { // f sms blocks in all, at least 1 a row
+        const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
+        std::snprintf(nm, sizeof nm, "P.rowsA p%u", p);
+        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          CK(cudaMemsetAsync(c.out, 0, m * sizeof(float), c.s));
+          proto_rows_atomic<<<dim3(p, (unsigned)m), 256, 0, c.s>>>(in, n, c.out);
+          return cudaGetLastError();
+        });
+      }
   }
   if (grid_off())
     return;
