@@ -30,7 +30,9 @@
 //           vectors, 4 loads in flight (gpu_timing.h's plain_sum), the block's
 //           sum added to out[row] with an atomic after cudaMemsetAsync set
 //           out to 0: RL without counters, ticket and last-block fold, as
-//           CA.SV is for columns ("P.rowsA pP": P blocks a row).
+//           CA.SV is for columns ("P.rowsA pP": P blocks a row; "P.rowsA-init
+//           pP": out set by tgm_init_columns instead, the row kernel launched
+//           behind it with PDL as CA.SV is, sm_90+).
 //   P.cols  few rows (m <= 64): a thread a group of 4 columns down all m
 //           rows, 4 loads in flight, grid stride over the groups.
 //   read    the m n elements read as 16-byte vectors, 4 in flight, grid of
@@ -84,6 +86,7 @@ __global__ void __launch_bounds__(256) proto_rows(const float4 *in, size_t nv, u
   }
 }
 
+template <bool EARLY>
 __global__ void __launch_bounds__(256) proto_rows_atomic(const float *in, size_t n, float *out) {
   const float *row = in + (size_t)blockIdx.y * n;
   float v = plain_sum<4>(row, n, (size_t)blockIdx.x * 256 + threadIdx.x, (size_t)gridDim.x * 256);
@@ -97,6 +100,8 @@ __global__ void __launch_bounds__(256) proto_rows_atomic(const float *in, size_t
     float sum = 0.f;
     for (unsigned w = 0; w < 8; w++)
       sum += warps[w];
+    if (EARLY)
+      cs::tgm_wait_prior_grids(); // out set by tgm_init_columns, which this grid may start before
     atomicAdd(out + blockIdx.y, sum);
   }
 }
@@ -249,8 +254,16 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         std::snprintf(nm, sizeof nm, "P.rowsA p%u", p);
         one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
           CK(cudaMemsetAsync(c.out, 0, m * sizeof(float), c.s));
-          proto_rows_atomic<<<dim3(p, (unsigned)m), 256, 0, c.s>>>(in, n, c.out);
+          proto_rows_atomic<false><<<dim3(p, (unsigned)m), 256, 0, c.s>>>(in, n, c.out);
           return cudaGetLastError();
+        });
+        // as CA.SV is launched: out set by tgm_init_columns, the row kernel behind it with PDL (sm_90+)
+        std::snprintf(nm, sizeof nm, "P.rowsA-init p%u", p);
+        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          TGM_LAUNCH(cs::tgm_init_columns, tgm_cols_init_grid(m), 256, c.s, c.out, (tgm_size)m);
+          CK(cudaGetLastError());
+          return cs::tgm_launch_early(proto_rows_atomic<true>, dim3(p, (unsigned)m), 256, c.s,
+                                      (const float *)in, (size_t)n, c.out);
         });
       }
   }
