@@ -47,6 +47,12 @@ static int cmp_screen(const void *a, const void *b, void *vs) {
 static vstate *sort_ctx;
 static int cmp_screen_q(const void *a, const void *b) { return cmp_screen(a, b, sort_ctx); }
 
+// order[0 .. no) by the screen's median, fastest first (untimed last).
+static void sort_by_screen(vstate *vs, int *order, int no) {
+  sort_ctx = vs;
+  qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
+}
+
 // One setting timed twice more with 15 samples in mode md (0 stream, 1
 // graph), pooled: the mean of the two medians, the wider quartiles.
 static tgm_status pooled(ctx *c, tune_knobs k, unsigned long long n, int md, tune_stats *out) {
@@ -89,10 +95,8 @@ static tgm_status transplant(ctx *c, vstate *vs, int *order, int no, unsigned lo
     if (st.n && tune_compare(&st, &vs[v].st) < 0)
       vs[v].best = k, vs[v].st = st, moved = 1;
   }
-  if (moved) {
-    sort_ctx = vs;
-    qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
-  }
+  if (moved)
+    sort_by_screen(vs, order, no);
   return TGM_OK;
 }
 
@@ -118,8 +122,7 @@ int select_size(ctx *c, vstate *vs, int log2n, int full_screen, int refine, tune
       best = st.median;
     order[no++] = v;
   }
-  sort_ctx = vs;
-  qsort(order, (size_t)no, sizeof *order, cmp_screen_q);
+  sort_by_screen(vs, order, no);
   // prune: variants more than 8x off the best stop being screened until the
   // next full screen
   for (int i = 0; i < no; i++)
