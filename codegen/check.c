@@ -189,10 +189,10 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
     tpl_set(it, "groups",
-            p->g == G_RW      ? "row_groups"
-            : p->g == G_RL    ? "row_parts"
-            : grid_cols(p->g) ? "col_widths"
-                              : "block_groups");
+            p->g == G_RW           ? "row_groups"
+            : grid_row_parts(p->g) ? "row_parts"
+            : grid_cols(p->g)      ? "col_widths"
+                                   : "block_groups");
   }
   /* rows (--rows): each row against the reference over it */
   tpl_set(d, "cols_bool", c->cols ? "true" : "false");

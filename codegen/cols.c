@@ -21,7 +21,7 @@
  *   CA.SV  CT.SV whose parts combine into out with global atomics (the
  *          spectrum's tgm_atomic_OP) instead of the last part folding their
  *          partials: no counters, no partials, no ticket; out set to the
- *          identity first by tgm_init_columns, a launch of its own that the
+ *          identity first by tgm_init_out, a launch of its own that the
  *          column kernel may start behind (PDL, sm_90+: it waits for it
  *          before its atomics). As DTA: a spectrum with an epilogue, an Arg,
  *          or a result type other than its accumulator's has none; for
@@ -55,7 +55,7 @@ void cols_build(Arena *a, Composition *c, Plan *p) {
      (bench/results/2026-11-27-cols-atomic) */
   if (atomic)
     k->fn->qual |= Q_MIN_BLOCKS1;
-  p->launches = atomic ? 2 : 1; /* CA: tgm_init_columns, then the kernel */
+  p->launches = atomic ? 2 : 1; /* CA: tgm_init_out, then the kernel */
   p->needs_init = atomic;
   p->partials = !atomic;
   p->counter = !atomic;

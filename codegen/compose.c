@@ -15,13 +15,16 @@
  *           RB  a block a row
  *           RL  `parts` blocks a row (blockIdx.y the row), the last of them
  *               to finish combines the row's partials (xf_lastblock.c)
+ *           RA  the same blocks (vector loads: RA.*.SV), each combining its
+ *               value into out[row] with a global atomic after tgm_init_out
+ *               (xf_gatomic.c)
  *   columns (--cols: out[c] over column c; cols.c)
  *           CT  `width` columns a block, each thread the scalar codelet down
  *               its column (stride ld) over its row lane's rows, folded in
  *               the block, `parts` blocks down the rows, the last combining
  *               (CT.SS, CT.SV: no block codelet)
  *           CA  the same (vector loads: CA.SV), the parts combining into
- *               out with global atomics after tgm_init_columns
+ *               out with global atomics after tgm_init_out
  *           their thread level: the row split over the group's (block's)
  *           threads as the strided grid splits a block's part (ST, SS, SV)
  *   block   V    cooperative codelet (figure 1(c)), barriers inserted
@@ -43,8 +46,8 @@
 #include <assert.h>
 #include <string.h>
 
-static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL",
-                                                "B1", "RW", "RB",  "RL",  "CT",  "CA"};
+static const char *const grid_codes[G_COUNT] = {"DT", "DS", "DTA", "DSA", "DTL", "DSL", "B1",
+                                                "RW", "RB", "RL",  "CT",  "CA",  "RA"};
 static const char *const block_codes[B_COUNT] = {"V",   "VS",   "VR", "VA1",
                                                  "VA2", "VA2S", "VW", "VRW"};
 static const char *const thread_codes[T_COUNT] = {"ST", "SS", "SV"};
@@ -54,6 +57,7 @@ const char *block_code(BlockKind b) { return block_codes[b]; }
 const char *thread_code(ThreadKind t) { return thread_codes[t]; }
 bool grid_tiled(GridKind g) { return g == G_DT || g == G_DTA || g == G_DTL; }
 bool grid_cols(GridKind g) { return g == G_CT || g == G_CA; }
+bool grid_row_parts(GridKind g) { return g == G_RL || g == G_RA; }
 
 static bool has_loop(Node *n, void *ctx) {
   if (n->kind == ND_FOR || n->kind == ND_WHILE)
@@ -141,7 +145,8 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
   p->b = b;
   p->t = t;
   bool float_assoc = combiner_order_matters(combiner_of(c->op), c->acc_elem);
-  bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA || g == G_CA;
+  bool atomics = b == B_VA1 || b == B_VA2 || b == B_VA2S || g == G_DTA || g == G_DSA || g == G_CA ||
+                 g == G_RA;
   p->deterministic = !(float_assoc && atomics);
   p->needs_redux = b == B_VR || b == B_VRW;
   p->min_arch = p->needs_redux ? "sm_80" : "sm_75"; /* CUDA; HIP: any gfx9/gfx10+ */
@@ -152,6 +157,7 @@ static Plan *plan_candidate(Arena *a, const Composition *c, GridKind g, BlockKin
                  : g == G_RL     ? "rows_parts"
                  : g == G_CT     ? "cols"
                  : g == G_CA     ? "cols_atomic"
+                 : g == G_RA     ? "rows_atomic"
                  : grid_tiled(g) ? (vec ? "tiles_vec" : "tiles")
                                  : (vec ? "strided_vec" : "strided");
   return p;
@@ -216,6 +222,10 @@ void pass_plan(Ctx *ctx, Composition *c) {
       for (int t = 0; t < T_COUNT; t++)
         vec_push(ctx->arena, &c->candidates,
                  plan_candidate(ctx->arena, c, (GridKind)g, (BlockKind)b, (ThreadKind)t));
+  /* RA: RL's parts combined with atomics, vector loads only (its rows are
+     long: the rule takes it for few rows of 2^16 elements and more) */
+  for (int b = 0; c->rows && b < B_COUNT; b++)
+    vec_push(ctx->arena, &c->candidates, plan_candidate(ctx->arena, c, G_RA, (BlockKind)b, T_SV));
 }
 
 Composition *composition_for(Arena *a, const Composition *c, DialectKind slot,

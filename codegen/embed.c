@@ -489,7 +489,7 @@ static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_pat
   ch->per_row = (unsigned)json_integer_value(json_object_get(b, "per_row"));
   ch->width = (unsigned)json_integer_value(json_object_get(b, "width"));
   ch->parts = (unsigned)json_integer_value(json_object_get(b, "parts"));
-  /* the listed knobs: CT's block; RB's and RL's items too; RW's threads a row too */
+  /* the listed knobs: CT's block; RB's, RL's and RA's items too; RW's threads a row too */
   static const char *const names[3] = {"block", "items", "per_row"};
   const long long knob[3] = {ch->block, ch->items, ch->per_row};
   if (!knobs_listed(ctx, db_path, where, ch->plan, names, knob,
@@ -501,6 +501,8 @@ static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_pat
   const char *why =
       ch->plan->g == G_RL && (ch->per_row < 2 || ch->per_row > 65535)
           ? "per_row (blocks a row) outside 2..65535"
+      : ch->plan->g == G_RA && (ch->per_row < 1 || ch->per_row > 65535)
+          ? "per_row (blocks a row) outside 1..65535"
       : grid_cols(ch->plan->g) &&
               (!tgm_cols_width_ok(ch->width, ch->block) || ch->parts < 1 || ch->parts > 65535)
           ? "width and parts the launch rule refuses (width a power of two up to the block, "

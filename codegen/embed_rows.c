@@ -9,7 +9,9 @@
  * fits the call's temp storage. What is chosen here is the variant for each
  * kind the pick can name:
  *   RW, scalar loads (rows under 128 elements), RW and RB and RL with vector
- *   loads where the spectrum has them; for columns CT.SV (CT.SS for a
+ *   loads where the spectrum has them, and RA where the spectrum has it (the
+ *   rule's blocks a row for m < SMs; TGM_DETERMINISTIC as for CA.SV); for
+ *   columns CT.SV (CT.SS for a
  *   spectrum of several inputs), and CA.SV where the spectrum has it (the
  *   rule's settings in parts; a header compiled with TGM_DETERMINISTIC
  *   leaves it where its atomics round floats differently from run to run).
@@ -26,8 +28,8 @@
 static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW};
   const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
-  /* CA.SV or none: its rule settings are CT.SV's groups */
-  for (size_t ti = 0; ti < (g == G_CA ? 1 : COUNT_OF(threads)); ti++)
+  /* CA.SV or none: its rule settings are CT.SV's groups; RA has SV only */
+  for (size_t ti = 0; ti < (g == G_CA || g == G_RA ? 1 : COUNT_OF(threads)); ti++)
     for (size_t bi = 0; bi < COUNT_OF(by_pref); bi++)
       for (int i = 0; i < c->plans.len; i++) {
         const Plan *p = c->plans.items[i];
@@ -72,7 +74,8 @@ static const struct PickRole {
 } row_roles[] = {{"rw_narrow", "RW", G_RW, T_SS},
                  {"rw_wide", "RW", G_RW, T_SV},
                  {"rb", "RB", G_RB, T_SV},
-                 {"rl", "RL", G_RL, T_SV}},
+                 {"rl", "RL", G_RL, T_SV},
+                 {"ra", "RA", G_RA, T_SV}},
   col_roles[] = {{"ct", "CT", G_CT, T_SV}, {"ca", "CA", G_CA, T_SV}};
 
 /* Role i of c's shape, or NULL past the last. */
@@ -121,7 +124,7 @@ static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *ho
     tpl_set(it, "slot_c", p->cname);
     tpl_set(it, "slot_knobs", grid_cols(p->g) ? "k.parts, k.width" : "k.items, k.per_row");
     /* the counters start at zero (CUB's temp storage holds anything): RL's
-       a row, CT's a tile when in parts */
+       a row, CT's a tile when in parts (CA, RA: none) */
     tpl_set(it, "slot_clear",
             p->g == G_RL   ? "(size_t)m * 4"
             : p->g == G_CT ? "k.parts > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0"
@@ -130,7 +133,8 @@ static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *ho
             p->g == G_RL   ? "tgm_rows_parts_fit(m, k.per_row)"
             : p->g == G_CT ? arena_printf(a, "tgm_cols_parts_fit(n, k.width, %s, k.parts)",
                                           p->t == T_SV ? "TGM_VW" : "1")
-                           : "true"); /* CA: no temp storage */
+            : p->g == G_RA ? "m <= 65535" /* its grid's rows */
+                           : "true");     /* CA: no temp storage */
   }
   tpl_list(d, "tables");
   for (int t = 0; t < tables.len; t++) {
@@ -167,6 +171,16 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     const struct PickRole *roles = row_roles;
     for (size_t i = 0; i < COUNT_OF(row_roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
+      if (roles[i].g == G_RA) { /* where the spectrum has it (no epilogue, no Arg) */
+        tpl_set(d, "ra", p ? p->id : "");
+        tpl_set(d, "ra_c", p ? p->cname : "");
+        tpl_set(d, "ra_exact", p && p->deterministic ? "1" : "");
+        tpl_set(d, "ra_float", p && !p->deterministic ? "1" : "");
+        tpl_set(d, "ra_atomics", p ? "tgm_rows_atomics" : "0");
+        if (p)
+          add_plan(a, &plans, p);
+        continue;
+      }
       if (!p) {
         snprintf(err, errlen,
                  "%s %s has no %s variant left for %s: the embedded row call needs RW, RB and RL",

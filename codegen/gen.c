@@ -129,9 +129,9 @@ const char *gen_base_name(Arena *a, const Composition *c) {
 
 const char *plan_summary(Arena *a, const Plan *p) {
   return arena_printf(a, "%d launch%s%s, %s%s%s", p->launches, p->launches == 1 ? "" : "es",
-                      !p->needs_init ? ""
-                      : p->g == G_CA ? " (tgm_init_columns first)"
-                                     : " (tgm_init first)",
+                      !p->needs_init                 ? ""
+                      : p->g == G_CA || p->g == G_RA ? " (tgm_init_out first)"
+                                                     : " (tgm_init first)",
                       p->deterministic ? "deterministic" : "not deterministic for floating point",
                       p->partials ? ", partials in temp" : "", p->counter ? " + counter" : "");
 }
@@ -330,18 +330,23 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(tpl_item(d, "helpers"), "helper", printed(a, dl, h));
   }
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
-  /* tgm_columns, tgm_columns_vec, CA's atomics and tgm_init_columns (--cols) */
-  bool col_ss = false, col_sv = false, col_atomic = false;
+  /* tgm_columns, tgm_columns_vec, CA's atomics (--cols); tgm_init_out and
+     tgm_wait_prior_grids for CA and RA (--rows) */
+  bool col_ss = false, col_sv = false, col_atomic = false, row_atomic = false;
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
     col_ss |= wanted(only, p) && p->g == G_CT && p->t != T_SV;
     col_sv |= wanted(only, p) && grid_cols(p->g) && p->t == T_SV;
     col_atomic |= wanted(only, p) && p->g == G_CA;
+    row_atomic |= wanted(only, p) && p->g == G_RA;
   }
   tpl_set(d, "columns", col_ss ? "1" : "");
   tpl_set(d, "columns_vec", col_sv ? "1" : "");
   tpl_set(d, "columns_any", col_ss || col_sv ? "1" : "");
   tpl_set(d, "columns_atomic", col_atomic ? "1" : "");
+  tpl_set(d, "init_out", col_atomic || row_atomic ? "1" : "");
+  tpl_set(d, "init_out_for", row_atomic ? "RA (count: m rows)" : "CA.SV (count: n columns)");
+  tpl_set(d, "wait_prior", ((col_ss || col_sv) && dl->early_launch) || row_atomic ? "1" : "");
   tpl_set(d, "early_launch", dl->early_launch ? "1" : "");
   tpl_set(d, "after_clear_note",
           dl->early_launch
@@ -352,7 +357,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
                 "// clears the counters with a memset)");
   tpl_set(d, "after_init_note",
           dl->early_launch
-              ? "the column kernel is launched to start before tgm_init_columns ends,\n"
+              ? "the kernel is launched to start before tgm_init_out ends,\n"
                 "// waiting for it only before its atomics (sm_90+ only: elsewhere it would\n"
                 "// not wait)"
               : "ignored (no kernel starts early on this platform)");
@@ -417,6 +422,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
+      tpl_set(it, "row_atomic", p->g == G_RA ? "1" : "");
       tpl_set(it, "columns", grid_cols(p->g) ? "1" : "");
       tpl_set(it, "col_parts", p->g == G_CT ? "1" : "");
       tpl_set(it, "col_atomic", p->g == G_CA ? "1" : "");

@@ -103,7 +103,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
   case G_RB:
   case G_RL:
   case G_CT:
-  case G_CA: /* rows.c, cols.c */
+  case G_CA:
+  case G_RA: /* rows.c, cols.c */
   case G_COUNT: break;
   }
   vec_push(a, &c->plans, p);

@@ -68,6 +68,10 @@ json_t *manifest_tunables(const Plan *p) {
     static const unsigned parts[] = {2, 4, 8, 16, 32, 64};
     json_object_set_new(tun, "per_row", uint_array(parts, COUNT_OF(parts)));
   }
+  if (p->g == G_RA) { /* blocks a row, combined with atomics: one too */
+    static const unsigned parts[] = {1, 2, 4, 8, 16, 32, 64};
+    json_object_set_new(tun, "per_row", uint_array(parts, COUNT_OF(parts)));
+  }
   return tun;
 }
 
@@ -143,10 +147,10 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
                                                    "then partials"
                                   : p->g == G_CT ? "parts > 1: 4096 * 4 + parts * n * sizeof(A): "
                                                    "counters, then partials"
-                                  : p->g == G_CA ? "0"
-                                  : !p->partials ? "0"
-                                  : p->counter   ? "align16(grid * sizeof(A)) + 16"
-                                                 : "align16(grid * sizeof(A))"));
+                                  : p->g == G_CA || p->g == G_RA ? "0"
+                                  : !p->partials                 ? "0"
+                                  : p->counter                   ? "align16(grid * sizeof(A)) + 16"
+                                                                 : "align16(grid * sizeof(A))"));
   json_object_set_new(temp, "counter_starts_zero", json_boolean(p->counter));
   json_object_set_new(v, "temp", temp);
 
@@ -159,11 +163,15 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     if (strncmp(kr->items[i], "param:", 6) == 0)
       iargs[ni++] = kr->items[i];
   json_t *ls = json_array();
-  if (p->g == G_CA) { /* tgm_init_columns(out, n): out = the identity; then the kernel */
+  if (p->g == G_CA) { /* tgm_init_out(out, n): out = the identity; then the kernel */
     static const char *const cargs[] = {"out", "n"};
-    json_array_append_new(ls, launch(ns, "tgm_init_columns", "", "cols_init", "256", cargs, 2));
+    json_array_append_new(ls, launch(ns, "tgm_init_out", "", "cols_init", "256", cargs, 2));
   }
-  if (p->g == G_RW || p->g == G_RB || p->g == G_RL || grid_cols(p->g)) { /* one launch */
+  if (p->g == G_RA) { /* tgm_init_out(out, m): the same for the rows */
+    static const char *const rargs[] = {"out", "m"};
+    json_array_append_new(ls, launch(ns, "tgm_init_out", "", "rows_init", "256", rargs, 2));
+  }
+  if (p->g == G_RW || p->g == G_RB || grid_row_parts(p->g) || grid_cols(p->g)) { /* its kernel */
     json_array_append_new(ls, launch(ns, p->cname, p->g == G_RW ? "<BLOCK, GROUP>" : "<BLOCK>",
                                      p->grid_rule, "BLOCK", (const char **)p->kernel->roles.items,
                                      (size_t)kr->len));
@@ -299,13 +307,15 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                                             "width groups of 16-byte vectors from the "
                                             "input's 16-byte boundary: ceil((n + skew) / "
                                             "(width * vw)) x parts); cols_init (CA.SV's "
-                                            "tgm_init_columns): launch_rule.tpl's "
-                                            "tgm_cols_init_grid(n) blocks of 256"
+                                            "tgm_init_out): launch_rule.tpl's "
+                                            "tgm_init_out_grid(n) blocks of 256"
                                   : c->rows
                                       ? "rows: m blocks; rows_group: ceil(m / (block / per_row)) "
                                         "blocks (launch_rule.tpl's tgm_rows_grid_of), the "
-                                        "kernel's GROUP = per_row; rows_parts: per_row x m "
-                                        "blocks (blockIdx.y the row)"
+                                        "kernel's GROUP = per_row; rows_parts, rows_atomic: "
+                                        "per_row x m blocks (blockIdx.y the row); rows_init "
+                                        "(RA's tgm_init_out): tgm_init_out_grid(m) blocks of "
+                                        "256"
                                       : "one: 1 block; tiles: ceil(n / (block * items)); "
                                         "tiles_vec: the same over the 16-byte aligned body, in "
                                         "vectors, at least 1; strided, strided_vec: as tiles, at "
@@ -369,6 +379,7 @@ void gen_list(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT]) {
                  p->g == G_DS || p->g == G_DSA || p->g == G_DSL ? ",grid_cap{1,2,4,8,16,32}xSMs"
                  : p->g == G_RW                                 ? ",per_row{1,2,4,8,16,32}"
                  : p->g == G_RL                                 ? ",per_row{2,4,8,16,32,64}"
+                 : p->g == G_RA                                 ? ",per_row{1,2,4,8,16,32,64}"
                  : grid_cols(p->g) ? ",width{1,4,16,32,64,128,256},parts{1,2,4,8,16,32,64}"
                                    : "");
     }

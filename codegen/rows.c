@@ -19,6 +19,12 @@
  *       strided share of the row; the last of them to finish combines the
  *       row's partials (xf_lastblock_at: partials + row * gridDim.x,
  *       counter + row, out[row])
+ *   RA  RL's blocks, each combining its value into out[row] with a global
+ *       atomic (xf_gatomic_at) after tgm_init_out has set out[0..m) to the
+ *       identity: no partials, counters, ticket or last-block fold. As
+ *       DTA: a spectrum with an epilogue, an Arg, or a result type other
+ *       than its accumulator's has none; floating-point + and * round
+ *       differently from run to run.
  * A group past the last row still takes part with the identity: the group
  * function's barriers are warp-wide. */
 #include "tgm.h"
@@ -26,7 +32,6 @@
 #include <string.h>
 
 const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutStage *stage) {
-  (void)a;
   *stage = LO_PARTS;
   if (p->t == T_ST && !c->tiled)
     return "the spectrum has no tiled compound codelet for a row's threads";
@@ -42,7 +47,8 @@ const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutS
     return im->why;
   if (p->g == G_RW && !im->group_fn)
     return im->group_why;
-  return NULL;
+  *stage = LO_GRID;
+  return p->g == G_RA ? atomics_wanting(a, c->spec) : NULL;
 }
 
 /* in + row * ld, for each input */
@@ -65,15 +71,16 @@ static bool find_atomic(Node *n, void *ctx) {
 
 void rows_build(Arena *a, Composition *c, Plan *p) {
   const BlockImpl *im = &c->block[p->b];
-  bool grouped = p->g == G_RW, parts = p->g == G_RL;
-  Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped, parts);
+  bool grouped = p->g == G_RW, parts = grid_row_parts(p->g), atomic = p->g == G_RA;
+  Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped, p->g == G_RL);
   p->kernel = k;
   p->launches = 1;
   /* one group makes each row; the order of its shared atomics, if any is
-   * left after xf_group's folding, varies */
+   * left after xf_group's folding, varies (RA: and of its global atomics) */
   bool atomics = false;
   node_walk(grouped ? im->group_fn : im->fn, find_atomic, &atomics);
-  p->deterministic = !(atomics && combiner_order_matters(combiner_of(c->op), c->acc_elem));
+  p->deterministic = !((atomics || atomic) &&
+                       combiner_order_matters(combiner_of(c->op), c->acc_elem));
   Node *body = k->fn->body;
   Loc loc = im->cd->loc;
   Type *size = type_new(a, TY_SIZE);
@@ -127,6 +134,11 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
             mk_expr(a, mk_assign(a, loc, OP_NONE, mk_var(a, loc, value),
                                  mk_call(a, loc, fname, 1, mk_var(a, loc, value)))));
 
+  if (atomic) { /* each block into out[row] (tgm_init_out set it first) */
+    xf_gatomic_at(a, c, p, value, mk_var(a, loc, row));
+    vec_push(a, &c->plans, p);
+    return;
+  }
   if (parts) { /* the row's last block combines its partials into out[row] */
     Node *off = mk_binary(a, loc, OP_MUL, mk_var(a, loc, row), mk_gpu(a, loc, "gdim"));
     xf_lastblock_at(a, c, p, value, mk_binary(a, loc, OP_ADD, kernel_use(a, k->partials), off),

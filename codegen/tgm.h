@@ -463,8 +463,8 @@ Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, co
 
 typedef enum { DIALECT_CUDA, DIALECT_HIP, DIALECT_COUNT } DialectKind; /* target.c */
 
-/* G_RW, G_RB, G_RL: the grid levels of row reductions (--rows, rows.c);
- * G_CT, G_CA: of column reductions (--cols, cols.c) */
+/* G_RW, G_RB, G_RL, G_RA: the grid levels of row reductions (--rows,
+ * rows.c); G_CT, G_CA: of column reductions (--cols, cols.c) */
 typedef enum {
   G_DT,
   G_DS,
@@ -478,6 +478,7 @@ typedef enum {
   G_RL,
   G_CT,
   G_CA,
+  G_RA,
   G_COUNT
 } GridKind;
 typedef enum { B_V, B_VS, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW, B_COUNT } BlockKind;
@@ -488,6 +489,7 @@ const char *block_code(BlockKind b);   /* V, VS, ... */
 const char *thread_code(ThreadKind t); /* ST, SS, SV */
 bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
 bool grid_cols(GridKind g);            /* CT, CA: the column plans */
+bool grid_row_parts(GridKind g);       /* RL, RA: blocks a row (per_row) */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {
@@ -595,8 +597,10 @@ Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const c
 /* Grid-level transformations: each finishes plan p's kernel, whose body
  * ends with `value` (a declaration) holding the block's result in thread
  * 0, and may make a second kernel (grid.c calls them). */
-void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_twopass.c */
-void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value);   /* xf_gatomic.c */
+void xf_twopass(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_twopass.c */
+void xf_gatomic(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_gatomic.c */
+/* xf_gatomic.c: thread 0 combines value into out[index] atomically (RA) */
+void xf_gatomic_at(Arena *a, const Composition *c, Plan *p, Node *value, Node *index);
 void xf_lastblock(Arena *a, const Composition *c, Plan *p, Node *value); /* xf_lastblock.c */
 /* the same with the partials, the counter and out's index given (a row's) */
 void xf_lastblock_at(Arena *a, const Composition *c, Plan *p, Node *value, Node *partials,

@@ -22,7 +22,9 @@
 //   blocks share a {{shape}}, a memset of their counters in d_temp{{?cols}}{{?early_launch}} (on
 //   sm_90+ a small kernel instead){{/early_launch}}{{?ca}}, or a small kernel that
 //   sets d_out to the identity before the parts combine into it
-//   atomically ({{ca}}){{/ca}}{{/cols}}. It allocates
+//   atomically ({{ca}}){{/ca}}{{/cols}}{{?rows}}{{?ra}}, or a small kernel that sets
+//   d_out to the identity before the blocks combine into it atomically
+//   ({{ra}}){{/ra}}{{/rows}}. It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   {{graph}} and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -68,12 +70,46 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
   return {{success}};
 }
 {{?rows}}
+{{?ra}}
+
+// Whether the rule runs {{ra}} (each block combining into out[row] with an
+// atomic) where it runs blocks a row.
+{{?ra_float}}
+// Not in a header compiled with TGM_DETERMINISTIC defined: the float
+// atomics of {{ra}} round differently from run to run, where {{rl}}'s last
+// block folds the row's partials in order (tuned cells run what they name:
+// tune with --deterministic for those).
+#if defined(TGM_DETERMINISTIC)
+inline constexpr int tgm_rows_atomics = 0;
+#else
+inline constexpr int tgm_rows_atomics = 1;
+#endif
+{{/ra_float}}
+{{?ra_exact}}
+// Its result does not depend on the order of the atomics.
+inline constexpr int tgm_rows_atomics = 1;
+{{/ra_exact}}
+{{/ra}}
 
 // Runs pick k: {{rw_narrow}} (RW, n < 128), {{rw_wide}} (RW), {{rb}} (RB) and
-// {{rl}} (RL), in the blocks tgm_rows_pick_of gives. temp: 16-byte aligned,
-// tgm_rows_embed_temp(sizeof(A)) bytes.
+// {{rl}} (RL){{?ra}}, or {{ra}} where k.atomic{{/ra}}, in the blocks tgm_rows_pick_of gives. temp:
+// 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes. early: the GPU
+// starts a kernel before the one ahead of it in the stream ends, where the
+// launch allows it (tgm_pick's).
 inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
-                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream) {
+                              void *temp, size_t temp_bytes{{param_decls}}, {{stream_t}} stream, bool early) {
+{{?ra}}
+  if (k.kind == 2 && k.atomic) { // {{ra}}: out set to the identity, then the blocks' atomics (no counters)
+    switch (k.block) {
+    case 128: return launch_{{ra_c}}<128>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream, early);
+    case 256: return launch_{{ra_c}}<256>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream, early);
+    case 512: return launch_{{ra_c}}<512>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream, early);
+    case 1024: return launch_{{ra_c}}<1024>({{in_args}}, m, n, ld, out, temp, temp_bytes, k.items, k.per_row{{param_args}}, stream, early);
+    }
+    return {{err_invalid}};
+  }
+{{/ra}}
+  (void)early;
   switch (k.kind) {
   case 0: // blocks of 128, or 256 for a thread a row
     if (k.block == 256 && !k.vec)
@@ -111,12 +147,20 @@ inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, 
   return {{err_invalid}};
 }
 
-// What runs for m rows of n on the current GPU.
-inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
+// What runs for m rows of n on the current GPU, and whether it starts a
+// kernel before the one ahead of it in the stream ends, where the launch
+// allows it (*early: programmatic dependent launch, compute capability 9.0
+// and later{{?no_early_launch}}; never here{{/no_early_launch}}).
+inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *early) {
   unsigned sms = 0, max_threads = 0, major = 0;
   {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
-  if (e == {{success}})
-    *k = tgm_rows_pick_of(m, n, sms, max_threads);
+  *early = false;
+  if (e == {{success}}) {
+    *k = tgm_rows_pick_of(m, n, sms, max_threads, {{ra_atomics}});
+{{?early_launch}}
+    *early = major >= 9;
+{{/early_launch}}
+  }
   return e;
 }
 {{/rows}}
@@ -358,13 +402,11 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
                             *temp_bytes - skip{{param_args}}, stream);
 {{/tuned}}
   {{pick_t}} k;
-{{?cols}}
   bool early = false;
-{{/cols}}
-  {{err_t}} e = ns::tgm_pick(m, n, &k{{?cols}}, &early{{/cols}});
+  {{err_t}} e = ns::tgm_pick(m, n, &k, &early);
   if (e != {{success}})
     return e;
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
-                          stream{{?cols}}, early{{/cols}});
+                          stream, early);
 }
 #endif // !{{rtc}}

@@ -329,6 +329,17 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+{{?wait_prior}}
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, on older GPUs and on other platforms, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+{{/wait_prior}}
 {{?columns_any}}
 {{?early_launch}}
 // The counters of a column launch in parts: the embedded call clears them
@@ -342,15 +353,6 @@ __global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
 #endif
   for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
     counter[i] = 0;
-}
-
-// Where this grid was launched to start before the one ahead of it in the
-// stream ends (sm_90+), waits for that grid to end and its writes to show;
-// otherwise, and on older GPUs, returns at once.
-__device__ __forceinline__ void tgm_wait_prior_grids() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 {{/early_launch}}
@@ -422,7 +424,7 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 // it: BLOCK / (width * W) chunks of consecutive parts a column, each chunk
 // folded in order by one thread, then the chunks folded pairwise. ATOMIC
 // (CA.SV): every part, one or many, combines its values into out
-// atomically (out holds the identity: tgm_init_columns ran first).
+// atomically (out holds the identity: tgm_init_out ran first).
 template <unsigned BLOCK, unsigned W, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first, long long tile, tgm_size m,
                                                    tgm_size n, R *__restrict__ out, A *partials, unsigned *counter,
@@ -433,7 +435,7 @@ __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first,
 {{?columns_atomic}}
   if (ATOMIC) {
 {{?early_launch}}
-    tgm_wait_prior_grids(); // tgm_init_columns, where this kernel starts before it ends
+    tgm_wait_prior_grids(); // tgm_init_out, where this kernel starts before it ends
 {{/early_launch}}
     if (threadIdx.x < width)
 #pragma unroll
@@ -663,20 +665,20 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 __global__ void tgm_init(R *out{{param_decls}}) {
   out[0] = tgm_epilogue(tgm_identity(), 0{{param_args}});
 }
-{{?columns_atomic}}
+{{?init_out}}
 
-// CA.SV's first launch: out[0..n) = the identity, which the parts' atomics
-// combine into (tgm_cols_init_grid(n) blocks of 256). It lets a column
-// kernel launched to start before it ends begin at once (sm_90+); that
-// kernel waits for it before its atomics.
-__global__ void tgm_init_columns(R *out, tgm_size n) {
+// The first launch of {{init_out_for}}: out[0..count) = the identity, which
+// the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
+// It lets a kernel launched to start before it ends begin at once (sm_90+);
+// that kernel waits for it before its atomics.
+__global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
-  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < n; c += (tgm_size)gridDim.x * blockDim.x)
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < count; c += (tgm_size)gridDim.x * blockDim.x)
     out[c] = tgm_identity();
 }
-{{/columns_atomic}}
+{{/init_out}}
 {{#plans}}
 
 // {{id}}: {{summary}}

@@ -4,7 +4,8 @@
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
 // no host synchronisation, errors returned, not printed. per_row is what
 // takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RA
+// variants `per_row` blocks combined with atomics (m at most 65535), RB
 // variants a block (per_row must be 0). Only RL uses temp:
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
@@ -24,7 +25,7 @@ inline bool tgm_group_ok(unsigned group, unsigned block) {
 }
 
 {{?early_launch}}
-{{?columns_any}}
+{{?wait_prior}}
 // Launches kernel to start before the grid ahead of it in the stream ends
 // (programmatic stream serialization, sm_90+); it waits for that grid
 // where it says so (tgm_wait_prior_grids).
@@ -42,7 +43,7 @@ template <typename... P, typename... Args>
   return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
-{{/columns_any}}
+{{/wait_prior}}
 {{/early_launch}}
 {{#launchers}}
 {{?columns}}
@@ -53,7 +54,7 @@ template <typename... P, typename... Args>
 // counters, then parts x n partials.
 {{/col_parts}}
 {{?col_atomic}}
-// temp unused: tgm_init_columns, launched first, sets out to the identity,
+// temp unused: tgm_init_out, launched first, sets out to the identity,
 // and the parts combine into it atomically.
 {{/col_atomic}}
 // n = 0 launches nothing; m = 0 gives every column the spectrum of no
@@ -99,7 +100,7 @@ template <unsigned BLOCK>
     return {{err_invalid}};
   unsigned *counter = nullptr;
   A *partials = nullptr;
-  TGM_LAUNCH(tgm_init_columns, tgm_cols_init_grid(n), 256, stream, out, n);
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
   {{err_t}} e = {{get_last_error}}();
   if (e != {{success}})
     return e;
@@ -132,10 +133,14 @@ template <unsigned BLOCK, unsigned GROUP>
 }
 
 {{/grouped}}
-// {{id}}
+// {{id}}{{?row_atomic}}: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// {{after_init_note}}{{/row_atomic}}
 template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
-                           size_t temp_bytes, unsigned items, unsigned per_row{{param_decls}}, {{stream_t}} stream) {
+                           size_t temp_bytes, unsigned items, unsigned per_row{{param_decls}}, {{stream_t}} stream{{?row_atomic}},
+                           bool early = false{{/row_atomic}}) {
   if (!out || {{in_checks}} || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return {{err_invalid}};
 {{?grouped}}
@@ -151,6 +156,10 @@ template <unsigned BLOCK>
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
     return {{err_invalid}};
 {{/parts}}
+{{?row_atomic}}
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return {{err_invalid}};
+{{/row_atomic}}
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return {{success}};
@@ -181,6 +190,20 @@ template <unsigned BLOCK>
              items{{param_args}});
   return {{get_last_error}}();
 {{/parts}}
+{{?row_atomic}}
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  {{err_t}} e = {{get_last_error}}();
+  if (e != {{success}})
+    return e;
+{{?early_launch}}
+  if (early)
+    return tgm_launch_early({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out,
+                            items{{param_args}});
+{{/early_launch}}
+  (void)early;
+  TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
+  return {{get_last_error}}();
+{{/row_atomic}}
 }
 {{/rowwise}}
 

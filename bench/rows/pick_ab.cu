@@ -19,6 +19,10 @@
 // Rows of n >= 2048 on m < sms also time RL in blocks of 256 at floor and
 // ceil of 2 sms / m blocks a row and at the count that fills the last wave
 // of 2 sms blocks best; PICK_AB_GRID=0 leaves the rest of the rows' grid out.
+// There "rule-RL" is the rule's pick without atomics (RL, where it runs RA
+// now) and "RA.VS.SV b256 i4 pP" the generated RA at 2, 4 and 8 sms blocks
+// in all, launched as the embedded call does; PICK_AB_PROTO=0 leaves the
+// prototypes P.rowsA and P.rowsA-init out.
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -31,7 +35,7 @@
 //           sum added to out[row] with an atomic after cudaMemsetAsync set
 //           out to 0: RL without counters, ticket and last-block fold, as
 //           CA.SV is for columns ("P.rowsA pP": P blocks a row; "P.rowsA-init
-//           pP": out set by tgm_init_columns instead, the row kernel launched
+//           pP": out set by tgm_init_out instead, the row kernel launched
 //           behind it with PDL as CA.SV is, sm_90+).
 //   P.cols  few rows (m <= 64): a thread a group of 4 columns down all m
 //           rows, 4 loads in flight, grid stride over the groups.
@@ -101,7 +105,7 @@ __global__ void __launch_bounds__(256) proto_rows_atomic(const float *in, size_t
     for (unsigned w = 0; w < 8; w++)
       sum += warps[w];
     if (EARLY)
-      cs::tgm_wait_prior_grids(); // out set by tgm_init_columns, which this grid may start before
+      cs::tgm_wait_prior_grids(); // out set by tgm_init_out, which this grid may start before
     atomicAdd(out + blockIdx.y, sum);
   }
 }
@@ -248,7 +252,41 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     for (unsigned p : counts)
       if (m * p <= 32768)
         run({2, 1, p, 256, 4});
-    if (n % 4 == 0)
+    // the rule without atomics (RL, as TGM_DETERMINISTIC has it for float sums)
+    int threads = 0;
+    CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, 0));
+    tgm_rows_pick rl = tgm_rows_pick_of(m, n, (unsigned)c.sms, (unsigned)threads, 0);
+    if (rl.kind == 2) {
+      std::snprintf(nm, sizeof nm, "rule-RL b%u i%u p%u", rl.block, rl.items, rl.per_row);
+      one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+        CK(cudaMemsetAsync(c.temp, 0, (size_t)m * 4, c.s));
+        switch (rl.block) {
+        case 256: return rs::launch_sum_RL_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
+        case 1024: return rs::launch_sum_RL_VS_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
+        }
+        return cudaErrorInvalidValue;
+      });
+    }
+    // the generated RA (RA.VS.SV) in blocks of 256, items 4, f sms blocks in all, launched as the
+    // embedded call does: tgm_init_out, the row kernel behind it with PDL (sm_90+)
+    // (PICK_AB_RA=wide: also blocks of 512 at 1 and 2 sms / m a row and 1024 at 1 sms / m, items 1 and 4)
+    for (unsigned b : {256u, 512u, 1024u})
+      for (unsigned f : {1u, 2u, 4u, 8u})
+        for (unsigned it : {1u, 4u}) {
+          const bool base = b == 256 && f >= 2 && it == 4;
+          if (!base && !(env_is("PICK_AB_RA", "wide") && ((b == 512 && f <= 2) || (b == 1024 && f == 1))))
+            continue;
+          const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
+          std::snprintf(nm, sizeof nm, "RA.VS.SV b%u i%u p%u", b, it, p);
+          one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+            switch (b) {
+            case 256: return rs::launch_sum_RA_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            case 512: return rs::launch_sum_RA_VS_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            default: return rs::launch_sum_RA_VS_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            }
+          });
+        }
+    if (n % 4 == 0 && !env_is("PICK_AB_PROTO", "0"))
       for (unsigned f : {2u, 4u, 8u}) { // f sms blocks in all, at least 1 a row
         const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
         std::snprintf(nm, sizeof nm, "P.rowsA p%u", p);
@@ -257,10 +295,10 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
           proto_rows_atomic<false><<<dim3(p, (unsigned)m), 256, 0, c.s>>>(in, n, c.out);
           return cudaGetLastError();
         });
-        // as CA.SV is launched: out set by tgm_init_columns, the row kernel behind it with PDL (sm_90+)
+        // as CA.SV is launched: out set by tgm_init_out, the row kernel behind it with PDL (sm_90+)
         std::snprintf(nm, sizeof nm, "P.rowsA-init p%u", p);
         one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
-          TGM_LAUNCH(cs::tgm_init_columns, tgm_cols_init_grid(m), 256, c.s, c.out, (tgm_size)m);
+          TGM_LAUNCH(cs::tgm_init_out, tgm_init_out_grid(m), 256, c.s, c.out, (tgm_size)m);
           CK(cudaGetLastError());
           return cs::tgm_launch_early(proto_rows_atomic<true>, dim3(p, (unsigned)m), 256, c.s,
                                       (const float *)in, (size_t)n, c.out);

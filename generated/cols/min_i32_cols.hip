@@ -349,7 +349,7 @@ __device__ __forceinline__ A tgm_column_parts(const A *partials, tgm_size n, tgm
 // it: BLOCK / (width * W) chunks of consecutive parts a column, each chunk
 // folded in order by one thread, then the chunks folded pairwise. ATOMIC
 // (CA.SV): every part, one or many, combines its values into out
-// atomically (out holds the identity: tgm_init_columns ran first).
+// atomically (out holds the identity: tgm_init_out ran first).
 template <unsigned BLOCK, unsigned W, bool ATOMIC = false>
 __device__ __forceinline__ void tgm_columns_finish(A (&acc)[W], long long first, long long tile, tgm_size m,
                                                    tgm_size n, R *__restrict__ out, A *partials, unsigned *counter,
@@ -573,15 +573,15 @@ __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
-// CA.SV's first launch: out[0..n) = the identity, which the parts' atomics
-// combine into (tgm_cols_init_grid(n) blocks of 256). It lets a column
-// kernel launched to start before it ends begin at once (sm_90+); that
-// kernel waits for it before its atomics.
-__global__ void tgm_init_columns(R *out, tgm_size n) {
+// The first launch of CA.SV (count: n columns): out[0..count) = the identity, which
+// the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
+// It lets a kernel launched to start before it ends begin at once (sm_90+);
+// that kernel waits for it before its atomics.
+__global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
-  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < n; c += (tgm_size)gridDim.x * blockDim.x)
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < count; c += (tgm_size)gridDim.x * blockDim.x)
     out[c] = tgm_identity();
 }
 
@@ -601,7 +601,7 @@ void __launch_bounds__(BLOCK) min_CT_SV(const T *__restrict__ in, tgm_size m, tg
   tgm_columns_vec<BLOCK>(in, m, n, ld, out, partials, counter, width);
 }
 
-// CA.SV: 2 launches (tgm_init_columns first), deterministic
+// CA.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK>
 __global__
 void __launch_bounds__(BLOCK, 1) min_CA_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *partials, unsigned *counter, unsigned width) {
@@ -616,7 +616,8 @@ void __launch_bounds__(BLOCK, 1) min_CA_SV(const T *__restrict__ in, tgm_size m,
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
 // no host synchronisation, errors returned, not printed. per_row is what
 // takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RA
+// variants `per_row` blocks combined with atomics (m at most 65535), RB
 // variants a block (per_row must be 0). Only RL uses temp:
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
@@ -812,13 +813,25 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
+// With `atomics` (the spectrum has RA: its result the accumulator, no
+// epilogue), where m < sms takes RL it takes RA instead: blocks of 256,
+// items 4, each block's value combined into out[row] with an atomic after
+// a kernel sets out to the identity: no counters, partials, ticket or
+// last-block fold, and no bound on the blocks from the partials. From 2^22
+// elements 8 sms blocks in all (one wave of eight 256-thread blocks a SM),
+// below 2 sms; floor(f sms / m) a row. Against the rule's RL, sum f32 in
+// one process (H100, bench/results/2026-11-27-rows-ra, pick_ab): 1.24-1.32x
+// in (b), 1.75-2.05x in (c) at 2^18-2^20, 1.09-1.14 / 1.34-1.38 at 2^22,
+// 1.05-1.08 / 1.06-1.15 at 2^24, 1.03-1.05 at 2^26 and 1.01-1.02 at 2^28
+// (4 sms blocks: 0.98-0.99 there). atomic is 1 where the pick runs RA
+// (kind 2).
 struct tgm_rows_pick {
   int kind, vec;
-  unsigned per_row, block, items;
+  unsigned per_row, block, items, atomic;
 };
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads) {
-  struct tgm_rows_pick k = {0, 1, 32, 128, 1};
+                                                    unsigned max_threads, int atomics) {
+  struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
@@ -840,6 +853,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
       k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
       k.per_row = (unsigned)(2ull * sms / m);
+    }
+    if (k.kind == 2 && atomics) { // RA: 8 sms blocks of 256 in all from 2^22 elements, 2 sms below
+      const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
+      k.atomic = 1;
+      k.block = 256;
+      k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
     }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
@@ -1047,10 +1066,11 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   return k;
 }
 
-// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
-// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
-static inline unsigned tgm_cols_init_grid(unsigned long long n) {
-  unsigned long long g = (n + 255) / 256;
+// The first launch of CA.SV and RA (tgm_init_out: out[0..count) = the
+// identity; count: CA's n columns, RA's m rows): blocks of 256, each thread
+// an output, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_init_out_grid(unsigned long long count) {
+  unsigned long long g = (count + 255) / 256;
   return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
@@ -1138,7 +1158,7 @@ hipError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
 // 4, ..., BLOCK), `parts` blocks down the rows (1 to 65535).
-// temp unused: tgm_init_columns, launched first, sets out to the identity,
+// temp unused: tgm_init_out, launched first, sets out to the identity,
 // and the parts combine into it atomically.
 // n = 0 launches nothing; m = 0 gives every column the spectrum of no
 // elements. early: ignored (no kernel starts early on this platform).
@@ -1165,7 +1185,7 @@ hipError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
     return hipErrorInvalidValue;
   unsigned *counter = nullptr;
   A *partials = nullptr;
-  TGM_LAUNCH(tgm_init_columns, tgm_cols_init_grid(n), 256, stream, out, n);
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
   hipError_t e = hipGetLastError();
   if (e != hipSuccess)
     return e;

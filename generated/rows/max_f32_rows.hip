@@ -284,6 +284,15 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, on older GPUs and on other platforms, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.
@@ -516,6 +525,18 @@ A max_shared_V2_shfl_group(A in_value) {
 // identity: those plans have no epilogue).
 __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
+}
+
+// The first launch of RA (count: m rows): out[0..count) = the identity, which
+// the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
+// It lets a kernel launched to start before it ends begin at once (sm_90+);
+// that kernel waits for it before its atomics.
+__global__ void tgm_init_out(R *out, tgm_size count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < count; c += (tgm_size)gridDim.x * blockDim.x)
+    out[c] = tgm_identity();
 }
 
 // RW.V.ST: 1 launch, deterministic
@@ -1373,6 +1394,86 @@ void __launch_bounds__(BLOCK) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size 
   }
 }
 
+// RA.V.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (V)
+  value = max_coop<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
+// RA.VS.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VS)
+  value = max_coop_shfl<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
+// RA.VA1.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V1' (VA1)
+  value = max_shared_V1<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
+// RA.VA2.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2)
+  value = max_shared_V2<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
+// RA.VA2S.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'shared_V2' (VA2S)
+  value = max_shared_V2_shfl<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
 } // namespace tgm_kernels_max_f32_rows
 
 // -------------------------------------------------------------- host launchers
@@ -1380,7 +1481,8 @@ void __launch_bounds__(BLOCK) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size 
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
 // no host synchronisation, errors returned, not printed. per_row is what
 // takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RA
+// variants `per_row` blocks combined with atomics (m at most 65535), RB
 // variants a block (per_row must be 0). Only RL uses temp:
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
@@ -1576,13 +1678,25 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
+// With `atomics` (the spectrum has RA: its result the accumulator, no
+// epilogue), where m < sms takes RL it takes RA instead: blocks of 256,
+// items 4, each block's value combined into out[row] with an atomic after
+// a kernel sets out to the identity: no counters, partials, ticket or
+// last-block fold, and no bound on the blocks from the partials. From 2^22
+// elements 8 sms blocks in all (one wave of eight 256-thread blocks a SM),
+// below 2 sms; floor(f sms / m) a row. Against the rule's RL, sum f32 in
+// one process (H100, bench/results/2026-11-27-rows-ra, pick_ab): 1.24-1.32x
+// in (b), 1.75-2.05x in (c) at 2^18-2^20, 1.09-1.14 / 1.34-1.38 at 2^22,
+// 1.05-1.08 / 1.06-1.15 at 2^24, 1.03-1.05 at 2^26 and 1.01-1.02 at 2^28
+// (4 sms blocks: 0.98-0.99 there). atomic is 1 where the pick runs RA
+// (kind 2).
 struct tgm_rows_pick {
   int kind, vec;
-  unsigned per_row, block, items;
+  unsigned per_row, block, items, atomic;
 };
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads) {
-  struct tgm_rows_pick k = {0, 1, 32, 128, 1};
+                                                    unsigned max_threads, int atomics) {
+  struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
@@ -1604,6 +1718,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
       k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
       k.per_row = (unsigned)(2ull * sms / m);
+    }
+    if (k.kind == 2 && atomics) { // RA: 8 sms blocks of 256 in all from 2^22 elements, 2 sms below
+      const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
+      k.atomic = 1;
+      k.block = 256;
+      k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
     }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
@@ -1811,10 +1931,11 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   return k;
 }
 
-// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
-// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
-static inline unsigned tgm_cols_init_grid(unsigned long long n) {
-  unsigned long long g = (n + 255) / 256;
+// The first launch of CA.SV and RA (tgm_init_out: out[0..count) = the
+// identity; count: CA's n columns, RA's m rows): blocks of 256, each thread
+// an output, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_init_out_grid(unsigned long long count) {
+  unsigned long long g = (count + 255) / 256;
   return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
@@ -3135,6 +3256,156 @@ hipError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   return hipGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.V.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipGetLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VS.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipGetLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VA1.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipGetLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VA2.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipGetLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipGetLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VA2S.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipGetLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipGetLastError();
+}
+
 } // namespace tgm_kernels_max_f32_rows
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -3183,6 +3454,11 @@ hipError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   X("RL.VA2.SV", max_RL_VA2_SV, 1) \
   X("RL.VA2S.ST", max_RL_VA2S_ST, 1) \
   X("RL.VA2S.SS", max_RL_VA2S_SS, 1) \
-  X("RL.VA2S.SV", max_RL_VA2S_SV, 1)
+  X("RL.VA2S.SV", max_RL_VA2S_SV, 1) \
+  X("RA.V.SV", max_RA_V_SV, 1) \
+  X("RA.VS.SV", max_RA_VS_SV, 1) \
+  X("RA.VA1.SV", max_RA_VA1_SV, 1) \
+  X("RA.VA2.SV", max_RA_VA2_SV, 1) \
+  X("RA.VA2S.SV", max_RA_VA2S_SV, 1)
 
 #endif // !__HIPCC_RTC__

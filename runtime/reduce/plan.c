@@ -437,7 +437,7 @@ static int read_cell(const tune_manifest *m, const rd_device *d, json_t *o, rd_c
   if (!in_list(x->blocks, x->n_blocks, c->k.block) ||
       (!tune_rule_cols(r) && !in_list(x->items, x->n_items, c->k.items)) ||
       (r == RULE_ROWS_GROUP && !in_list(x->per_row, x->n_per_row, c->k.per_row)) ||
-      (r == RULE_ROWS_PARTS && c->k.per_row < 2) ||
+      (r == RULE_ROWS_PARTS && c->k.per_row < 2) || (r == RULE_ROWS_ATOMIC && !c->k.per_row) ||
       (tune_rule_cols(r) && (!c->k.width || !c->k.parts))) {
     char kn[96];
     rd_set_text(m, &c->k, kn, sizeof kn);
@@ -520,7 +520,8 @@ tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_dev
       break; // its setting cannot run on this shape of the cell: the rule's
     }
   }
-  *k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads);
+  *k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads,
+                       d->deterministic);
   if (k->v < 0 || !runnable(&m->v[k->v], d))
     return tgm__fail(TGM_ERR_MANIFEST,
                      "%s: no variant this GPU (sm_%d%d) can run%s for the rule's choice at %llu x "

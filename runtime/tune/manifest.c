@@ -109,9 +109,9 @@ static int read_launch(const char *path, const char *id, json_t *l, size_t i, tu
   t->name_expr = str_of(l, "name_expr");
   char *grid = str_of(l, "grid"), *block = str_of(l, "block");
   // tune_rule's order: the 1-D rules, then those of rows, then columns
-  static const char *rules[] = {"one",         "tiles",       "tiles_vec",  "strided",
-                                "strided_vec", "rows",        "rows_group", "rows_parts",
-                                "cols",        "cols_atomic", "cols_init"};
+  static const char *rules[] = {"one",  "tiles",       "tiles_vec",  "strided",     "strided_vec",
+                                "rows", "rows_group",  "rows_parts", "rows_atomic", "rows_init",
+                                "cols", "cols_atomic", "cols_init"};
   int rule = -1;
   for (int r = 0; grid && r < (int)(sizeof rules / sizeof *rules); r++)
     if (!strcmp(grid, rules[r]))
@@ -121,7 +121,7 @@ static int read_launch(const char *path, const char *id, json_t *l, size_t i, tu
   int lo = RULE_ONE, hi = RULE_STRIDED_VEC;
   if (an->shape != TUNE_SHAPE_1D && strcmp(id, "reference")) {
     lo = an->shape == TUNE_SHAPE_ROWS ? RULE_ROWS : RULE_COLS;
-    hi = an->shape == TUNE_SHAPE_ROWS ? RULE_ROWS_PARTS : RULE_COLS_INIT;
+    hi = an->shape == TUNE_SHAPE_ROWS ? RULE_ROWS_INIT : RULE_COLS_INIT;
   }
   if (rule < lo || rule > hi)
     rule = -1;
@@ -238,15 +238,17 @@ static int read_variant(const char *path, json_t *o, tune_variant *v, const arg_
     if (read_launches(path, v->id, json_object_get(o, "launches_m_positive"), v->pos,
                       TUNE_MAX_LAUNCHES, &v->n_pos, an))
       return -1;
-    // the kernel of the block knob; CA's (cols_atomic) after its tgm_init_columns (cols_init)
+    // the kernel of the block knob; CA's (cols_atomic) after its tgm_init_out
+    // (cols_init), RA's (rows_atomic) after its (rows_init)
     const tune_launch *main = tune_shape_main(v);
-    int atomic = main && main->rule == RULE_COLS_ATOMIC;
-    int ok = main && main == &v->pos[v->n_pos - 1] && main->rule != RULE_COLS_INIT &&
+    int atomic = main && (main->rule == RULE_COLS_ATOMIC || main->rule == RULE_ROWS_ATOMIC);
+    tune_rule init = main && main->rule == RULE_ROWS_ATOMIC ? RULE_ROWS_INIT : RULE_COLS_INIT;
+    int ok = main && main == &v->pos[v->n_pos - 1] && !tune_rule_init(main->rule) &&
              v->n_pos == (atomic ? 2 : 1) &&
-             (!atomic || (v->pos[0].rule == RULE_COLS_INIT && v->pos[0].block_fixed));
+             (!atomic || (v->pos[0].rule == init && v->pos[0].block_fixed));
     if (!ok)
-      return BAD("%s: variant %s: launches_m_positive: one kernel of the block knob (cols_atomic: "
-                 "after one cols_init launch of a fixed block)",
+      return BAD("%s: variant %s: launches_m_positive: one kernel of the block knob (cols_atomic, "
+                 "rows_atomic: after one cols_init, rows_init launch of a fixed block)",
                  path, v->id);
     return 0;
   }
@@ -508,8 +510,8 @@ static char *name_with(const char *pattern, const char *word, unsigned value) {
   return out;
 }
 
-const char *const tune_pick_roles[TUNE_PICK_ROLES] = {"rw_narrow", "rw_wide", "rb",
-                                                      "rl",        "ct",      "ca"};
+const char *const tune_pick_roles[TUNE_PICK_ROLES] = {"rw_narrow", "rw_wide", "rb", "rl",
+                                                      "ct",        "ca",      "ra"};
 
 char *tune_name_expr(const char *pattern, unsigned block, unsigned group) {
   char *b = name_with(pattern, "BLOCK", block);

@@ -40,7 +40,12 @@ void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, uns
         (rule == RULE_COLS && parts > 1 && *x > TGM_ROWS_PARTS_MAX))
       *x = 0;
     break;
-  case RULE_COLS_INIT: *x = tgm_cols_init_grid(n); break;
+  case RULE_ROWS_ATOMIC: // RA: no counters, m up to the grid's y
+    if (m <= 65535 && group > 0 && group <= 65535)
+      *x = group, *y = (unsigned)m;
+    break;
+  case RULE_ROWS_INIT: *x = tgm_init_out_grid(m); break;
+  case RULE_COLS_INIT: *x = tgm_init_out_grid(n); break;
   default: break;
   }
 }
@@ -55,12 +60,13 @@ size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long 
 }
 
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
-                         unsigned max_threads) {
-  struct tgm_rows_pick k = tgm_rows_pick_of(m, n, sms, max_threads);
-  tune_pick p = {k.kind == 2   ? TUNE_PICK_RL
-                 : k.kind == 1 ? TUNE_PICK_RB
-                 : k.vec       ? TUNE_PICK_RW_WIDE
-                               : TUNE_PICK_RW_NARROW,
+                         unsigned max_threads, int atomics) {
+  struct tgm_rows_pick k = tgm_rows_pick_of(m, n, sms, max_threads, atomics);
+  tune_pick p = {k.kind == 2 && k.atomic ? TUNE_PICK_RA
+                 : k.kind == 2           ? TUNE_PICK_RL
+                 : k.kind == 1           ? TUNE_PICK_RB
+                 : k.vec                 ? TUNE_PICK_RW_WIDE
+                                         : TUNE_PICK_RW_NARROW,
                  k.block,
                  k.items,
                  k.kind == 1 ? 0 : k.per_row,
@@ -86,7 +92,7 @@ int tune_shape_fits(tune_rule rule, unsigned long long m, unsigned long long n, 
                     unsigned vw, unsigned parts) {
   return rule == RULE_ROWS_PARTS ? tgm_rows_parts_fit(m, group)
          : rule == RULE_COLS     ? tgm_cols_parts_fit(n, group, vw ? vw : 1, parts)
-                                 : 1; // CA: no temp storage
+                                 : 1; // CA, RA: no temp storage
 }
 
 size_t tune_shape_embed_temp(int cols, unsigned long long n, size_t acc) {
@@ -123,21 +129,32 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
   unsigned group = tune_rule_cols(r) ? k->width : k->per_row, x;
   if (!listed(v->blocks, v->n_blocks, k->block) || !k->items ||
       (r == RULE_ROWS_GROUP && !listed(v->per_row, v->n_per_row, k->per_row)) ||
-      (r == RULE_ROWS_PARTS && k->per_row < 2) || (tune_rule_cols(r) && (!k->width || !k->parts)))
+      (r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_ROWS_ATOMIC && !k->per_row) ||
+      (tune_rule_cols(r) && (!k->width || !k->parts)))
     return 0;
   tune_shape_grid(r, in_addr, rows, n, k->block, group, k->parts, vw_of(man, v),
                   tune_type_size(man->elem), &x, y);
   return tune_shape_fits(r, rows, n, group, vw_of(man, v), k->parts) ? x : 0;
 }
 
+// Whether the manifest has the atomic variant of role r (CA, RA) and it may
+// run: not where only deterministic variants may and its floats round
+// differently from run to run (the embedded header's TGM_DETERMINISTIC).
+static int atomics_of(const tune_manifest *man, int r, int deterministic) {
+  int v = man->pick_v[r];
+  return v >= 0 && (!deterministic || man->v[v].deterministic);
+}
+
 tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
-                               unsigned long long n, unsigned sms, unsigned max_threads) {
+                               unsigned long long n, unsigned sms, unsigned max_threads,
+                               int deterministic) {
   unsigned vw = (unsigned)(16 / tune_type_size(man->elem));
   int ct = man->pick_v[TUNE_PICK_CT];
   tune_pick p = man->shape == TUNE_SHAPE_COLS
                     ? tune_cols_pick(rows, n, sms, vw, ct >= 0 && man->v[ct].vec,
-                                     man->pick_v[TUNE_PICK_CA] >= 0)
-                    : tune_rows_pick(rows, n, sms, max_threads);
+                                     atomics_of(man, TUNE_PICK_CA, deterministic))
+                    : tune_rows_pick(rows, n, sms, max_threads,
+                                     atomics_of(man, TUNE_PICK_RA, deterministic));
   tune_shape_set k = {man->pick_v[p.role], p.block, p.items, p.per_row, p.width, p.parts};
   return k;
 }
@@ -156,7 +173,7 @@ tgm_status tune_shape_launch(tgm_backend *b, const tune_variant *v, const tgm_fu
   uint64_t vals[TUNE_MAX_ARGS];
   void *args[TUNE_MAX_ARGS];
   tgm_status st = l ? TGM_OK : tgm__fail(TGM_ERR_INVALID, "variant %s has no kernel", v->id);
-  for (const tune_launch *p = v->pos; st == TGM_OK && p < l; p++) { // CA: tgm_init_columns
+  for (const tune_launch *p = v->pos; st == TGM_OK && p < l; p++) { // CA: tgm_init_out
     unsigned px, py;
     tune_shape_grid(p->rule, call->in[0], call->m, call->n, p->block_fixed, 0, 0, 0, 0, &px, &py);
     if ((st = tune_launch_args(p, call, vals, args)) == TGM_OK)

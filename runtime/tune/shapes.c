@@ -111,7 +111,7 @@ static unsigned grid_of(ctx *c, const shape_set *k, tgm_devptr in, dims d, unsig
 
 // One reduction of the matrix at in (its inputs c->in_gap apart) into out,
 // as the embedded call runs it: the counters cleared (CT), or out set to
-// the identity (CA's tgm_init_columns), then the variant's kernel.
+// the identity (CA's tgm_init_out), then the variant's kernel.
 static tgm_status enqueue(ctx *c, const shape_set *k, tgm_devptr in, dims d, tgm_devptr out) {
   const tune_variant *v = var(c, k);
   const tune_launch *l = tune_shape_main(v);
@@ -344,7 +344,7 @@ static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
 static shape_set rule_choice(shp *s, dims d) {
   ctx *c = s->c;
   shape_set k = tune_shape_rule(&c->m, d.m, d.n, (unsigned)c->info->sm_count,
-                                (unsigned)c->info->max_threads);
+                                (unsigned)c->info->max_threads, c->o->deterministic);
   if (k.v < 0 || !c->usable[k.v])
     k.v = -1;
   return k;
@@ -363,7 +363,10 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
   const tune_variant *x = &c->m.v[v];
   tune_rule r = tune_shape_main(x)->rule;
   shape_set k = {v, 256, 1, 0, 0, 0};
-  int same_kind = rule->v >= 0 && rule_of(c, rule) == r;
+  // RL and RA take the same knobs (blocks a row): either seeds the other
+  int same_kind = rule->v >= 0 &&
+                  (rule_of(c, rule) == r ||
+                   (tune_rule_row_parts(rule_of(c, rule)) && tune_rule_row_parts(r)));
   if (same_kind) {
     k = *rule;
     k.v = v;
@@ -376,6 +379,11 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
     k.per_row = want < 2 ? 2 : want > 4096 ? 4096 : (unsigned)want;
     k.block = d.n >= 16384 ? 1024 : 256;
     k.items = d.n >= 16384 ? 4 : 1;
+  } else if (r == RULE_ROWS_ATOMIC) { // as the rule's RA: 8 sms blocks of 256 in all (2 below 2^22)
+    unsigned long long f = d.m * d.n >= (1ull << 22) ? 8 : 2;
+    unsigned long long want = f * (unsigned)c->info->sm_count / (d.m ? d.m : 1);
+    k.per_row = want < 1 ? 1 : want > 4096 ? 4096 : (unsigned)want;
+    k.items = 4;
   } else if (tune_rule_cols(r)) {
     k = *rule;
     k.v = v;
@@ -415,8 +423,8 @@ static int neighbours(ctx *c, const shape_set *k, shape_set out[10]) {
       if (gi + dir >= 0 && gi + dir < x->n_per_row)
         out[n] = *k, out[n++].per_row = x->per_row[gi + dir];
   }
-  if (r == RULE_ROWS_PARTS) {
-    if (k->per_row / 2 >= 2)
+  if (tune_rule_row_parts(r)) { // RL: at least 2 blocks a row; RA: 1
+    if (k->per_row / 2 >= (r == RULE_ROWS_PARTS ? 2u : 1u))
       out[n] = *k, out[n++].per_row = k->per_row / 2;
     out[n] = *k, out[n++].per_row = k->per_row * 2;
   }

@@ -21,10 +21,13 @@ enum {
 // A launch's grid: the 1-D rules (launch_rule.tpl's tgm_rule, in its
 // order), then those of row and column manifests (tgm-gen --rows, --cols):
 // rows (m blocks), rows_group (tgm_rows_grid_of), rows_parts (per_row x m),
+// rows_atomic (the same blocks, no temp: RA, whose blocks combine into
+// out[row] atomically), rows_init (RA's first launch, tgm_init_out:
+// tgm_init_out_grid(m) blocks),
 // cols (tgm_cols_grid_of x parts: CT, counters and partials in temp),
 // cols_atomic (the same blocks, no temp: CA, whose parts combine into out
-// atomically) and cols_init (CA's first launch, tgm_init_columns:
-// tgm_cols_init_grid(n) blocks).
+// atomically) and cols_init (CA's first launch, tgm_init_out:
+// tgm_init_out_grid(n) blocks).
 typedef enum {
   RULE_ONE,
   RULE_TILES,
@@ -34,12 +37,20 @@ typedef enum {
   RULE_ROWS,
   RULE_ROWS_GROUP,
   RULE_ROWS_PARTS,
+  RULE_ROWS_ATOMIC,
+  RULE_ROWS_INIT,
   RULE_COLS,
   RULE_COLS_ATOMIC,
   RULE_COLS_INIT
 } tune_rule;
 // A column kernel's rule (CT's or CA's): width, parts and their grid.
 static inline int tune_rule_cols(tune_rule r) { return r == RULE_COLS || r == RULE_COLS_ATOMIC; }
+// A rule of blocks a row (RL's or RA's): per_row x m blocks.
+static inline int tune_rule_row_parts(tune_rule r) {
+  return r == RULE_ROWS_PARTS || r == RULE_ROWS_ATOMIC;
+}
+// The first launch of an atomic kernel's variant (CA's, RA's tgm_init_out).
+static inline int tune_rule_init(tune_rule r) { return r == RULE_ROWS_INIT || r == RULE_COLS_INIT; }
 typedef enum {
   ARG_IN,
   ARG_N,
@@ -53,9 +64,9 @@ typedef enum {
   ARG_WIDTH, // columns: the tiles' width
   ARG_PARAM
 } tune_arg;
-// The kinds tgm_rows_pick_of names (RW scalar, RW vector, RB, RL) and
+// The kinds tgm_rows_pick_of names (RW scalar, RW vector, RB, RL, RA) and
 // tgm_cols_pick_of's CT and CA: "rw_narrow", "rw_wide", "rb", "rl", "ct",
-// "ca".
+// "ca", "ra".
 enum {
   TUNE_PICK_RW_NARROW,
   TUNE_PICK_RW_WIDE,
@@ -63,6 +74,7 @@ enum {
   TUNE_PICK_RL,
   TUNE_PICK_CT,
   TUNE_PICK_CA,
+  TUNE_PICK_RA,
   TUNE_PICK_ROLES
 };
 extern const char *const tune_pick_roles[TUNE_PICK_ROLES];
@@ -222,8 +234,9 @@ typedef struct {
   int role;
   unsigned block, items, per_row, width, parts;
 } tune_pick;
+// atomics: the manifest has RA (the pick may name it: tgm_rows_pick's atomic).
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
-                         unsigned max_threads);
+                         unsigned max_threads, int atomics);
 // atomics: the manifest has CA (the pick may name it: tgm_cols_pick's atomic).
 tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
                          int vector, int atomics);
@@ -253,10 +266,13 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
                              unsigned long long rows, unsigned long long n, unsigned *y);
 // The rule's choice (tune_rows_pick, tune_cols_pick) as a setting of the
 // variant the manifest's pick_variants name for its kind (v = -1: none).
+// deterministic: the atomic variants (CA, RA) only where they are
+// deterministic (integers), as a header compiled with TGM_DETERMINISTIC.
 tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
-                               unsigned long long n, unsigned sms, unsigned max_threads);
+                               unsigned long long n, unsigned sms, unsigned max_threads,
+                               int deterministic);
 // A row or column variant's own launch (its BLOCK-sized kernel: CA's comes
-// after tgm_init_columns, of a fixed block), NULL where it has none.
+// after tgm_init_out, of a fixed block), NULL where it has none.
 const tune_launch *tune_shape_main(const tune_variant *v);
 // The group a setting's kernel is compiled for (RW's threads a row: the
 // GROUP of its name), 0 for the others.
@@ -281,7 +297,7 @@ typedef struct {
 tgm_status tune_launch_args(const tune_launch *l, const tune_call *call, uint64_t vals[],
                             void *args[]);
 // Enqueues one reduction by a row or column variant, as the embedded call
-// does but for the counters (the caller's): CA's tgm_init_columns first
+// does but for the counters (the caller's): CA's tgm_init_out first
 // (its grid from the rule), then the kernel in x by y blocks of `block`.
 // fs[i] is launch i's function; call: inputs, m, n, ld, out, temp, knobs.
 tgm_status tune_shape_launch(tgm_backend *b, const tune_variant *v, const tgm_function fs[],

@@ -11,7 +11,8 @@
 // For sum/max/min over i32 and f32, rows and columns:
 // 1. shapes: m = 1 and n = 1, n = 3, 31, 33, 127, 128, 1023, 1024, 8191,
 //    8192, short and long rows, few and many, that reach every kind the
-//    pick names on this GPU (5000 x 2000, 600 x 8000: the column rule's
+//    pick names on this GPU (RA at 1 x 2^20 and 3 x 2^19 under --quick too;
+//    5000 x 2000, 600 x 8000: the column rule's
 //    few tiles of 2^22-2^24 in parts); ld = n and n + 1 (misaligned rows), the matrix
 //    at an aligned and a misaligned address; the temp buffer filled with
 //    garbage and d_out poisoned before each call; every row or column
@@ -111,10 +112,11 @@ static std::string pick_text(bool cols, size_t m, size_t n) {
     std::snprintf(buf, sizeof buf, "%s b%u g%u p%u", k.atomic ? "CA.SV" : "CT.SV", k.block,
                   k.groups, k.parts);
   } else {
-    tgm_rows_pick k = tgm_rows_pick_of(m, n, (unsigned)sms, (unsigned)threads);
+    // sum, max and min have RA
+    tgm_rows_pick k = tgm_rows_pick_of(m, n, (unsigned)sms, (unsigned)threads, 1);
     static const char *kinds[] = {"RW", "RB", "RL"};
-    std::snprintf(buf, sizeof buf, "%s%s b%u i%u p%u", kinds[k.kind], k.vec ? ".SV" : ".SS",
-                  k.block, k.items, k.per_row);
+    std::snprintf(buf, sizeof buf, "%s%s b%u i%u p%u", k.atomic ? "RA" : kinds[k.kind],
+                  k.vec ? ".SV" : ".SS", k.block, k.items, k.per_row);
   }
   return buf;
 }
@@ -236,6 +238,7 @@ static const Shape shapes[] = {
     {400, 9000},   {1000, 1023}, {1000, 1024},  {4096, 31},  {70000, 2},   {70000, 5},
     {70000, 64},   {1, 1 << 20}, {25, 1 << 20}, {16, 128},   {768, 4096},  {1 << 20, 8},
     {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000}, {5000, 2000}, {600, 8000},
+    {3, 1 << 19}, // RA (blocks a row, atomics) within --quick's 2^21
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 

@@ -10,7 +10,7 @@
 // reading m) and dot f32 (two inputs).
 //
 // On a GPU of 4 SMs and one of 132, for shapes that reach every kind the
-// pick names (RW with scalar and vector loads, RB, RL; columns with one part
+// pick names (RW with scalar and vector loads, RB, RL, RA; columns with one part
 // and several), ld = n and ld > n, the matrix at an aligned and a
 // misaligned address, and a temp buffer filled with garbage before each
 // call (CUB's temp holds anything): every row or column against a host
@@ -73,14 +73,18 @@ struct Header {
   size_t out_bytes;
   int (*call)(void *temp, size_t *bytes, const void *x, const void *y, void *out, size_t m,
               size_t n, size_t ld);
-  size_t (*temp_bytes)(size_t n);  // rows: the same for every n
-  int (*pick)(size_t m, size_t n); // rows: 0 RW scalar, 1 RW vector, 2 RB, 4 RL; columns: the parts
+  size_t (*temp_bytes)(size_t n); // rows: the same for every n
+  int (*pick)(size_t m,
+              size_t n); // rows: 0 RW scalar, 1 RW vector, 2 RB, 4 RL, 5 RA; columns: the parts
 };
 
-#define ROWS_PICK(NS)                                                                      \
-  [](size_t m, size_t n) {                                                                 \
-    tgm_rows_pick k;                                                                       \
-    return NS::tgm_pick(m, n, &k) != DEV(Success) ? -1 : k.kind == 0 ? k.vec : 2 * k.kind; \
+#define ROWS_PICK(NS)                                                  \
+  [](size_t m, size_t n) {                                             \
+    tgm_rows_pick k;                                                   \
+    bool early = false;                                                \
+    return NS::tgm_pick(m, n, &k, &early) != DEV(Success) ? -1         \
+           : k.kind == 0                                  ? (int)k.vec \
+                                                          : 2 * k.kind + (int)k.atomic;                 \
   }
 #define COLS_PICK(NS)                                                          \
   [](size_t m, size_t n) {                                                     \
@@ -230,6 +234,7 @@ static const Shape row_shapes[] = {{0, 5},
                                    {1, 128},
                                    {3, 2048},
                                    {16, 128},
+                                   {2, 70000}, // RA on 132 SMs (RB on 4)
                                    {200, 12} TUNED_ROWS};
 static const Shape col_shapes[] = {{5000, 4},
                                    {100, 300},
@@ -442,7 +447,10 @@ int main() {
       contract(h);
     }
     // every kind the pick names was run
-    const std::set<int> want = h.cols ? std::set<int>{1} : std::set<int>{0, 1, 2, 4};
+    std::set<int> want = h.cols ? std::set<int>{1} : std::set<int>{0, 1, 2, 4};
+    if (!h.cols && (h.op == SUM || h.op == MAX || h.op == COUNT_IF))
+      want.insert(5); // RA: spectra whose result is the accumulator, with no epilogue
+
     for (int k : want)
       if (!picks.count(k))
         FAIL("%s: pick %d never ran\n", h.name, k);

@@ -410,7 +410,8 @@ static const char *cell_pick(const tune_manifest *m, const rd_cells *p, const rd
 static const char *rule_text(const tune_manifest *m, const rd_device *d, unsigned long long rows,
                              unsigned long long n) {
   static char buf[160];
-  tune_shape_set k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads);
+  tune_shape_set k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads,
+                                     d->deterministic);
   char kn[96];
   rd_set_text(m, &k, kn, sizeof kn);
   snprintf(buf, sizeof buf, "%s t0", kn);

@@ -189,8 +189,8 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(s, TGM_OK);
   if (s == TGM_OK) {
     CHECK_EQ_INT(m.shape, TUNE_SHAPE_ROWS);
-    CHECK_EQ_INT(m.n_v, 45);
-    const tune_variant *rw = &m.v[0], *rl = &m.v[m.n_v - 1];
+    CHECK_EQ_INT(m.n_v, 50);
+    const tune_variant *rw = &m.v[0], *rl = &m.v[44], *ra = &m.v[46];
     CHECK(!strcmp(rw->id, "RW.V.ST") && rw->n_pos == 1 && rw->n_zero == 0 && !rw->vec);
     CHECK_EQ_INT(rw->pos[0].rule, RULE_ROWS_GROUP);
     CHECK(strstr(rw->pos[0].name_expr, "<BLOCK, GROUP>") != NULL);
@@ -201,6 +201,20 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(rl->pos[0].rule, RULE_ROWS_PARTS);
     CHECK(rl->n_per_row == 6 && rl->per_row[0] == 2);
     CHECK_EQ_INT(m.v[15].pos[0].rule, RULE_ROWS); // RB.V.ST
+    // RA.VS.SV: tgm_init_out(out, m) in blocks of 256, then the kernel (no temp)
+    CHECK(!strcmp(ra->id, "RA.VS.SV") && ra->vec && ra->n_pos == 2 && !ra->partials &&
+          !ra->counter && !ra->deterministic);
+    CHECK(ra->pos[0].rule == RULE_ROWS_INIT && ra->pos[0].block_fixed == 256 &&
+          ra->pos[0].n_args == 2 && ra->pos[0].args[0] == ARG_OUT && ra->pos[0].args[1] == ARG_M);
+    CHECK(tune_shape_main(ra) == &ra->pos[1] && ra->pos[1].rule == RULE_ROWS_ATOMIC &&
+          ra->pos[1].n_args == 6 && ra->pos[1].args[5] == ARG_ITEMS);
+    CHECK(ra->n_per_row == 7 && ra->per_row[0] == 1);
+    CHECK_EQ_INT(m.pick_v[TUNE_PICK_RA], 46);
+    // the rule's setting: RA, or RL where only deterministic variants may run (float sums)
+    tune_shape_set rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0);
+    CHECK(rs.v == 46 && rs.block == 256 && rs.per_row == 132);
+    rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 1);
+    CHECK(rs.v == m.pick_v[TUNE_PICK_RL] && rs.per_row == 66 && rs.block == 1024);
     CHECK(m.has_reference && m.reference.rule == RULE_ONE && m.reference.block_fixed == 1024);
     // the variants the rule's pick runs (as the embedded call: VS first)
     CHECK(m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RB] >= 0);
@@ -226,7 +240,7 @@ int main(int argc, char **argv) {
           sv->pos[0].args[7] == ARG_WIDTH && sv->pos[0].args[5] == ARG_PARTIALS);
     CHECK(sv->n_parts == 7 && sv->n_widths == 7 && sv->n_per_row == 0 && sv->n_items == 1);
     CHECK(m.pick_v[TUNE_PICK_CT] == 1 && m.pick_v[TUNE_PICK_RB] == -1);
-    // CA.SV: tgm_init_columns(out, n) in blocks of 256, then the kernel (no temp)
+    // CA.SV: tgm_init_out(out, n) in blocks of 256, then the kernel (no temp)
     CHECK(!strcmp(ca->id, "CA.SV") && ca->vec && ca->n_pos == 2 && !ca->partials && !ca->counter &&
           !ca->deterministic);
     CHECK(ca->pos[0].rule == RULE_COLS_INIT && ca->pos[0].block_fixed == 256 &&
@@ -234,6 +248,11 @@ int main(int argc, char **argv) {
     CHECK(tune_shape_main(ca) == &ca->pos[1] && ca->pos[1].rule == RULE_COLS_ATOMIC);
     CHECK(tune_shape_main(sv) == &sv->pos[0]);
     CHECK(m.pick_v[TUNE_PICK_CA] == 2);
+    // in parts: CA.SV, or CT.SV where only deterministic variants may run (float sums)
+    tune_shape_set cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 0);
+    CHECK(cs.v == 2 && cs.parts > 1);
+    cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 1);
+    CHECK(cs.v == 1 && cs.parts > 1);
     tune_manifest_free(&m);
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
@@ -265,25 +284,54 @@ int main(int argc, char **argv) {
   CHECK(tune_shape_cell(4) == 3 && tune_shape_cell(15) == 3 && tune_shape_cell(16) == 5);
   CHECK(tune_shape_cell(1ull << 40) == 41 && tune_shape_cell((1ull << 41) - 1) == 41);
   // the rule's picks as settings (launch_rule.tpl's tgm_rows_pick_of, tgm_cols_pick_of)
-  tune_pick p = tune_rows_pick(100000, 2, 132, 1024);
+  tune_pick p = tune_rows_pick(100000, 2, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 1 && p.block == 256 && !p.width && !p.parts);
-  p = tune_rows_pick(8192, 512, 132, 1024);
+  p = tune_rows_pick(8192, 512, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128);
-  p = tune_rows_pick(4096, 4096, 132, 1024);
+  p = tune_rows_pick(4096, 4096, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
-  p = tune_rows_pick(2, 1 << 22, 132, 1024); // 2^23 elements: blocks of 256, two a SM
+  p = tune_rows_pick(2, 1 << 22, 132, 1024, 0); // 2^23 elements: blocks of 256, two a SM
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 132 && p.block == 256 && p.items == 4);
-  p = tune_rows_pick(2, 1 << 26, 132, 1024); // 2^27: the seed's blocks of 1024, br = sms / m
+  p = tune_rows_pick(2, 1 << 26, 132, 1024, 0); // 2^27: the seed's blocks of 1024, br = sms / m
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.block == 1024 && p.items == 4);
-  p = tune_rows_pick(3, 1 << 22, 132, 1024); // ceil(264 / 3)
+  p = tune_rows_pick(3, 1 << 22, 132, 1024, 0); // ceil(264 / 3)
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 88 && p.block == 256);
   // few long rows of 2^15: a block of 512 a row, not seed 003's blocks a row
-  p = tune_rows_pick(8, 32768, 132, 1024);
+  p = tune_rows_pick(8, 32768, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 512 && p.items == 1);
-  p = tune_rows_pick(32, 8192, 132, 1024);
+  p = tune_rows_pick(32, 8192, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 512);
-  p = tune_rows_pick(8, 1 << 17, 132, 1024);
+  p = tune_rows_pick(8, 1 << 17, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 16 && p.block == 1024);
+  // with RA in the manifest, RL's shapes under sms rows: RA in blocks of 256, 2 sms of them
+  // in all below 2^22 elements, 8 sms from 2^22
+  p = tune_rows_pick(8, 1 << 17, 132, 1024, 1);
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 33 && p.block == 256 && p.items == 4);
+  p = tune_rows_pick(2, 1 << 21, 132, 1024, 1);
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 528 && p.block == 256);
+  p = tune_rows_pick(3, 1 << 26, 132, 1024, 1);
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 352 && p.block == 256);
+  p = tune_rows_pick(50, 1 << 20, 132, 1024, 1); // floor(1056 / 50)
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 21);
+  p = tune_rows_pick(100, 1 << 20, 132, 1024, 1); // a block a row, as without RA
+  CHECK(p.role == TUNE_PICK_RB);
+  p = tune_rows_pick(8, 32768, 132, 1024, 1); // a block of 512 a row stays
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  p = tune_rows_pick(200, 65536, 132, 1024, 1); // sms <= m < 2 sms: RL as before
+  CHECK(p.role == TUNE_PICK_RL && p.per_row == 2 && p.block == 1024);
+  p = tune_rows_pick(4096, 4096, 132, 1024, 1);
+  CHECK(p.role == TUNE_PICK_RB);
+  unsigned rx = 0, ry = 0;
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5, 1000, 256, 3, 0, 0, 0, &rx, &ry);
+  CHECK(rx == 3 && ry == 5);
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 70000, 1000, 256, 3, 0, 0, 0, &rx, &ry);
+  CHECK(rx == 0); // m beyond the grid's y
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5000, 1000, 256, 1, 0, 0, 0, &rx, &ry);
+  CHECK(rx == 1 && ry == 5000); // no counters: more rows than RL's 4096
+  tune_shape_grid(RULE_ROWS_INIT, 0, 1000, 5, 256, 0, 0, 0, 0, &rx, &ry);
+  CHECK(rx == 4 && ry == 1);
+  CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_ATOMIC, 0), 0);
+  CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_ATOMIC, 1000, 1 << 20, 64, 0, 4), 0);
   // few tiles of a small matrix: 8 rows a lane from 512 rows, 128 lanes of
   // 4 groups of 4 columns in a block of 512
   p = tune_cols_pick(1024, 32, 132, 4, 1, 0);
@@ -437,11 +485,17 @@ int main(int argc, char **argv) {
       {SHAPED("rows", "tiles", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("rows", "cols", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("cols", "rows_parts", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
-      // CA's kernel without its tgm_init_columns; a cols_init launch as the kernel
+      // CA's kernel without its tgm_init_out; a cols_init launch as the kernel
       {SHAPED("cols", "cols_atomic", "\"in\"", "", "launches_m_positive"),
        "one kernel of the block knob"},
       {SHAPED("cols", "cols_init", "\"out\", \"n\"", "", "launches_m_positive"),
        "one kernel of the block knob"},
+      // RA's kernel without its tgm_init_out; a rows_init launch as the kernel
+      {SHAPED("rows", "rows_atomic", "\"in\"", "", "launches_m_positive"),
+       "one kernel of the block knob"},
+      {SHAPED("rows", "rows_init", "\"out\", \"m\"", "", "launches_m_positive"),
+       "one kernel of the block knob"},
+      {SHAPED("cols", "rows_atomic", "\"in\"", "", "launches_m_positive"), "bad launch 0"},
       {SHAPED("rows", "rows", "\"in\"", "", "launches_n_positive"), "launches_m_positive only"},
       {SHAPED("cols", "cols", "\"in\"", ", \"per_row\": [2]", "launches_m_positive"),
        "tunables.per_row: not a knob"},

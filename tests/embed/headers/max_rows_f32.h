@@ -233,6 +233,15 @@ __device__ __forceinline__ A tgm_partials_value(const A *partials, tgm_size coun
   return value;
 }
 
+// Where this grid was launched to start before the one ahead of it in the
+// stream ends (sm_90+), waits for that grid to end and its writes to show;
+// otherwise, on older GPUs and on other platforms, returns at once.
+__device__ __forceinline__ void tgm_wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // ----------------------------------------------------------------- block level
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.
@@ -285,6 +294,18 @@ A max_coop_shfl_group(A in_value) {
 // identity: those plans have no epilogue).
 __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
+}
+
+// The first launch of RA (count: m rows): out[0..count) = the identity, which
+// the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
+// It lets a kernel launched to start before it ends begin at once (sm_90+);
+// that kernel waits for it before its atomics.
+__global__ void tgm_init_out(R *out, tgm_size count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (tgm_size c = (tgm_size)blockIdx.x * blockDim.x + threadIdx.x; c < count; c += (tgm_size)gridDim.x * blockDim.x)
+    out[c] = tgm_identity();
 }
 
 // RW.VS.SS: 1 launch, deterministic
@@ -360,6 +381,22 @@ void __launch_bounds__(BLOCK) max_RL_VS_SV(const T *__restrict__ in, tgm_size m,
   }
 }
 
+// RA.VS.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VS)
+  value = max_coop_shfl<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_max(&out[row], value);
+}
+
 } // namespace tgm_kernels_max_f32_rows
 
 // -------------------------------------------------------------- host launchers
@@ -367,7 +404,8 @@ void __launch_bounds__(BLOCK) max_RL_VS_SV(const T *__restrict__ in, tgm_size m,
 // reduces each of the m rows of n elements, ld elements apart, into out[r]:
 // no host synchronisation, errors returned, not printed. per_row is what
 // takes a row: RW variants `per_row` threads (1, 2, 4, 8, 16 or 32, at most
-// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RB
+// BLOCK), RL variants `per_row` blocks (m at most TGM_ROWS_PARTS_MAX), RA
+// variants `per_row` blocks combined with atomics (m at most 65535), RB
 // variants a block (per_row must be 0). Only RL uses temp:
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
@@ -563,13 +601,25 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
+// With `atomics` (the spectrum has RA: its result the accumulator, no
+// epilogue), where m < sms takes RL it takes RA instead: blocks of 256,
+// items 4, each block's value combined into out[row] with an atomic after
+// a kernel sets out to the identity: no counters, partials, ticket or
+// last-block fold, and no bound on the blocks from the partials. From 2^22
+// elements 8 sms blocks in all (one wave of eight 256-thread blocks a SM),
+// below 2 sms; floor(f sms / m) a row. Against the rule's RL, sum f32 in
+// one process (H100, bench/results/2026-11-27-rows-ra, pick_ab): 1.24-1.32x
+// in (b), 1.75-2.05x in (c) at 2^18-2^20, 1.09-1.14 / 1.34-1.38 at 2^22,
+// 1.05-1.08 / 1.06-1.15 at 2^24, 1.03-1.05 at 2^26 and 1.01-1.02 at 2^28
+// (4 sms blocks: 0.98-0.99 there). atomic is 1 where the pick runs RA
+// (kind 2).
 struct tgm_rows_pick {
   int kind, vec;
-  unsigned per_row, block, items;
+  unsigned per_row, block, items, atomic;
 };
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads) {
-  struct tgm_rows_pick k = {0, 1, 32, 128, 1};
+                                                    unsigned max_threads, int atomics) {
+  struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
@@ -591,6 +641,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
       k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
       k.per_row = (unsigned)(2ull * sms / m);
+    }
+    if (k.kind == 2 && atomics) { // RA: 8 sms blocks of 256 in all from 2^22 elements, 2 sms below
+      const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
+      k.atomic = 1;
+      k.block = 256;
+      k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
     }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
@@ -798,10 +854,11 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   return k;
 }
 
-// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
-// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
-static inline unsigned tgm_cols_init_grid(unsigned long long n) {
-  unsigned long long g = (n + 255) / 256;
+// The first launch of CA.SV and RA (tgm_init_out: out[0..count) = the
+// identity; count: CA's n columns, RA's m rows): blocks of 256, each thread
+// an output, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_init_out_grid(unsigned long long count) {
+  unsigned long long g = (count + 255) / 256;
   return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
@@ -815,6 +872,23 @@ inline bool tgm_misaligned(const void *p, size_t align) {
 // The group sizes RW variants take: 1, 2, 4, 8, 16, 32 (and at most BLOCK).
 inline bool tgm_group_ok(unsigned group, unsigned block) {
   return group >= 1 && group <= 32 && group <= block && (group & (group - 1)) == 0;
+}
+
+// Launches kernel to start before the grid ahead of it in the stream ends
+// (programmatic stream serialization, sm_90+); it waits for that grid
+// where it says so (tgm_wait_prior_grids).
+template <typename... P, typename... Args>
+cudaError_t tgm_launch_early(void (*kernel)(P...), dim3 grid, unsigned block, cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  cudaLaunchAttribute early[1];
+  early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = early;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
 template <unsigned BLOCK>
@@ -942,6 +1016,41 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   return cudaGetLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_max_RA_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VS.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// the kernel is launched to start before tgm_init_out ends,
+// waiting for it only before its atomics (sm_90+ only: elsewhere it would
+// not wait)
+template <unsigned BLOCK>
+cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    return e;
+  if (early)
+    return tgm_launch_early(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+                            items);
+  (void)early;
+  TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return cudaGetLastError();
+}
+
 } // namespace tgm_kernels_max_f32_rows
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -949,7 +1058,8 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   X("RW.VS.SS", max_RW_VS_SS, 1) \
   X("RW.VS.SV", max_RW_VS_SV, 1) \
   X("RB.VS.SV", max_RB_VS_SV, 1) \
-  X("RL.VS.SV", max_RL_VS_SV, 1)
+  X("RL.VS.SV", max_RL_VS_SV, 1) \
+  X("RA.VS.SV", max_RA_VS_SV, 1)
 
 #endif // !__CUDACC_RTC__
 
@@ -974,7 +1084,9 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
 //   type's alignment; ld < n returns cudaErrorInvalidValue.
 // - The call only enqueues work on `stream`: a kernel and, when several
-//   blocks share a row, a memset of their counters in d_temp. It allocates
+//   blocks share a row, a memset of their counters in d_temp, or a small kernel that sets
+//   d_out to the identity before the blocks combine into it atomically
+//   (RA.VS.SV). It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   a CUDA graph and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -1017,11 +1129,28 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
+// Whether the rule runs RA.VS.SV (each block combining into out[row] with an
+// atomic) where it runs blocks a row.
+// Its result does not depend on the order of the atomics.
+inline constexpr int tgm_rows_atomics = 1;
+
 // Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VS.SV (RB) and
-// RL.VS.SV (RL), in the blocks tgm_rows_pick_of gives. temp: 16-byte aligned,
-// tgm_rows_embed_temp(sizeof(A)) bytes.
+// RL.VS.SV (RL), or RA.VS.SV where k.atomic, in the blocks tgm_rows_pick_of gives. temp:
+// 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes. early: the GPU
+// starts a kernel before the one ahead of it in the stream ends, where the
+// launch allows it (tgm_pick's).
 inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
-                              void *temp, size_t temp_bytes, cudaStream_t stream) {
+                              void *temp, size_t temp_bytes, cudaStream_t stream, bool early) {
+  if (k.kind == 2 && k.atomic) { // RA.VS.SV: out set to the identity, then the blocks' atomics (no counters)
+    switch (k.block) {
+    case 128: return launch_max_RA_VS_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 256: return launch_max_RA_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 512: return launch_max_RA_VS_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 1024: return launch_max_RA_VS_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    }
+    return cudaErrorInvalidValue;
+  }
+  (void)early;
   switch (k.kind) {
   case 0: // blocks of 128, or 256 for a thread a row
     if (k.block == 256 && !k.vec)
@@ -1059,12 +1188,18 @@ inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m,
   return cudaErrorInvalidValue;
 }
 
-// What runs for m rows of n on the current GPU.
-inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k) {
+// What runs for m rows of n on the current GPU, and whether it starts a
+// kernel before the one ahead of it in the stream ends, where the launch
+// allows it (*early: programmatic dependent launch, compute capability 9.0
+// and later).
+inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *early) {
   unsigned sms = 0, max_threads = 0, major = 0;
   cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
-  if (e == cudaSuccess)
-    *k = tgm_rows_pick_of(m, n, sms, max_threads);
+  *early = false;
+  if (e == cudaSuccess) {
+    *k = tgm_rows_pick_of(m, n, sms, max_threads, tgm_rows_atomics);
+    *early = major >= 9;
+  }
   return e;
 }
 
@@ -1087,10 +1222,11 @@ inline cudaError_t tgm_max_rows_f32(void *d_temp, size_t *temp_bytes, const floa
   // the 16-byte aligned part of d_temp (its size leaves room for that)
   size_t skip = (16 - (size_t)((uintptr_t)d_temp % 16)) % 16;
   tgm_rows_pick k;
-  cudaError_t e = ns::tgm_pick(m, n, &k);
+  bool early = false;
+  cudaError_t e = ns::tgm_pick(m, n, &k, &early);
   if (e != cudaSuccess)
     return e;
   return ns::tgm_pick_run(k, d_in, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip,
-                          stream);
+                          stream, early);
 }
 #endif // !__CUDACC_RTC__

@@ -854,13 +854,25 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
+// With `atomics` (the spectrum has RA: its result the accumulator, no
+// epilogue), where m < sms takes RL it takes RA instead: blocks of 256,
+// items 4, each block's value combined into out[row] with an atomic after
+// a kernel sets out to the identity: no counters, partials, ticket or
+// last-block fold, and no bound on the blocks from the partials. From 2^22
+// elements 8 sms blocks in all (one wave of eight 256-thread blocks a SM),
+// below 2 sms; floor(f sms / m) a row. Against the rule's RL, sum f32 in
+// one process (H100, bench/results/2026-11-27-rows-ra, pick_ab): 1.24-1.32x
+// in (b), 1.75-2.05x in (c) at 2^18-2^20, 1.09-1.14 / 1.34-1.38 at 2^22,
+// 1.05-1.08 / 1.06-1.15 at 2^24, 1.03-1.05 at 2^26 and 1.01-1.02 at 2^28
+// (4 sms blocks: 0.98-0.99 there). atomic is 1 where the pick runs RA
+// (kind 2).
 struct tgm_rows_pick {
   int kind, vec;
-  unsigned per_row, block, items;
+  unsigned per_row, block, items, atomic;
 };
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads) {
-  struct tgm_rows_pick k = {0, 1, 32, 128, 1};
+                                                    unsigned max_threads, int atomics) {
+  struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
@@ -882,6 +894,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     if (k.kind == 2 && m * n >= (1ull << 22) && m * n < (1ull << 26)) {
       k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
       k.per_row = (unsigned)(2ull * sms / m);
+    }
+    if (k.kind == 2 && atomics) { // RA: 8 sms blocks of 256 in all from 2^22 elements, 2 sms below
+      const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
+      k.atomic = 1;
+      k.block = 256;
+      k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
     }
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
@@ -1089,10 +1107,11 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   return k;
 }
 
-// CA.SV's first launch (tgm_init_columns: out[0..n) = the identity): blocks
-// of 256, each thread a column, then every (grid x 256)-th; at most 1024.
-static inline unsigned tgm_cols_init_grid(unsigned long long n) {
-  unsigned long long g = (n + 255) / 256;
+// The first launch of CA.SV and RA (tgm_init_out: out[0..count) = the
+// identity; count: CA's n columns, RA's m rows): blocks of 256, each thread
+// an output, then every (grid x 256)-th; at most 1024.
+static inline unsigned tgm_init_out_grid(unsigned long long count) {
+  unsigned long long g = (count + 255) / 256;
   return g == 0 ? 1u : g > 1024 ? 1024u : (unsigned)g;
 }
 #endif
