@@ -19,10 +19,10 @@
 // Rows of n >= 2048 on m < sms also time RL in blocks of 256 at floor and
 // ceil of 2 sms / m blocks a row and at the count that fills the last wave
 // of 2 sms blocks best; PICK_AB_GRID=0 leaves the rest of the rows' grid out.
-// There "rule-RL" is the rule's pick without atomics (RL, where it runs RA
-// now) and "RA.VS.SV b256 i4 pP" the generated RA at 2, 4 and 8 sms blocks
-// in all, launched as the embedded call does; PICK_AB_PROTO=0 leaves the
-// prototypes P.rowsA and P.rowsA-init out.
+// There, and for m < 2 sms, "rule-RL" is the rule's pick without atomics
+// (RL, where it runs RA now) and "RA.VS.SV b256 i4 pP" the generated RA at
+// 2, 4 and 8 sms blocks in all, launched as the embedded call does;
+// PICK_AB_PROTO=0 leaves the prototypes P.rowsA and P.rowsA-init out.
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -252,7 +252,10 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     for (unsigned p : counts)
       if (m * p <= 32768)
         run({2, 1, p, 256, 4});
-    // the rule without atomics (RL, as TGM_DETERMINISTIC has it for float sums)
+  }
+  if (n >= 2048 && m < 2 * (size_t)c.sms) {
+    // the rule without atomics (RL, as TGM_DETERMINISTIC has it for float sums; from sms rows the
+    // rule's own pick)
     int threads = 0;
     CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, 0));
     tgm_rows_pick rl = tgm_rows_pick_of(m, n, (unsigned)c.sms, (unsigned)threads, 0);

@@ -832,7 +832,7 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
 // With `atomics` (the spectrum has RA: its result the accumulator, no
-// epilogue), where m < sms takes RL it takes RA instead: blocks of 256,
+// epilogue), wherever it takes RL it takes RA instead: blocks of 256,
 // items 4, each block's value combined into out[row] with an atomic after
 // a kernel sets out to the identity: no counters, partials, ticket or
 // last-block fold, and no bound on the blocks from the partials. From 2^22
@@ -841,12 +841,28 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 // one process (H100, bench/results/2026-11-27-rows-ra, pick_ab): 1.24-1.32x
 // in (b), 1.75-2.05x in (c) at 2^18-2^20, 1.09-1.14 / 1.34-1.38 at 2^22,
 // 1.05-1.08 / 1.06-1.15 at 2^24, 1.03-1.05 at 2^26 and 1.01-1.02 at 2^28
-// (4 sms blocks: 0.98-0.99 there). atomic is 1 where the pick runs RA
-// (kind 2).
+// (4 sms blocks: 0.98-0.99 there). For sms <= m < 2 sms (rows of 8192
+// and more, where RL took 2 blocks of 1024 a row), sum f32 at 8 shapes
+// of 2^21-2^27 (rows-ra/mid): 1.02-1.57x in (b), 1.03-2.06x in (c). atomic
+// is 1 where the pick runs RA (kind 2).
 struct tgm_rows_pick {
   int kind, vec;
   unsigned per_row, block, items, atomic;
 };
+// RL's pick k as RA where the spectrum has it (atomics): blocks of 256,
+// items 4, floor(f sms / m) a row (at least 1), f = 8 from 2^22 elements
+// (one wave of eight 256-thread blocks a SM), 2 below.
+static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k, unsigned long long m,
+                                                         unsigned long long n, unsigned sms, int atomics) {
+  if (k.kind != 2 || !atomics || m == 0 || m > 65535)
+    return k;
+  const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
+  k.atomic = 1;
+  k.block = 256;
+  k.items = 4;
+  k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
+  return k;
+}
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned max_threads, int atomics) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
@@ -872,12 +888,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
       k.block = 256; // two blocks a SM, one wave: floor(2 sms / m) a row (m < sms: at least 2)
       k.per_row = (unsigned)(2ull * sms / m);
     }
-    if (k.kind == 2 && atomics) { // RA: 8 sms blocks of 256 in all from 2^22 elements, 2 sms below
-      const unsigned long long per_row = (m * n >= (1ull << 22) ? 8ull : 2ull) * sms / m;
-      k.atomic = 1;
-      k.block = 256;
-      k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
-    }
+    k = tgm_rows_atomic_parts(k, m, n, sms, atomics);
     if (n < 16384) {
       const unsigned long long b = tgm_pow2_floor(n / 16);
       k.block = b < 128 ? 128 : b > 512 || b > max_threads ? (max_threads < 512 ? max_threads : 512) : (unsigned)b;
@@ -890,7 +901,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.per_row = (unsigned)((2ull * sms + m - 1) / m);
     k.block = 1024;
     k.items = 4;
-    return k;
+    return tgm_rows_atomic_parts(k, m, n, sms, atomics);
   }
   if (n < 1024) {
     unsigned long long g = tgm_pow2_floor(n / 16);

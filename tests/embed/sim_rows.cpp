@@ -447,9 +447,11 @@ int main() {
       contract(h);
     }
     // every kind the pick names was run
-    std::set<int> want = h.cols ? std::set<int>{1} : std::set<int>{0, 1, 2, 4};
-    if (!h.cols && (h.op == SUM || h.op == MAX || h.op == COUNT_IF))
-      want.insert(5); // RA: spectra whose result is the accumulator, with no epilogue
+    // RA, where the spectrum has it (its result the accumulator, no epilogue), wherever RL would run
+    const bool ra = !h.cols && (h.op == SUM || h.op == MAX || h.op == COUNT_IF);
+    const std::set<int> want = h.cols ? std::set<int>{1}
+                               : ra   ? std::set<int>{0, 1, 2, 5}
+                                      : std::set<int>{0, 1, 2, 4};
 
     for (int k : want)
       if (!picks.count(k))

@@ -317,8 +317,12 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RB);
   p = tune_rows_pick(8, 32768, 132, 1024, 1); // a block of 512 a row stays
   CHECK(p.role == TUNE_PICK_RB && p.block == 512);
-  p = tune_rows_pick(200, 65536, 132, 1024, 1); // sms <= m < 2 sms: RL as before
+  p = tune_rows_pick(200, 65536, 132, 1024, 0); // sms <= m < 2 sms: 2 blocks of 1024 a row
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 2 && p.block == 1024);
+  p = tune_rows_pick(200, 65536, 132, 1024, 1); // or RA: floor(1056 / 200)
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 5 && p.block == 256);
+  p = tune_rows_pick(250, 8192, 132, 1024, 1); // below 2^22: floor(264 / 250) = 1
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 1 && p.block == 256);
   p = tune_rows_pick(4096, 4096, 132, 1024, 1);
   CHECK(p.role == TUNE_PICK_RB);
   unsigned rx = 0, ry = 0;
