@@ -3081,6 +3081,7 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     7, 10, 16, 25, 50 on the H200 (bench/results/2026-11-27-h200/rl-floor);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
+//   where the spectrum has RA, RA instead of RL in both cases (below);
 //   n < 1024: a group of n / 16 threads a row (16 elements each), vector
 //     loads, items 4, blocks of 128;
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
