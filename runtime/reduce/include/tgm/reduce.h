@@ -125,7 +125,11 @@ tgm_status tgm_reduce_explain(tgm_ctx *ctx, tgm_op op, tgm_type type, size_t n,
 // (columns) writes the operator's identity to every output. d_in and d_out
 // need the element size's alignment; ld < n is TGM_ERR_INVALID. The temp
 // storage is the context's (rows and columns share its counters, which every
-// kernel leaves zero: no memset), so the call is one launch on `stream`.
+// kernel leaves zero: no memset), so the call is one launch on `stream`, or
+// two where the parts of a column or the blocks of a row combine with
+// atomics (CA.SV, RA: tgm_init_out sets d_out to the identity first); a
+// deterministic context keeps CT.SV and RL where those atomics would round
+// floats differently from run to run.
 tgm_status tgm_reduce_rows(tgm_ctx *ctx, tgm_op op, tgm_type type, const void *d_in, size_t m,
                            size_t n, size_t ld, void *d_out, void *stream);
 tgm_status tgm_reduce_cols(tgm_ctx *ctx, tgm_op op, tgm_type type, const void *d_in, size_t m,
@@ -140,8 +144,8 @@ tgm_status tgm_reduce_cols_prepare(tgm_ctx *ctx, tgm_op op, tgm_type type);
 typedef struct {
   char variant[64]; // "RL.VS.SV", "CT.SV"
   unsigned block, items;
-  unsigned per_row;      // RW: threads a row; RL: blocks a row; else 0
-  unsigned width, parts; // CT: columns (or groups of columns) a block, blocks down the rows
+  unsigned per_row;      // RW: threads a row; RL, RA: blocks a row; else 0
+  unsigned width, parts; // CT, CA: columns (or groups of columns) a block, blocks down the rows
   int tuned;             // 1: the database's cell, 0: the rule
   char why[1024];
 } tgm_reduce_shape_choice;
