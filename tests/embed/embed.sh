@@ -86,8 +86,11 @@ if [ "$what" = cli ]; then
   bash tests/embed/shapes_db.sh "$gen" "$root" "$work/shapes.db.json" || fail "shapes_db.sh"
   "$gen" --rows --embed="$work/shapes.db.json" --no-check --type=f32 -o "$work/tuned_r.cuh" codelets/sum.tgm ||
     fail "--rows --embed=DB"
-  grep -q '{7, 13, 2, 128, 1, 256, 0, 0}, // RL.VS.SV' "$work/tuned_r.cuh" && grep -q 'launch_sum_RW_VA2S_SS<1024>' "$work/tuned_r.cuh" &&
-    grep -q 'k.slot == 2 && tgm_rows_parts_fit(m, k.per_row)' "$work/tuned_r.cuh" || fail "the tuned row cells and their variants"
+  grep -q '{7, 13, 3, 128, 1, 256, 0, 0}, // RL.VS.SV' "$work/tuned_r.cuh" && grep -q 'launch_sum_RW_VA2S_SS<1024>' "$work/tuned_r.cuh" &&
+    grep -q 'k.slot == 3 && tgm_rows_parts_fit(m, k.per_row)' "$work/tuned_r.cuh" || fail "the tuned row cells and their variants"
+  # a tuned RA cell: no counters to clear, its rows within the grid's
+  grep -q '{5, 15, 2, 512, 1, 3, 0, 0}, // RA.V.SV' "$work/tuned_r.cuh" && grep -q 'k.slot == 2 && m <= 65535' "$work/tuned_r.cuh" &&
+    grep -q 'return launch_sum_RA_V_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);' "$work/tuned_r.cuh" || fail "a tuned RA cell"
   "$gen" --cols --embed="$work/shapes.db.json" --no-check --type=f32 -o "$work/tuned_c.cuh" codelets/sum.tgm &&
     grep -q 'k.slot == 0 && tgm_cols_parts_fit(n, k.width, 1, k.parts)' "$work/tuned_c.cuh" || fail "the tuned column cells"
   "$gen" --cols --embed="$work/shapes.db.json" --no-check --type=i32 -o "$work/shaped_x.cuh" codelets/sum.tgm 2>"$work/err"

@@ -2,7 +2,8 @@
 # A tuning database of row and column cells for the embed tests:
 # tests/embed/fixture-shapes.db.json (sum f32 rows and columns, tuned on an
 # "NVIDIA H100 80GB HBM3" of 132 SMs: cells naming variants other than the
-# rule's, and cells whose setting does not fit every shape of the cell),
+# rule's, the atomic RA and CA.SV among them, and cells whose setting does
+# not fit every shape of the cell),
 # with the source hash of codelets/sum.tgm as it is now.
 #   shapes_db.sh TGM_GEN ROOT OUT
 set -euo pipefail

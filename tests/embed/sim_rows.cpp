@@ -211,9 +211,9 @@ struct Shape {
 // list in a cell whose setting does not fit it: the rule's pick runs)
 #ifdef TGM_TUNED
 #define TUNED_ROWS \
-  , {2, 70000}, {20, 1500}, {1500, 40}, {100, 4100}, { 200, 4100 }
+  , {2, 70000}, {20, 1500}, {1500, 40}, {100, 4100}, {20, 20000}, { 200, 4100 }
 #define TUNED_COLS \
-  , {2, 300}, {100, 20}, {6000, 6}, {5, 65536}, { 5, 70000 }
+  , {2, 300}, {100, 20}, {6000, 6}, {5, 65536}, {600, 100}, { 5, 70000 }
 #else
 #define TUNED_ROWS
 #define TUNED_COLS
@@ -412,7 +412,8 @@ static void tuned_cells() {
               {false, 0, 1500, false, 0, 0},      {true, 2, 300, true, 256, 1},
               {true, 100, 20, true, 512, 8},      {true, 6000, 6, true, 256, 64},
               {true, 5, 65536, true, 512, 16},    {true, 5, 70000, false, 0, 0},
-              {true, 100, 0, false, 0, 0}};
+              {true, 100, 0, false, 0, 0},        {false, 20, 20000, true, 512, 3},
+              {true, 600, 100, true, 256, 4}}; // the atomic kinds: RA, CA.SV
   for (int g = 0; g < (int)fake::gpus.size(); g++) {
     fake::current = g;
     const bool h100 = std::strcmp(fake::gpus[(size_t)g].name, "NVIDIA H100 80GB HBM3") == 0;

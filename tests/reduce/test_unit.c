@@ -550,8 +550,9 @@ static void test_cells_fixture(void) {
   CHECK_EQ_INT(rd_db_load(path, "rows", &db, why, sizeof why), TGM_OK);
   rd_cells p;
   CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
-  CHECK_EQ_INT(p.n, 4);
+  CHECK_EQ_INT(p.n, 5);
   CHECK_STR(cell_pick(&m, &p, &H100, 2, 1ull << 17), "RL.V.SV b256 i4 r16 t1");
+  CHECK_STR(cell_pick(&m, &p, &H100, 20, 20000), "RA.V.SV b512 i1 r3 t1"); // no temp storage
   CHECK_STR(cell_pick(&m, &p, &H100, 3, 200000), "RL.V.SV b256 i4 r16 t1");
   CHECK_STR(cell_pick(&m, &p, &H100, 32, 2048), "RB.V.SV b256 i4 t1");
   // RL of 256 blocks a row fits 128 rows (32768 partials), not 200
@@ -575,7 +576,7 @@ static void test_cells_fixture(void) {
   write_text(path, out);
   CHECK_EQ_INT(rd_db_load(path, "rows", &db, why, sizeof why), TGM_OK);
   CHECK_EQ_INT(rd_cells_make(&m, "sum", db, why, &H100, &p), TGM_OK);
-  CHECK_EQ_INT(p.n, 2);
+  CHECK_EQ_INT(p.n, 3);
   CHECK_HAS(p.why, "2 cell(s) unusable");
   CHECK_HAS(p.why, "RL.X.SV is not in the manifest");
   CHECK_STR(cell_pick(&m, &p, &H100, 2, 1ull << 17), rule_text(&m, &H100, 2, 1ull << 17));
