@@ -75,6 +75,11 @@ tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sm
   return p;
 }
 
+unsigned tune_rows_atomic_per_row(unsigned long long m, unsigned long long n, unsigned sms) {
+  struct tgm_rows_pick k = {2, 1, 2, 1024, 4, 0}; // an RL pick, as RA
+  return tgm_rows_atomic_parts(k, m ? m : 1, n, sms, 1).per_row;
+}
+
 tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
                          int vector, int atomics) {
   struct tgm_cols_pick k = tgm_cols_pick_of(m, n, sms, vw, atomics);

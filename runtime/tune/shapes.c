@@ -379,10 +379,8 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
     k.per_row = want < 2 ? 2 : want > 4096 ? 4096 : (unsigned)want;
     k.block = d.n >= 16384 ? 1024 : 256;
     k.items = d.n >= 16384 ? 4 : 1;
-  } else if (r == RULE_ROWS_ATOMIC) { // as the rule's RA: 8 sms blocks of 256 in all (2 below 2^22)
-    unsigned long long f = d.m * d.n >= (1ull << 22) ? 8 : 2;
-    unsigned long long want = f * (unsigned)c->info->sm_count / (d.m ? d.m : 1);
-    k.per_row = want < 1 ? 1 : want > 4096 ? 4096 : (unsigned)want;
+  } else if (r == RULE_ROWS_ATOMIC) { // the rule's RA setting (blocks of 256)
+    k.per_row = tune_rows_atomic_per_row(d.m, d.n, (unsigned)c->info->sm_count);
     k.items = 4;
   } else if (tune_rule_cols(r)) {
     k = *rule;
@@ -394,6 +392,8 @@ static shape_set seed_of(ctx *c, int v, const shape_set *rule, dims d) {
     k.per_row = tune_nearest(x->per_row, x->n_per_row, k.per_row ? k.per_row : 1);
   if (r == RULE_ROWS)
     k.per_row = 0;
+  if (r == RULE_ROWS_PARTS && k.per_row < 2) // seeded by RA's one block a row
+    k.per_row = 2;
   if (tune_rule_cols(r) && !x->vec && k.width) { // a scalar CT: columns a block, not groups
     unsigned cols = k.width * (unsigned)(16 / c->elem);
     if (rule->v >= 0 && c->m.v[rule->v].vec)

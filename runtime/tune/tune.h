@@ -238,6 +238,9 @@ typedef struct {
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
                          unsigned max_threads, int atomics);
 // atomics: the manifest has CA (the pick may name it: tgm_cols_pick's atomic).
+// The blocks a row the rule gives RA on m x n (launch_rule.tpl's
+// tgm_rows_atomic_parts), for a seed where the rule's own pick is not RA.
+unsigned tune_rows_atomic_per_row(unsigned long long m, unsigned long long n, unsigned sms);
 tune_pick tune_cols_pick(unsigned long long m, unsigned long long n, unsigned sms, unsigned vw,
                          int vector, int atomics);
 // The cell of the tuned buckets m (or n) falls in (launch_rule.tpl's

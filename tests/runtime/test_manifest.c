@@ -325,6 +325,9 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 1 && p.block == 256);
   p = tune_rows_pick(4096, 4096, 132, 1024, 1);
   CHECK(p.role == TUNE_PICK_RB);
+  CHECK_EQ_INT(tune_rows_atomic_per_row(2, 1 << 20, 132), 132); // the rule's RA, below 2^22
+  CHECK_EQ_INT(tune_rows_atomic_per_row(8, 1 << 22, 132), 132);
+  CHECK_EQ_INT(tune_rows_atomic_per_row(70000, 1 << 10, 132), 2); // RL's, where RA cannot run
   unsigned rx = 0, ry = 0;
   tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5, 1000, 256, 3, 0, 0, 0, &rx, &ry);
   CHECK(rx == 3 && ry == 5);
