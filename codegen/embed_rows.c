@@ -95,6 +95,20 @@ const char *pick_role_name(const Composition *c, int i) {
   return r ? r->role : NULL;
 }
 
+/* The role of an atomic plan p (CA.SV, RA; NULL: the spectrum has none):
+ * ROLE, ROLE_c, ROLE_exact / ROLE_float (whether TGM_DETERMINISTIC may
+ * leave it) and ROLE_atomics (the header's switch, or 0), p added. */
+static void set_atomic_role(TplDict *d, Arena *a, PtrVec *plans, const char *role, const Plan *p,
+                            const char *atomics) {
+  tpl_set(d, role, p ? p->id : "");
+  tpl_set(d, arena_printf(a, "%s_c", role), p ? p->cname : "");
+  tpl_set(d, arena_printf(a, "%s_exact", role), p && p->deterministic ? "1" : "");
+  tpl_set(d, arena_printf(a, "%s_float", role), p && !p->deterministic ? "1" : "");
+  tpl_set(d, arena_printf(a, "%s_atomics", role), p ? atomics : "0");
+  if (p)
+    add_plan(a, plans, p);
+}
+
 /* The tuned cells as the template's tables (one per GPU, in the database's
  * order) and slots (each variant a cell names, once), their plans added. */
 static void fill_cells(TplDict *d, Arena *a, const PtrVec *cells, const char *how, PtrVec *plans) {
@@ -172,13 +186,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     for (size_t i = 0; i < COUNT_OF(row_roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
       if (roles[i].g == G_RA) { /* where the spectrum has it (no epilogue, no Arg) */
-        tpl_set(d, "ra", p ? p->id : "");
-        tpl_set(d, "ra_c", p ? p->cname : "");
-        tpl_set(d, "ra_exact", p && p->deterministic ? "1" : "");
-        tpl_set(d, "ra_float", p && !p->deterministic ? "1" : "");
-        tpl_set(d, "ra_atomics", p ? "tgm_rows_atomics" : "0");
-        if (p)
-          add_plan(a, &plans, p);
+        set_atomic_role(d, a, &plans, "ra", p, "tgm_rows_atomics");
         continue;
       }
       if (!p) {
@@ -205,8 +213,6 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
     tpl_set(d, "ct_c", p->cname);
     add_plan(a, &plans, p);
     const Plan *ca = pick_plan(c, col_roles[1].g, col_roles[1].t);
-    tpl_set(d, "ca", ca ? ca->id : "");
-    tpl_set(d, "ca_c", ca ? ca->cname : "");
     tpl_set(d, "no_ca", ca ? "" : "1");
     /* the launchers' width: CA.SV's and CT.SV's k.groups, CT.SS's in columns */
     const char *ct_width = p->t == T_SV
@@ -214,11 +220,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
                                : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block";
     tpl_set(d, "cols_width",
             ca && p->t != T_SV ? arena_printf(a, "atomic ? k.groups : %s", ct_width) : ct_width);
-    tpl_set(d, "ca_exact", ca && ca->deterministic ? "1" : "");
-    tpl_set(d, "ca_float", ca && !ca->deterministic ? "1" : "");
-    tpl_set(d, "ca_atomics", ca ? "tgm_cols_atomics" : "0");
-    if (ca)
-      add_plan(a, &plans, ca);
+    set_atomic_role(d, a, &plans, "ca", ca, "tgm_cols_atomics");
   }
   const struct ShapeText *st = &shape_texts[c->rows ? 0 : 1];
   tpl_set(d, st->flag, "1");
