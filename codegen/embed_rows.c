@@ -95,16 +95,37 @@ const char *pick_role_name(const Composition *c, int i) {
   return r ? r->role : NULL;
 }
 
-/* The role of an atomic plan p (CA.SV, RA; NULL: the spectrum has none):
- * ROLE, ROLE_c, ROLE_exact / ROLE_float (whether TGM_DETERMINISTIC may
- * leave it) and ROLE_atomics (the header's switch, or 0), p added. */
-static void set_atomic_role(TplDict *d, Arena *a, PtrVec *plans, const char *role, const Plan *p,
-                            const char *atomics) {
-  tpl_set(d, role, p ? p->id : "");
-  tpl_set(d, arena_printf(a, "%s_c", role), p ? p->cname : "");
-  tpl_set(d, arena_printf(a, "%s_exact", role), p && p->deterministic ? "1" : "");
-  tpl_set(d, arena_printf(a, "%s_float", role), p && !p->deterministic ? "1" : "");
-  tpl_set(d, arena_printf(a, "%s_atomics", role), p ? atomics : "0");
+/* What the header says of its atomic plan, rows' RA or columns' CA.SV: its
+ * role, its switch, what it combines, where the rule runs it and what the
+ * plan without atomics does instead. */
+struct AtomicRole {
+  const char *role, *atomics, *what, *where, *fold;
+};
+static const struct AtomicRole row_atomic = {"ra", "tgm_rows_atomics",
+                                             "each block combining into out[row] with an atomic",
+                                             "blocks a row",
+                                             "%s's last block folds the row's partials"},
+                               col_atomic = {"ca", "tgm_cols_atomics",
+                                             "the parts combining into out with atomics", "parts",
+                                             "%s's last part folds the parts"};
+
+/* The role of an atomic plan p (NULL: the spectrum has none): ROLE,
+ * ROLE_c, ROLE_atomics (the header's switch, or 0) and the one block of
+ * the template that declares the switch (atomic, atomic_exact /
+ * atomic_float: whether TGM_DETERMINISTIC may leave it, ...), p added;
+ * plain: the plan the rule runs without atomics. */
+static void set_atomic_role(TplDict *d, Arena *a, PtrVec *plans, const struct AtomicRole *r,
+                            const Plan *p, const char *plain) {
+  tpl_set(d, r->role, p ? p->id : "");
+  tpl_set(d, arena_printf(a, "%s_c", r->role), p ? p->cname : "");
+  tpl_set(d, arena_printf(a, "%s_atomics", r->role), p ? r->atomics : "0");
+  tpl_set(d, "atomic", p ? p->id : "");
+  tpl_set(d, "atomic_exact", p && p->deterministic ? "1" : "");
+  tpl_set(d, "atomic_float", p && !p->deterministic ? "1" : "");
+  tpl_set(d, "atomic_switch", r->atomics);
+  tpl_set(d, "atomic_what", r->what);
+  tpl_set(d, "atomic_where", r->where);
+  tpl_set(d, "atomic_fold", arena_printf(a, r->fold, plain));
   if (p)
     add_plan(a, plans, p);
 }
@@ -183,10 +204,11 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   embed_fill_signature(d, a, c);
   if (c->rows) {
     const struct PickRole *roles = row_roles;
+    const char *rl = ""; /* RL's id: the table lists it before RA */
     for (size_t i = 0; i < COUNT_OF(row_roles); i++) {
       const Plan *p = pick_plan(c, roles[i].g, roles[i].t);
       if (roles[i].g == G_RA) { /* where the spectrum has it (no epilogue, no Arg) */
-        set_atomic_role(d, a, &plans, "ra", p, "tgm_rows_atomics");
+        set_atomic_role(d, a, &plans, &row_atomic, p, rl);
         continue;
       }
       if (!p) {
@@ -197,6 +219,8 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
       }
       tpl_set(d, roles[i].role, p->id);
       tpl_set(d, arena_printf(a, "%s_c", roles[i].role), p->cname);
+      if (roles[i].g == G_RL)
+        rl = p->id;
       add_plan(a, &plans, p);
     }
   } else {
@@ -220,7 +244,7 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
                                : "k.groups * TGM_VW < k.block ? k.groups * TGM_VW : k.block";
     tpl_set(d, "cols_width",
             ca && p->t != T_SV ? arena_printf(a, "atomic ? k.groups : %s", ct_width) : ct_width);
-    set_atomic_role(d, a, &plans, "ca", ca, "tgm_cols_atomics");
+    set_atomic_role(d, a, &plans, &col_atomic, ca, p->id);
   }
   const struct ShapeText *st = &shape_texts[c->rows ? 0 : 1];
   tpl_set(d, st->flag, "1");

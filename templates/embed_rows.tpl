@@ -69,27 +69,27 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
   *cc_major = word >> 24;
   return {{success}};
 }
-{{?rows}}
-{{?ra}}
+{{?atomic}}
 
-// Whether the rule runs {{ra}} (each block combining into out[row] with an
-// atomic) where it runs blocks a row.
-{{?ra_float}}
+// Whether the rule runs {{atomic}} where it runs {{atomic_where}}:
+// {{atomic_what}}.
+{{?atomic_float}}
 // Not in a header compiled with TGM_DETERMINISTIC defined: the float
-// atomics of {{ra}} round differently from run to run, where {{rl}}'s last
-// block folds the row's partials in order (tuned cells run what they name:
-// tune with --deterministic for those).
+// atomics of {{atomic}} round differently from run to run, where
+// {{atomic_fold}} in order.
+// Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
-inline constexpr int tgm_rows_atomics = 0;
+inline constexpr int {{atomic_switch}} = 0;
 #else
-inline constexpr int tgm_rows_atomics = 1;
+inline constexpr int {{atomic_switch}} = 1;
 #endif
-{{/ra_float}}
-{{?ra_exact}}
+{{/atomic_float}}
+{{?atomic_exact}}
 // Its result does not depend on the order of the atomics.
-inline constexpr int tgm_rows_atomics = 1;
-{{/ra_exact}}
-{{/ra}}
+inline constexpr int {{atomic_switch}} = 1;
+{{/atomic_exact}}
+{{/atomic}}
+{{?rows}}
 
 // Runs pick k: {{rw_narrow}} (RW, n < 128), {{rw_wide}} (RW), {{rb}} (RB) and
 // {{rl}} (RL){{?ra}}, or {{ra}} where k.atomic{{/ra}}, in the blocks tgm_rows_pick_of gives. temp:
@@ -166,26 +166,6 @@ inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *early)
 {{/rows}}
 {{?cols}}
 
-{{?ca}}
-// Whether the rule runs {{ca}} (the parts combining into out with atomics)
-// where it runs parts.
-{{?ca_float}}
-// Not in a header compiled with TGM_DETERMINISTIC defined: the float
-// atomics of {{ca}} round differently from run to run, where {{ct}}'s last
-// part folds the parts in order (tuned cells run what they name: tune with
-// --deterministic for those).
-#if defined(TGM_DETERMINISTIC)
-inline constexpr int tgm_cols_atomics = 0;
-#else
-inline constexpr int tgm_cols_atomics = 1;
-#endif
-{{/ca_float}}
-{{?ca_exact}}
-// Its result does not depend on the order of the atomics.
-inline constexpr int tgm_cols_atomics = 1;
-{{/ca_exact}}
-
-{{/ca}}
 // Runs pick k with {{ct}} ({{ct_how}}){{?ca}}, or {{ca}} where k.atomic{{/ca}}. temp: 16-byte aligned,
 // tgm_cols_embed_temp(n, sizeof(A)) bytes. early: the GPU starts a kernel
 // before the one ahead of it in the stream ends, where the launch allows it

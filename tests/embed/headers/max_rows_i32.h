@@ -1150,8 +1150,8 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
-// Whether the rule runs RA.VS.SV (each block combining into out[row] with an
-// atomic) where it runs blocks a row.
+// Whether the rule runs RA.VS.SV where it runs blocks a row:
+// each block combining into out[row] with an atomic.
 // Its result does not depend on the order of the atomics.
 inline constexpr int tgm_rows_atomics = 1;
 

@@ -1221,8 +1221,8 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
-// Whether the rule runs CA.SV (the parts combining into out with atomics)
-// where it runs parts.
+// Whether the rule runs CA.SV where it runs parts:
+// the parts combining into out with atomics.
 // Its result does not depend on the order of the atomics.
 inline constexpr int tgm_cols_atomics = 1;
 

@@ -1218,12 +1218,12 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
-// Whether the rule runs CA.SV (the parts combining into out with atomics)
-// where it runs parts.
+// Whether the rule runs CA.SV where it runs parts:
+// the parts combining into out with atomics.
 // Not in a header compiled with TGM_DETERMINISTIC defined: the float
-// atomics of CA.SV round differently from run to run, where CT.SV's last
-// part folds the parts in order (tuned cells run what they name: tune with
-// --deterministic for those).
+// atomics of CA.SV round differently from run to run, where
+// CT.SV's last part folds the parts in order.
+// Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
 inline constexpr int tgm_cols_atomics = 0;
 #else

@@ -1138,12 +1138,12 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
-// Whether the rule runs RA.VS.SV (each block combining into out[row] with an
-// atomic) where it runs blocks a row.
+// Whether the rule runs RA.VS.SV where it runs blocks a row:
+// each block combining into out[row] with an atomic.
 // Not in a header compiled with TGM_DETERMINISTIC defined: the float
-// atomics of RA.VS.SV round differently from run to run, where RL.VS.SV's last
-// block folds the row's partials in order (tuned cells run what they name:
-// tune with --deterministic for those).
+// atomics of RA.VS.SV round differently from run to run, where
+// RL.VS.SV's last block folds the row's partials in order.
+// Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
 inline constexpr int tgm_rows_atomics = 0;
 #else
