@@ -126,21 +126,11 @@ def main():
           "us per call, median of 15, cold L2 (tests/embed/gpu_timing.h). CUB: "
           "DeviceSegmentedReduce (rows only). torch: another process, (a) and (b) only "
           "(bench/rows/torch_rows.py --csv). TB/s: m n 4 bytes / (b).", ""]
-    md += ["## The nine shapes of issue 12", "",
-           "| shape | type | op | m x n | pick | tgm (a) | (b) | (c) | TB/s | CUB/tgm (a) | (b) | (c) | "
-           "torch/tgm (a) | (b) |",
-           "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for r in tgm:
-        if r["set"] != "issue":
-            continue
-        m, n = int(r["m"]), int(r["n"])
-        t = [float(r[f"tgm_{x}"]) for x in "abc"]
-        c = [float(r[f"cub_{x}"]) for x in "abc"]
-        p = torch.get(key(r))
-        cub = " | ".join(f"{c[i] / t[i]:.2f}" for i in range(3)) if r["shape"] == "rows" else "— | — | —"
-        tor = (f"{float(p['torch_a']) / t[0]:.2f} | {float(p['torch_b']) / t[1]:.2f}" if p else "— | —")
-        md.append(f"| {r['shape']} | {r['type']} | {r['op']} | {m} x {n} | {r['pick']} | {t[0]:.1f} | "
-                  f"{t[1]:.1f} | {t[2]:.1f} | {tbps(m, n, t[1]):.2f} | {cub} | {tor} |")
+    for set_name, title in (("issue", "The nine shapes of issue 12"),
+                            ("rule", "Rows at the row rule's boundaries of n (every op)")):
+        table = nine_table(tgm, torch, set_name, title)
+        if table:
+            md += ([""] if md[-1] else []) + table
     for shape in ("rows", "cols"):
         for ty in ("f32", "i32"):
             rows = [r for r in tgm if r["set"] == "sweep" and r["shape"] == shape and r["type"] == ty]
@@ -176,6 +166,30 @@ def main():
             md += ["", f"![{shape} {ty}]({name})"]
     md += disturbed(tgm)
     open(os.path.join(outdir, "report.md"), "w").write("\n".join(md) + "\n")
+
+
+def nine_table(tgm, torch, set_name, title):
+    """The table of one set of named shapes (the csv's `set`): every call's
+    three timings, TB/s and its ratio to each peer; empty where the csv has
+    none of the set."""
+    out = []
+    for r in tgm:
+        if r["set"] != set_name:
+            continue
+        m, n = int(r["m"]), int(r["n"])
+        t = [float(r[f"tgm_{x}"]) for x in "abc"]
+        c = [float(r[f"cub_{x}"]) for x in "abc"]
+        p = torch.get(key(r))
+        cub = " | ".join(f"{c[i] / t[i]:.2f}" for i in range(3)) if r["shape"] == "rows" else "— | — | —"
+        tor = (f"{float(p['torch_a']) / t[0]:.2f} | {float(p['torch_b']) / t[1]:.2f}" if p else "— | —")
+        out.append(f"| {r['shape']} | {r['type']} | {r['op']} | {m} x {n} | {r['pick']} | {t[0]:.1f} | "
+                   f"{t[1]:.1f} | {t[2]:.1f} | {tbps(m, n, t[1]):.2f} | {cub} | {tor} |")
+    if not out:
+        return []
+    return [f"## {title}", "",
+            "| shape | type | op | m x n | pick | tgm (a) | (b) | (c) | TB/s | CUB/tgm (a) | (b) | (c) | "
+            "torch/tgm (a) | (b) |",
+            "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"] + out
 
 
 def disturbed(tgm):

@@ -23,6 +23,9 @@
 // (RL, where it runs RA now) and "RA.VS.SV b256 i4 pP" the generated RA at
 // 2, 4 and 8 sms blocks in all, launched as the embedded call does;
 // PICK_AB_PROTO=0 leaves the prototypes P.rowsA and P.rowsA-init out.
+// The rows' grid times RW (threads a row) for n < 2048, n < PICK_AB_RW_MAX where set.
+//
+// Rows also time CUB's DeviceSegmentedReduce::Sum ("cub", tests/embed/cub_rows.h).
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -58,6 +61,7 @@
 #include "sum_cols_f32.h"
 
 #include "../../tests/embed/gpu_timing.h"
+#include "../../tests/embed/cub_rows.h"
 
 namespace rs = tgm_kernels_sum_f32_rows;
 namespace cs = tgm_kernels_sum_f32_cols;
@@ -211,6 +215,15 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     one(c, "rows", m, n, "pick", want, bound,
         [&](const float *in) { return tgm_sum_rows_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
+  if (m > 0 && m <= (size_t)INT32_MAX) { // CUB's segmented reduce, its temp allocated once
+    size_t cb = 0;
+    void *ct = nullptr;
+    CK(cub_rows<float>(0, nullptr, cb, c.d, c.out, m, n, n, c.s));
+    CK(cudaMalloc(&ct, cb ? cb : 1));
+    one(c, "rows", m, n, "cub", want, bound,
+        [&](const float *in) { return cub_rows<float>(0, ct, cb, in, c.out, m, n, n, c.s); });
+    CK(cudaFree(ct));
+  }
   auto run = [&](tgm_rows_pick k) {
     static const char *kinds[] = {"RW", "RB", "RL"};
     std::snprintf(nm, sizeof nm, "%s.%s b%u i%u p%u", kinds[k.kind], k.vec ? "SV" : "SS", k.block, k.items,
@@ -310,8 +323,10 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
   }
   if (grid_off())
     return;
+  const char *rw_max = std::getenv("PICK_AB_RW_MAX"); // RW's settings for n below it (default 2048)
+  const size_t rw_below = rw_max ? std::strtoull(rw_max, nullptr, 10) : 2048;
   for (unsigned b : {128u, 256u, 512u, 1024u}) {
-    if (n < 2048)
+    if (n < rw_below)
       for (unsigned p = 1; p <= 32; p *= 2) {
         run({0, 0, p, b, 1});
         run({0, 1, p, b, 1});
@@ -320,6 +335,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     if (n >= 128) {
       run({1, 1, 0, b, 1});
       run({1, 1, 0, b, 4});
+      run({1, 1, 0, b, 16});
     }
     if (n >= 2048 && m <= 4096 && b >= 256)
       for (unsigned p : {2u, 4u, 8u, 16u, 33u, 66u, 132u})

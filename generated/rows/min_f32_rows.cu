@@ -1656,8 +1656,18 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full;
 //   where the spectrum has RA, RA instead of RL in both cases (below);
-//   n < 1024: a group of n / 16 threads a row (16 elements each), vector
-//     loads, items 4, blocks of 128;
+//   n < 1024, and n < 1536 on m >= 4 sms rows (a block of 128 a SM at
+//     least): a group of n / 16 threads a row (16 elements each), up to a
+//     warp, vector loads, items 4, blocks of 128 (at n = 1024 the warp a
+//     row is 1.18-1.54x a block a row of 128, items 1, on 1000-262144
+//     rows; on 132-300 rows 1.02-1.03x, where the block a row, items 4,
+//     is 1.09-1.12x: bench/results/2026-11-28-rows-final/rw);
+//   n < 4096: a block of 128 a row, items 4: all of a thread's vectors in
+//     flight (against items 1, sum f32 on the H100, (b): 1.22-1.40x at
+//     n = 1500-2000 (1.31x at 8192 x 1536), 1.00-1.03x at 2048; blocks
+//     of n / 16 threads, items 4, as for m < sms, were 0.997-1.014x at
+//     4096 and 8192 for sum but 0.80-0.88x for f32 max/min at 4096, blocks
+//     of 256: rw/, rb/, rule/);
 //   else a block of 128 a row, items 1 (512 for n >= 32768 from 2^26
 //     elements: 1.01-1.03x at seven shapes of 2^26-2^28, 0.95-0.98x at
 //     2^24-2^25: bench/results/2026-11-26-h100-floor/ab-big, ab-big2).
@@ -1733,7 +1743,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     k.items = 4;
     return tgm_rows_atomic_parts(k, m, n, sms, atomics);
   }
-  if (n < 1024) {
+  if (n < 1024 || (n < 1536 && m >= 4ull * sms)) {
     unsigned long long g = tgm_pow2_floor(n / 16);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.items = 4;
@@ -1741,7 +1751,9 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
   }
   k.kind = 1;
   k.per_row = 0;
-  if (n >= 32768 && m * n >= (1ull << 26) && max_threads >= 512)
+  if (n < 4096)
+    k.items = 4;
+  else if (n >= 32768 && m * n >= (1ull << 26) && max_threads >= 512)
     k.block = 512;
   return k;
 }

@@ -4,7 +4,7 @@
 // label `gpu`: exit 77 without a GPU).
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers tests/embed/gpu_rows.cu -o gpu_rows
-//   gpu_rows [--quick] [--bench FILE.csv [--sweep]]
+//   gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set issue|rule|sweep]]
 // (bash tests/embed/gpu.sh --rows ... builds and runs it; --quick: shapes
 // up to 2^21 elements, for compute-sanitizer.)
 //
@@ -21,7 +21,8 @@
 //    answer too, held to the same reference.
 // 2. graphs: a call per kind captured once and replayed with new data (x,
 //    then 2x) in the same buffers; two streams at once, each with its temp.
-// 3. --bench: the nine shapes of issue 12 (all six type/ops), and with
+// 3. --bench: the nine shapes of issue 12 (all six type/ops), rows at the
+//    row rule's boundaries of n (set "rule", all six), and with
 //    --sweep m n = 2^10..2^28 (even powers) by n = 2^1, 2^3, ... (sum f32
 //    and i32), timed in the three ways of gpu_timing.h (cold L2): tgm's
 //    rows against CUB's segmented reduce (fixed-size segments through an
@@ -30,9 +31,6 @@
 //    and peer, with what the pick ran, and the shape's floor (gpu_timing.h
 //    bytes_floor: its bytes at a plain read's rate, (b)); each shape's
 //    results are checked before it is timed.
-#include <cub/device/device_segmented_reduce.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -59,7 +57,8 @@
 #include "max_cols_f32.h"
 #include "min_cols_f32.h"
 
-static char where[160]; // the call under way, for CK's message
+static char where[160];       // the call under way, for CK's message
+static const char *bench_set; // --set: the one set of shapes --bench times (all: nullptr)
 #define CK(x)                                                                                      \
   do {                                                                                             \
     cudaError_t e_ = (x);                                                                          \
@@ -71,6 +70,7 @@ static char where[160]; // the call under way, for CK's message
   } while (0)
 
 #include "gpu_timing.h"
+#include "cub_rows.h"
 
 enum Op { SUM, MAX, MIN };
 static const char *op_names[] = {"sum", "max", "min"};
@@ -165,29 +165,6 @@ static bool check(Op op, bool cols, const T *h, size_t m, size_t n, size_t ld,
     }
   }
   return true;
-}
-
-// CUB's row reduction: segment r is [r * ld, r * ld + n), through iterators.
-struct Begin {
-  long long ld;
-  __host__ __device__ long long operator()(long long r) const { return r * ld; }
-};
-struct End {
-  long long ld, n;
-  __host__ __device__ long long operator()(long long r) const { return r * ld + n; }
-};
-template <typename T>
-static cudaError_t cub_rows(Op op, void *temp, size_t &bytes, const T *in, T *out, size_t m,
-                            size_t n, size_t ld, cudaStream_t s) {
-  auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
-                                               Begin{(long long)ld});
-  auto end = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
-                                             End{(long long)ld, (long long)n});
-  if (op == SUM)
-    return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, (int)m, begin, end, s);
-  if (op == MAX)
-    return cub::DeviceSegmentedReduce::Max(temp, bytes, in, out, (int)m, begin, end, s);
-  return cub::DeviceSegmentedReduce::Min(temp, bytes, in, out, (int)m, begin, end, s);
 }
 
 struct Shape {
@@ -393,11 +370,19 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
   static const Shape nine[] = {{16, 128},    {768, 4096},   {25, 1 << 20},
                                {1 << 20, 8}, {1 << 20, 32}, {4096, 4096},
                                {4, 1 << 26}, {1 << 24, 4},  {1 << 22, 64}};
-  for (int c = 0; c < 2; c++)
+  auto timed = [](const char *set) { return !bench_set || !std::strcmp(bench_set, set); };
+  for (int c = 0; c < 2 && timed("issue"); c++)
     for (int o = 0; o < 3; o++)
       for (const Shape &sh : nine)
         bench_shape<T>(csv, "issue", (Op)o, c == 1, h, d, d_len, sh, flush);
-  if (sweep)
+  // rows at the row rule's boundaries of n (a warp a row below 1536 on m >= 4 sms; a block of
+  // 128, items 4, below 4096; items 1 from 4096), every op
+  static const Shape rule[] = {{300, 1024},  {1000, 1024}, {16384, 1024}, {8192, 1536},
+                               {2000, 1800}, {1000, 2048}, {1000, 4096}};
+  for (int o = 0; o < 3 && timed("rule"); o++)
+    for (const Shape &sh : rule)
+      bench_shape<T>(csv, "rule", (Op)o, false, h, d, d_len, sh, flush);
+  if (sweep && timed("sweep"))
     for (int c = 0; c < 2; c++)
       for (int e = 10; e <= 28; e += 2)
         for (int k = 1; k <= std::min(e, 26); k += 2) {
@@ -435,8 +420,11 @@ int main(int argc, char **argv) {
       sweep = true;
     else if (!std::strcmp(argv[i], "--bench") && i + 1 < argc)
       bench_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--set") && i + 1 < argc)
+      bench_set = argv[++i];
     else {
-      std::fprintf(stderr, "usage: gpu_rows [--quick] [--bench FILE.csv [--sweep]]\n");
+      std::fprintf(stderr, "usage: gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set "
+                           "issue|rule|sweep]]\n");
       return 2;
     }
   }

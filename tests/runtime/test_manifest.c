@@ -290,6 +290,16 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128);
   p = tune_rows_pick(4096, 4096, 132, 1024, 0);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
+  // n < 1536 on m >= 4 sms rows: a warp a row, items 4; fewer rows, or n < 4096: a block of
+  // 128 a row, items 4
+  p = tune_rows_pick(528, 1024, 132, 1024, 0);
+  CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128 && p.items == 4);
+  p = tune_rows_pick(527, 1024, 132, 1024, 0);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
+  p = tune_rows_pick(8192, 1536, 132, 1024, 0);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
+  p = tune_rows_pick(1000, 4095, 132, 1024, 0);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
   p = tune_rows_pick(2, 1 << 22, 132, 1024, 0); // 2^23 elements: blocks of 256, two a SM
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 132 && p.block == 256 && p.items == 4);
   p = tune_rows_pick(2, 1 << 26, 132, 1024, 0); // 2^27: the seed's blocks of 1024, br = sms / m
