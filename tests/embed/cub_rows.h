@@ -21,8 +21,8 @@ struct CubRowEnd {
 
 // op: 0 sum, 1 max, 2 min. temp == nullptr: sets bytes, as CUB does.
 template <typename T>
-static cudaError_t cub_rows(int op, void *temp, size_t &bytes, const T *in, T *out, size_t m, size_t n,
-                            size_t ld, cudaStream_t s) {
+static cudaError_t cub_rows(int op, void *temp, size_t &bytes, const T *in, T *out, size_t m,
+                            size_t n, size_t ld, cudaStream_t s) {
   auto begin = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
                                                CubRowBegin{(long long)ld});
   auto end = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0),
