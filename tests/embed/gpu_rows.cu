@@ -375,8 +375,7 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
     for (int o = 0; o < 3; o++)
       for (const Shape &sh : nine)
         bench_shape<T>(csv, "issue", (Op)o, c == 1, h, d, d_len, sh, flush);
-  // rows at the row rule's boundaries of n (a warp a row below 1536 on m >= 4 sms; a block of
-  // 128, items 4, below 4096; items 1 from 4096), every op
+  // rows either side of the boundaries of n in launch_rule.tpl's tgm_rows_pick_of, every op
   static const Shape rule[] = {{300, 1024},  {1000, 1024}, {16384, 1024}, {8192, 1536},
                                {2000, 1800}, {1000, 2048}, {1000, 4096}};
   for (int o = 0; o < 3 && timed("rule"); o++)
