@@ -332,9 +332,10 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "thread_name", c->thread_fn ? c->thread_fn->name : "");
   /* tgm_columns, tgm_columns_vec, CA's atomics (--cols); tgm_init_out and
      tgm_wait_prior_grids for CA and RA (--rows) */
-  bool col_ss = false, col_sv = false, col_atomic = false, row_atomic = false;
+  bool col_ss = false, col_sv = false, col_atomic = false, row_atomic = false, row_packed = false;
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *p = c->plans.items[i];
+    row_packed |= wanted(only, p) && p->packed_rows;
     col_ss |= wanted(only, p) && p->g == G_CT && p->t != T_SV;
     col_sv |= wanted(only, p) && grid_cols(p->g) && p->t == T_SV;
     col_atomic |= wanted(only, p) && p->g == G_CA;
@@ -345,6 +346,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "columns_any", col_ss || col_sv ? "1" : "");
   tpl_set(d, "columns_atomic", col_atomic ? "1" : "");
   tpl_set(d, "init_out", col_atomic || row_atomic ? "1" : "");
+  tpl_set(d, "rows_packed", row_packed ? "1" : "");
   tpl_set(d, "init_out_for", row_atomic ? "RA (count: m rows)" : "CA.SV (count: n columns)");
   tpl_set(d, "wait_prior", ((col_ss || col_sv) && dl->early_launch) || row_atomic ? "1" : "");
   tpl_set(d, "early_launch", dl->early_launch ? "1" : "");
@@ -420,6 +422,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "id", p->id);
       tpl_set(it, "cname", p->cname);
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
+      tpl_set(it, "row_packed", p->packed_rows ? "1" : "");
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
       tpl_set(it, "row_atomic", p->g == G_RA ? "1" : "");

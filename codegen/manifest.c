@@ -136,6 +136,8 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
   json_object_set_new(v, "deterministic", json_boolean(p->deterministic));
   json_object_set_new(v, "min_arch", json_string(p->min_arch));
   json_object_set_new(v, "launch_shape", json_string(p->grid_rule));
+  if (p->g == G_RW) /* where ld == n < the vector, a thread a vector of rows (rows_group's grid) */
+    json_object_set_new(v, "packed_rows", json_boolean(p->packed_rows));
 
   json_object_set_new(v, "tunables", manifest_tunables(p));
 

@@ -51,6 +51,16 @@ const char *rows_wanting(Arena *a, const Composition *c, const Plan *p, LeftOutS
   return p->g == G_RA ? atomics_wanting(a, c->spec) : NULL;
 }
 
+/* RW.SS of a spectrum of one input reads packed rows (ld == n < TGM_VW) as
+ * one run of vectors where GROUP is 1 (file.tpl's tgm_rows_packed), the
+ * launcher's grid a thread a vector (tgm_rows_packed_grid_of): a thread a
+ * row's scalar loads left rows of 2 at 0.87-0.92 of a plain read. RW.SS,
+ * not RW.SV: RW.SV's kernel holds 16 vectors a thread for long rows (96
+ * registers), which left the packed path a third of the threads an SM. */
+bool rows_packed(const Composition *c, const Plan *p) {
+  return p->g == G_RW && p->t == T_SS && c->spec->inputs.len == 1;
+}
+
 /* in + row * ld, for each input */
 static Node *const *row_inputs(Arena *a, const Kernel *k, Node *row) {
   Node **ins = arena_alloc(a, sizeof *ins * (size_t)(k->inputs.len ? k->inputs.len : 1));
@@ -75,6 +85,7 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
   Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped, p->g == G_RL);
   p->kernel = k;
   p->launches = 1;
+  p->packed_rows = rows_packed(c, p);
   /* one group makes each row; the order of its shared atomics, if any is
    * left after xf_group's folding, varies (RA: and of its global atomics) */
   bool atomics = false;
@@ -95,6 +106,23 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
                                                          mk_gpu(a, loc, "group"))),
                                      mk_gpu(a, loc, "group_id"))
                          : bid;
+  if (p->packed_rows) { /* a thread a row over packed rows: file.tpl's tgm_rows_packed */
+    Node *call = mk_call(a, loc, "tgm_rows_packed<BLOCK>", 5, kernel_use(a, k->inputs.items[0]),
+                         kernel_use(a, k->m), kernel_use(a, k->n), kernel_use(a, k->ld),
+                         kernel_use(a, k->out));
+    for (int i = 0; i < k->params.len; i++)
+      vec_push(a, &call->kids, kernel_use(a, k->params.items[i]));
+    block_add(a, body,
+              mk_comment(a, loc,
+                         "rows packed into vectors (ld == n < TGM_VW), a thread a row: the "
+                         "matrix as one run of vectors"));
+    block_add(a, body,
+              mk_if(a, loc,
+                    mk_binary(a, loc, OP_LAND,
+                              mk_binary(a, loc, OP_EQ, mk_gpu(a, loc, "group"), mk_int(a, loc, 1)),
+                              call),
+                    mk_return(a, loc, NULL), NULL));
+  }
   block_add(a, body,
             mk_comment(a, loc,
                        grouped ? "rows: GROUP threads a row, BLOCK / GROUP rows a block"

@@ -519,6 +519,7 @@ typedef struct {
   ThreadKind t;
   int launches;           /* kernel launches for n > 0, the initialisation included */
   bool needs_init;        /* the output is set to the identity before (global atomics) */
+  bool packed_rows;       /* RW: a thread a row reads packed rows as vectors (rows_packed) */
   bool deterministic;     /* the same bits every run, also for floating point */
   bool partials, counter; /* temp storage: one A per block; a completion counter */
   bool needs_redux;       /* a dialect without the warp-reduce instruction drops it */
@@ -608,6 +609,8 @@ void xf_lastblock_at(Arena *a, const Composition *c, Plan *p, Node *value, Node 
 void xf_oneblock(Arena *a, const Composition *c, Plan *p, Node *value); /* grid.c: B1 */
 /* rows.c: a row plan's kernel (RW: GROUP threads a row; RB: a block a row) */
 void rows_build(Arena *a, Composition *c, Plan *p);
+/* rows.c: whether a row plan's kernel reads packed rows (RW.SS, one input) */
+bool rows_packed(const Composition *c, const Plan *p);
 /* kernel.c: a column kernel (const T *x, ..., m, n, ld, R *out, A *partials,
  * unsigned *counter, unsigned width, params) */
 Kernel *kernel_cols(Arena *a, const Composition *c, const char *name);

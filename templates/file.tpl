@@ -307,6 +307,83 @@ __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t{{param_args}})) : value;
 }
 {{/thread_vec_fn}}
+{{?rows_packed}}
+
+// RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
+// 4-byte results fill one and out is aligned to it (`aligned`; the compiler
+// splits a vector store it is given here into single ones), else one by one.
+template <unsigned RV>
+__device__ __forceinline__ void tgm_rows_store(R *__restrict__ out, const R (&o)[RV], bool aligned) {
+#if defined(__CUDA_ARCH__)
+  if (sizeof(R) == 4 && (RV == 2 || RV == 4) && aligned) {
+    const unsigned *w = reinterpret_cast<const unsigned *>(o); // their bits (R is 4 bytes here)
+    if (RV == 4)
+      asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(out), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                   : "memory");
+    else
+      asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(out), "r"(w[0]), "r"(w[1]) : "memory");
+    return;
+  }
+#endif
+  (void)aligned;
+#pragma unroll
+  for (unsigned k = 0; k < RV; k++)
+    out[k] = o[k];
+}
+
+// Rows packed into vectors (RW.SS, a thread a row): rows of fewer elements
+// than a vector holds, one after another (ld == n, TGM_VW % n == 0), where
+// in's 16-byte boundaries fall between rows. The matrix is read as one run
+// of vectors, RV = TGM_VW / n rows each: thread j takes vector j (grid
+// stride, so any grid is right), each of its rows through the thread-level
+// codelet as the thread a row does elsewhere (the same value), the RV
+// results stored together where out allows; the rows before the first
+// boundary and after the last go to the threads after the vectors'.
+// launch_rule.tpl's tgm_rows_packed_of decides the same on the host, for
+// the launch's grid (tgm_rows_packed_grid_of: a thread a vector); the two
+// must agree, or rows past that grid's threads are missed (check_rows.tpl's
+// 130 x 1 shape fails then).
+template <unsigned BLOCK, unsigned RV>
+__device__ __forceinline__ void tgm_rows_packed_run(const T *__restrict__ in, tgm_size m, R *__restrict__ out{{param_decls}}) {
+  constexpr unsigned N = TGM_VW / RV; // a row's elements
+  const tgm_size head = tgm_head(in, m * N) / N, nv = (m - head) / RV, edges = m - nv * RV;
+  const V *__restrict__ vin = reinterpret_cast<const V *>(in + head * N);
+  const bool aligned = (unsigned long long)(out + head) % (sizeof(R) * RV) == 0; // so is every row's vector
+  for (tgm_size j = (tgm_size)blockIdx.x * BLOCK + threadIdx.x; j < nv + edges; j += (tgm_size)gridDim.x * BLOCK) {
+    if (j < nv) {
+      const V v = vin[j];
+      R o[RV];
+#pragma unroll
+      for (unsigned k = 0; k < RV; k++)
+        o[k] = tgm_epilogue({{thread_name}}(reinterpret_cast<const T *>(&v) + k * N, N, 1{{?indexed}}, 0{{/indexed}}{{param_args}}), N{{param_args}});
+      tgm_rows_store<RV>(out + head + j * RV, o, aligned);
+    } else {
+      const tgm_size e = j - nv, row = e < head ? e : e + nv * RV;
+      out[row] = tgm_epilogue({{thread_name}}(in + row * N, N, 1{{?indexed}}, 0{{/indexed}}{{param_args}}), N{{param_args}});
+    }
+  }
+}
+
+// Whether the rows are packed as tgm_rows_packed_run takes them; if so,
+// they are reduced and it returns true.
+template <unsigned BLOCK>
+__device__ __forceinline__ bool tgm_rows_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out{{param_decls}}) {
+  // TGM_VW is a power of two: n divides it where n is one below it; no
+  // division (a call of a few rows waits for this before its loads)
+  if (ld != n || n >= TGM_VW || n == 0 || (n & (n - 1)) != 0 ||
+      (tgm_head(in, TGM_VW) & (n - 1)) != 0)
+    return false;
+  if (n == TGM_VW / 2)
+    tgm_rows_packed_run<BLOCK, 2>(in, m, out{{param_args}});
+  else if (n == TGM_VW / 4)
+    tgm_rows_packed_run<BLOCK, (TGM_VW >= 4 ? 4 : 2)>(in, m, out{{param_args}});
+  else if (n == TGM_VW / 8)
+    tgm_rows_packed_run<BLOCK, (TGM_VW >= 8 ? 8 : 2)>(in, m, out{{param_args}});
+  else
+    return false; // more than 8 rows a vector
+  return true;
+}
+{{/rows_packed}}
 
 // A second pass's share of the partials: the operator alone (each element's
 // transform ran in the first pass).

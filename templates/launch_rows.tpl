@@ -165,6 +165,12 @@ template <unsigned BLOCK>
     return {{success}};
 {{?grouped}}
   unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
+{{?row_packed}}
+  // packed rows, a thread a row: a thread a vector of rows (tgm_rows_packed)
+  const unsigned packed = per_row == 1 ? tgm_rows_packed_of((unsigned long long){{first_in}}, n, ld, TGM_VW, sizeof(T)) : 0;
+  if (packed)
+    grid = tgm_rows_packed_grid_of(m, BLOCK, packed);
+{{/row_packed}}
   if (grid == 0)
     return {{err_invalid}};
   switch (per_row) {

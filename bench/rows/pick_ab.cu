@@ -26,6 +26,9 @@
 // The rows' grid times RW (threads a row) for n < 2048, n < PICK_AB_RW_MAX where set.
 //
 // Rows also time CUB's DeviceSegmentedReduce::Sum ("cub", tests/embed/cub_rows.h).
+// Rows of n < 4 (whatever PICK_AB_GRID) time a thread a row in blocks of 128, 256 and 512 as
+// RW.SS (packed rows, file.tpl's tgm_rows_packed: a thread a vector of rows) and as RW.SV, and
+// RW.SS's kernel over the grid of a thread a row, m threads ("grid-m").
 //
 // Prototypes (not generated; they measure what a composition would give):
 //   P.rows  rows packed (ld = n, n = 2 or a multiple of 4 up to 128, 16-byte
@@ -246,6 +249,19 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       return cudaErrorInvalidValue;
     });
   };
+  if (n < 4) {
+    // a thread a row: RW.SS (packed rows read as vectors, a thread a vector of rows) and RW.SV
+    // (vector loads within a row), and RW.SS's kernel over the grid of a thread a row (m
+    // threads: the threads past the vectors idle)
+    for (unsigned b : {128u, 256u, 512u}) {
+      run({0, 0, 1, b, 1, 0});
+      run({0, 1, 1, b, 1, 0});
+    }
+    one(c, "rows", m, n, "RW.SS b256 i1 p1 grid-m", want, bound, [&](const float *in) -> cudaError_t {
+      rs::sum_RW_VS_SS<256, 1><<<tgm_rows_grid_of(m, 256, 1), 256, 0, c.s>>>(in, m, n, n, c.out, 1);
+      return cudaGetLastError();
+    });
+  }
   if (n >= 2048 && m < (size_t)c.sms) {
     // RL in blocks of 256 at blocks a row around two a SM: floor and ceil of 2 sms / m, and the
     // count whose last wave of 2 sms blocks is fullest (up to 4 ceil), ties to the fewer

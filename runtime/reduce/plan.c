@@ -498,7 +498,8 @@ void rd_cells_free(rd_cells *p) {
 
 tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_device *d,
                          unsigned long long rows, unsigned long long n, uint64_t in_addr,
-                         tune_shape_set *k, int *tuned, char *why, size_t why_len) {
+                         unsigned long long ld, tune_shape_set *k, int *tuned, char *why,
+                         size_t why_len) {
   unsigned y;
   char kn[96];
   *tuned = 0;
@@ -508,7 +509,7 @@ tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_dev
       const rd_cell *c = &p->c[i];
       if (c->log2m != lm || c->log2n != ln)
         continue;
-      if (tune_shape_set_grid(m, &c->k, in_addr, rows, n, &y)) {
+      if (tune_shape_set_grid(m, &c->k, in_addr, rows, n, ld, &y)) {
         *k = c->k;
         *tuned = 1;
         if (why) {

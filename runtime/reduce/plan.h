@@ -82,7 +82,8 @@ void rd_cells_free(rd_cells *p);
 // device can run for the rule's kind.
 tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_device *d,
                          unsigned long long rows, unsigned long long n, uint64_t in_addr,
-                         tune_shape_set *k, int *tuned, char *why, size_t why_len);
+                         unsigned long long ld, tune_shape_set *k, int *tuned, char *why,
+                         size_t why_len);
 // A setting in words: "RL.V.SV b1024 i4 r2" (rows), "CT.SV b512 w32 p4".
 void rd_set_text(const tune_manifest *m, const tune_shape_set *k, char *buf, size_t len);
 

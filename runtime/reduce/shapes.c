@@ -58,7 +58,7 @@ static tgm_status shape_enqueue(tgm_ctx *c, const rd_opstate *st, const tune_sha
                                 const rd_kernel *kern, tune_call *call, tgm_devptr temp,
                                 void *stream) {
   const tune_variant *v = &st->m.v[k->v];
-  unsigned y, x = tune_shape_set_grid(&st->m, k, call->in[0], call->m, call->n, &y);
+  unsigned y, x = tune_shape_set_grid(&st->m, k, call->in[0], call->m, call->n, call->ld, &y);
   if (!x) {
     char kn[96];
     rd_set_text(&st->m, k, kn, sizeof kn);
@@ -114,7 +114,7 @@ static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shap
     unsigned long long outs = cols ? d.n : d.m, len = cols ? d.m : d.n;
     tune_call call = {.m = d.m, .n = d.n, .ld = d.ld, .out = out, .params = params};
     unsigned y;
-    if (!tune_shape_set_grid(m, k, base + d.off * elem, d.m, d.n, &y))
+    if (!tune_shape_set_grid(m, k, base + d.off * elem, d.m, d.n, d.ld, &y))
       continue; // the setting does not run on this shape
     tune_call rcall = {.n = len, .params = params};
     for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
@@ -199,7 +199,7 @@ static tgm_status shape_prepare(tgm_ctx *c, rd_opstate *st) {
     } else {
       int tuned;
       unsigned long long rows = xs[i / nx], len = xs[i % nx];
-      if (rd_cells_pick(&(rd_cells){0}, &st->m, &c->dev, rows, len, 0, &k, &tuned, NULL, 0) !=
+      if (rd_cells_pick(&(rd_cells){0}, &st->m, &c->dev, rows, len, 0, len, &k, &tuned, NULL, 0) !=
           TGM_OK)
         continue; // no rule variant here: the call says so
     }
@@ -251,8 +251,8 @@ static tgm_status run_shape(tgm_ctx *c, const char *who, rd_opstate *st, const v
   tune_shape_set k;
   int tuned;
   rd_kernel *kern;
-  if ((s = rd_cells_pick(&st->cells, m, &c->dev, rows, n, call.in[0], &k, &tuned, NULL, 0)) !=
-          TGM_OK ||
+  if ((s = rd_cells_pick(&st->cells, m, &c->dev, rows, n, call.in[0], call.ld, &k, &tuned, NULL,
+                         0)) != TGM_OK ||
       (s = shape_kernel(c, st, &k, &kern)) != TGM_OK ||
       (s = check_shape_kernel(c, st, &k, kern, pv)) != TGM_OK ||
       (s = rd_grow_temp(c, shape_temp(st, &k, rows, n), stream)) != TGM_OK)
@@ -359,7 +359,8 @@ static tgm_status shape_explain(tgm_ctx *c, const char *who, tgm_op op, tgm_type
   int tuned;
   if (s == TGM_OK) {
     memset(out, 0, sizeof *out);
-    s = rd_cells_pick(&st->cells, &st->m, &c->dev, m, n, 0, &k, &tuned, out->why, sizeof out->why);
+    s = rd_cells_pick(&st->cells, &st->m, &c->dev, m, n, 0, n, &k, &tuned, out->why,
+                      sizeof out->why);
   }
   if (s != TGM_OK)
     return s;

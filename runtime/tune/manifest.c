@@ -195,6 +195,7 @@ static int read_variant(const char *path, json_t *o, tune_variant *v, const arg_
   v->counter = json_is_true(json_object_get(temp, "counter"));
   const char *thread = json_string_value(json_object_get(o, "thread"));
   v->vec = thread && !strcmp(thread, "SV");
+  v->packed_rows = json_is_true(json_object_get(o, "packed_rows"));
   json_t *t = json_object_get(o, "tunables");
   // the knobs of each shape: 1-D, rows, columns (block first, always there)
   static const char *knobs[3][3] = {{"block", "items", "grid_cap_per_sm"},

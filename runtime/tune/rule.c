@@ -21,13 +21,17 @@ unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsig
 }
 
 void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, unsigned long long n,
-                     unsigned block, unsigned group, unsigned parts, unsigned vw, size_t elem,
-                     unsigned *x, unsigned *y) {
+                     unsigned long long ld, unsigned block, unsigned group, unsigned parts,
+                     unsigned vw, size_t elem, unsigned *x, unsigned *y) {
   *x = 0;
   *y = 1;
   switch (rule) {
   case RULE_ROWS: *x = tgm_rows_grid_of(m, block, 0); break;
-  case RULE_ROWS_GROUP: *x = tgm_rows_grid_of(m, block, group); break;
+  case RULE_ROWS_GROUP: { // packed rows as launch_rows.tpl's launcher takes them (vw > 1)
+    unsigned packed = group == 1 ? tgm_rows_packed_of(in_addr, n, ld, vw, elem) : 0;
+    *x = packed ? tgm_rows_packed_grid_of(m, block, packed) : tgm_rows_grid_of(m, block, group);
+    break;
+  }
   case RULE_ROWS_PARTS:
     if (m <= TGM_ROWS_PARTS_MAX && group > 0) // a counter a row; y is the row
       *x = group, *y = (unsigned)m;
@@ -122,7 +126,8 @@ static unsigned vw_of(const tune_manifest *man, const tune_variant *v) {
 }
 
 unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, uint64_t in_addr,
-                             unsigned long long rows, unsigned long long n, unsigned *y) {
+                             unsigned long long rows, unsigned long long n, unsigned long long ld,
+                             unsigned *y) {
   *y = 1;
   if (k->v < 0 || k->v >= man->n_v)
     return 0;
@@ -137,8 +142,12 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
       (r == RULE_ROWS_PARTS && k->per_row < 2) || (r == RULE_ROWS_ATOMIC && !k->per_row) ||
       (tune_rule_cols(r) && (!k->width || !k->parts)))
     return 0;
-  tune_shape_grid(r, in_addr, rows, n, k->block, group, k->parts, vw_of(man, v),
-                  tune_type_size(man->elem), &x, y);
+  // RW: the vector of packed rows where the variant reads them so
+  unsigned vw = r == RULE_ROWS_GROUP
+                    ? (v->packed_rows ? (unsigned)(16 / tune_type_size(man->elem)) : 1)
+                    : vw_of(man, v);
+  tune_shape_grid(r, in_addr, rows, n, ld, k->block, group, k->parts, vw, tune_type_size(man->elem),
+                  &x, y);
   return tune_shape_fits(r, rows, n, group, vw_of(man, v), k->parts) ? x : 0;
 }
 
@@ -180,7 +189,8 @@ tgm_status tune_shape_launch(tgm_backend *b, const tune_variant *v, const tgm_fu
   tgm_status st = l ? TGM_OK : tgm__fail(TGM_ERR_INVALID, "variant %s has no kernel", v->id);
   for (const tune_launch *p = v->pos; st == TGM_OK && p < l; p++) { // CA: tgm_init_out
     unsigned px, py;
-    tune_shape_grid(p->rule, call->in[0], call->m, call->n, p->block_fixed, 0, 0, 0, 0, &px, &py);
+    tune_shape_grid(p->rule, call->in[0], call->m, call->n, call->ld, p->block_fixed, 0, 0, 0, 0,
+                    &px, &py);
     if ((st = tune_launch_args(p, call, vals, args)) == TGM_OK)
       st = tgm_launch_2d(b, fs[p - v->pos], px, py, p->block_fixed, args, s);
   }

@@ -103,7 +103,7 @@ static int index_of(const unsigned *a, int n, unsigned x) {
 // more temp storage than the embedded call has (tune_shape_set_grid) or
 // than the tuner's.
 static unsigned grid_of(ctx *c, const shape_set *k, tgm_devptr in, dims d, unsigned *y) {
-  unsigned x = tune_shape_set_grid(&c->m, k, in, d.m, d.n, y);
+  unsigned x = tune_shape_set_grid(&c->m, k, in, d.m, d.n, d.ld, y);
   tune_rule r = rule_of(c, k);
   unsigned group = tune_rule_cols(r) ? k->width : k->per_row;
   return x && tune_shape_temp(r, d.m, d.n, group, k->parts, c->acc_size) <= c->temp_bytes ? x : 0;

@@ -116,6 +116,9 @@ typedef struct {
   unsigned per_row[TUNE_MAX_KNOBS], widths[TUNE_MAX_KNOBS], parts[TUNE_MAX_KNOBS];
   int n_per_row, n_widths, n_parts;
   int vec; // thread level SV: 16-byte vectors (columns: groups of 16 / sizeof(T))
+  // RW: a thread a row reads rows packed into vectors as such (the manifest's
+  // packed_rows; tune_shape_grid's vw)
+  int packed_rows;
   tune_launch pos[TUNE_MAX_LAUNCHES], zero[TUNE_MAX_ZERO];
   int n_pos, n_zero;
 } tune_variant;
@@ -217,10 +220,13 @@ unsigned tune_main_grid(const tune_variant *v, uint64_t in_addr, unsigned long l
 // The blocks of a row or column launch (RULE_ROWS .. RULE_COLS) for an
 // m x n matrix at in_addr: *x, *y; *x = 0 when it cannot be launched.
 // group: RW's threads a row, RL's blocks a row, CT's width; parts: CT's
-// blocks down the rows; vw: CT.SV's columns a group (1 for CT.SS).
+// blocks down the rows; vw: CT.SV's columns a group (1 for CT.SS); for RW,
+// the elements a vector where the variant reads packed rows (the manifest's
+// packed_rows), else 1: its thread a row over rows packed into vectors
+// (tgm_rows_packed_of of in_addr, n, ld) takes a thread a vector of rows.
 void tune_shape_grid(tune_rule rule, uint64_t in_addr, unsigned long long m, unsigned long long n,
-                     unsigned block, unsigned group, unsigned parts, unsigned vw, size_t elem,
-                     unsigned *x, unsigned *y);
+                     unsigned long long ld, unsigned block, unsigned group, unsigned parts,
+                     unsigned vw, size_t elem, unsigned *x, unsigned *y);
 // Their temp storage (RL: counters and m x per_row partials; CT with parts
 // > 1: counters and parts x n partials; else 0).
 size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long n, unsigned group,
@@ -266,7 +272,8 @@ typedef struct {
 // not among the variant's, a launch the rule refuses, or partials beyond
 // the embedded call's temp storage: tune_shape_fits).
 unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, uint64_t in_addr,
-                             unsigned long long rows, unsigned long long n, unsigned *y);
+                             unsigned long long rows, unsigned long long n, unsigned long long ld,
+                             unsigned *y);
 // The rule's choice (tune_rows_pick, tune_cols_pick) as a setting of the
 // variant the manifest's pick_variants name for its kind (v = -1: none).
 // deterministic: the atomic variants (CA, RA) only where they are

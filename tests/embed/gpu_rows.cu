@@ -14,7 +14,8 @@
 //    pick names on this GPU (RA at 1 x 2^20 and 3 x 2^19 under --quick too;
 //    5000 x 2000, 600 x 8000: the column rule's
 //    few tiles of 2^22-2^24 in parts); ld = n and n + 1 (misaligned rows), the matrix
-//    at an aligned and a misaligned address; the temp buffer filled with
+//    at an aligned and a misaligned address (rows of 2 packed into vectors also 2
+//    elements past a boundary); the temp buffer filled with
 //    garbage and d_out poisoned before each call; every row or column
 //    against a host reference (integers exactly, float sums within
 //    (len + 1) eps sum |x| of a double sum, max/min exactly). Rows: CUB's
@@ -216,6 +217,7 @@ static const Shape shapes[] = {
     {70000, 64},   {1, 1 << 20}, {25, 1 << 20}, {16, 128},   {768, 4096},  {1 << 20, 8},
     {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000}, {5000, 2000}, {600, 8000},
     {3, 1 << 19}, // RA (blocks a row, atomics) within --quick's 2^21
+    {70001, 1},   // packed rows of 1 (and of 2 above): a vector a thread, the edges' rows
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 
@@ -238,8 +240,10 @@ template <typename T> static void correctness(const std::vector<T> &h, const T *
     for (int o = 0; o < 3; o++) {
       for (const Shape &sh : shapes)
         for (size_t pad : {0, 1})
-          for (size_t off : {0, 1}) {
-            if (quick && sh.m * sh.n > ((size_t)1 << 21))
+          for (size_t off : {0, 1, 2}) {
+            // off 2: rows of 2 packed into vectors with a row before the first boundary (off
+            // 1 puts the boundaries inside rows)
+            if ((quick && sh.m * sh.n > ((size_t)1 << 21)) || (off == 2 && (sh.n != 2 || pad)))
               continue;
             one<T>((Op)o, c == 1, h, d, sh, sh.n + pad, off, temp, bytes, out, pad == 0 && off == 0,
                    s);

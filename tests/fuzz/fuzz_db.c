@@ -60,8 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           tune_shape_set k;
           int tuned;
           char text[1024];
-          (void)rd_cells_pick(&cells, &rows_manifest, &d, 1ull << lm, 1ull << ln, 16, &k, &tuned,
-                              text, sizeof text);
+          (void)rd_cells_pick(&cells, &rows_manifest, &d, 1ull << lm, 1ull << ln, 16, 1ull << ln,
+                              &k, &tuned, text, sizeof text);
         }
       rd_cells_free(&cells);
     }

@@ -45,8 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             unsigned parts = x->n_parts ? x->parts[p] : 1, gx, gy;
             const unsigned long long shapes[3][2] = {{1, 1}, {1000, 33}, {3, 1ull << 40}};
             for (int q = 0; q < 3; q++) {
-              tune_shape_grid(x->pos[l].rule, 4, shapes[q][0], shapes[q][1], x->blocks[b], grp,
-                              parts, x->vec ? 4 : 1, 4, &gx, &gy);
+              tune_shape_grid(x->pos[l].rule, 4, shapes[q][0], shapes[q][1], shapes[q][1],
+                              x->blocks[b], grp, parts,
+                              (x->pos[l].rule == RULE_ROWS_GROUP ? x->packed_rows : x->vec) ? 4 : 1,
+                              4, &gx, &gy);
               (void)tune_shape_temp(x->pos[l].rule, shapes[q][0], shapes[q][1], grp, parts, 4);
             }
           }

@@ -397,7 +397,7 @@ static const char *cell_pick(const tune_manifest *m, const rd_cells *p, const rd
   tune_shape_set k;
   int tuned = -1;
   char why[1024];
-  if (rd_cells_pick(p, m, d, rows, n, 0, &k, &tuned, why, sizeof why) != TGM_OK)
+  if (rd_cells_pick(p, m, d, rows, n, 0, n, &k, &tuned, why, sizeof why) != TGM_OK)
     return "error";
   char kn[96];
   rd_set_text(m, &k, kn, sizeof kn);
@@ -467,7 +467,7 @@ static void test_cells_h100(void) {
           const unsigned long long ns[3] = {1ull << ln, (2ull << ln) - 1, 1ull << (ln - 1)};
           for (int q = 0; q < 3; q++) {
             unsigned y;
-            if (tune_shape_set_grid(&m, &set, 0, ms[q], ns[q], &y)) {
+            if (tune_shape_set_grid(&m, &set, 0, ms[q], ns[q], ns[q], &y)) {
               CHECK_STR(cell_pick(&m, &p, &H100, ms[q], ns[q]), want);
             } else {
               CHECK_STR(cell_pick(&m, &p, &H100, ms[q], ns[q]), rule_text(&m, &H100, ms[q], ns[q]));
@@ -477,7 +477,7 @@ static void test_cells_h100(void) {
           }
           // the tuner measured the middle shape: its setting runs there
           unsigned y;
-          CHECK(tune_shape_set_grid(&m, &set, 0, ms[0], ns[0], &y) != 0);
+          CHECK(tune_shape_set_grid(&m, &set, 0, ms[0], ns[0], ns[0], &y) != 0);
         }
       }
       // outside every cell (2^41 rows of 1: the cell 41 x 1): the rule

@@ -215,6 +215,17 @@ int main(int argc, char **argv) {
     CHECK(rs.v == 46 && rs.block == 256 && rs.per_row == 132);
     rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 1);
     CHECK(rs.v == m.pick_v[TUNE_PICK_RL] && rs.per_row == 66 && rs.block == 1024);
+    // RW.SS (the rule's thread a row for n < 4) reads packed rows, RW.SV does not: the rule's
+    // setting at 10^5 x 2 takes a thread a vector of two rows where they are packed
+    const int narrow = m.pick_v[TUNE_PICK_RW_NARROW], wide = m.pick_v[TUNE_PICK_RW_WIDE];
+    CHECK(narrow >= 0 && m.v[narrow].packed_rows && !m.v[narrow].vec);
+    CHECK(wide >= 0 && !m.v[wide].packed_rows && m.v[wide].vec && !rl->packed_rows);
+    rs = tune_shape_rule(&m, 100000, 2, 132, 1024, 0);
+    CHECK(rs.v == narrow && rs.per_row == 1 && rs.block == 256);
+    unsigned ry = 0;
+    CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 0, 100000, 2, 2, &ry), 196); // (50000 + 4) / 256
+    CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 0, 100000, 2, 3, &ry), 391); // ld > n: a thread a row
+    CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 4, 100000, 2, 2, &ry), 391); // a boundary in a row
     CHECK(m.has_reference && m.reference.rule == RULE_ONE && m.reference.block_fixed == 1024);
     // the variants the rule's pick runs (as the embedded call: VS first)
     CHECK(m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RB] >= 0);
@@ -259,25 +270,44 @@ int main(int argc, char **argv) {
 
   // their grids and temp storage (launch_rule.tpl's, through rule.c)
   unsigned x = 9, y = 9;
-  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 40, 128, 4, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 40, 40, 128, 4, 1, 1, 4, &x, &y);
   CHECK(x == 32 && y == 1); // 32 rows a block of 128
-  tune_shape_grid(RULE_ROWS, 0, 1000, 40, 128, 0, 1, 1, 4, &x, &y);
+  // RW.SS a thread a row over packed rows of 2, 4-byte elements (vw 4, the variant's
+  // packed_rows; launch_rule.tpl's tgm_rows_packed_of): a thread a vector of two rows, plus
+  // the edges' rows: ceil((500 + 4) / 128)
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 2, 2, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 4);
+  tune_shape_grid(RULE_ROWS_GROUP, 8, 1000, 2, 2, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 4); // two elements (a row) before the first boundary
+  tune_shape_grid(RULE_ROWS_GROUP, 4, 1000, 2, 2, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 8); // three: the boundaries cut rows, a thread a row
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 2, 3, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 8); // ld > n
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 2, 2, 128, 1, 1, 1, 4, &x, &y);
+  CHECK_EQ_INT(x, 8); // a variant without packed_rows (vw 1)
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 2, 2, 128, 2, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 16); // two threads a row
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 1, 1, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 3); // four rows a vector: ceil((250 + 8) / 128)
+  tune_shape_grid(RULE_ROWS_GROUP, 0, 1000, 3, 3, 128, 1, 1, 4, 4, &x, &y);
+  CHECK_EQ_INT(x, 8); // 3 does not divide a vector
+  tune_shape_grid(RULE_ROWS, 0, 1000, 40, 40, 128, 0, 1, 1, 4, &x, &y);
   CHECK(x == 1000 && y == 1);
-  tune_shape_grid(RULE_ROWS_PARTS, 0, 100, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_ROWS_PARTS, 0, 100, 1 << 20, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
   CHECK(x == 3 && y == 100);
-  tune_shape_grid(RULE_ROWS_PARTS, 0, 5000, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_ROWS_PARTS, 0, 5000, 1 << 20, 1 << 20, 1024, 3, 1, 1, 4, &x, &y);
   CHECK_EQ_INT(x, 0); // a counter a row: at most 4096 rows
-  tune_shape_grid(RULE_COLS, 4, 7, 10, 128, 2, 1, 4, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 4, 7, 10, 10, 128, 2, 1, 4, 4, &x, &y);
   CHECK(x == 2 && y == 1); // 10 columns one element past a boundary: 11 in groups of 8
-  tune_shape_grid(RULE_COLS, 0, 7, 10, 128, 2, 3, 1, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 0, 7, 10, 10, 128, 2, 3, 1, 4, &x, &y);
   CHECK(x == 5 && y == 3);
-  tune_shape_grid(RULE_COLS, 0, 7, 1 << 20, 128, 1, 2, 1, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 0, 7, 1 << 20, 1 << 20, 128, 1, 2, 1, 4, &x, &y);
   CHECK_EQ_INT(x, 0); // parts > 1 over more tiles than counters
-  tune_shape_grid(RULE_COLS, 0, 7, 4096, 128, 256, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 4096, 128, 256, 1, 1, 4, &x, &y);
   CHECK_EQ_INT(x, 0); // more columns a block than threads: no lane (wrong results on the GPU)
-  tune_shape_grid(RULE_COLS, 0, 7, 4096, 128, 24, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 4096, 128, 24, 1, 1, 4, &x, &y);
   CHECK_EQ_INT(x, 0); // not a power of two
-  tune_shape_grid(RULE_COLS, 0, 7, 4096, 256, 256, 1, 1, 4, &x, &y);
+  tune_shape_grid(RULE_COLS, 0, 7, 4096, 4096, 256, 256, 1, 1, 4, &x, &y);
   CHECK(x == 16 && y == 1);
   // the cells of the tuned buckets: odd exponents, 2^(a-1) <= x < 2^(a+1)
   CHECK(tune_shape_cell(0) == 1 && tune_shape_cell(1) == 1 && tune_shape_cell(3) == 1);
@@ -339,13 +369,13 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(tune_rows_atomic_per_row(8, 1 << 22, 132), 132);
   CHECK_EQ_INT(tune_rows_atomic_per_row(70000, 1 << 10, 132), 2); // RL's, where RA cannot run
   unsigned rx = 0, ry = 0;
-  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5, 1000, 256, 3, 0, 0, 0, &rx, &ry);
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5, 1000, 1000, 256, 3, 0, 0, 0, &rx, &ry);
   CHECK(rx == 3 && ry == 5);
-  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 70000, 1000, 256, 3, 0, 0, 0, &rx, &ry);
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 70000, 1000, 1000, 256, 3, 0, 0, 0, &rx, &ry);
   CHECK(rx == 0); // m beyond the grid's y
-  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5000, 1000, 256, 1, 0, 0, 0, &rx, &ry);
+  tune_shape_grid(RULE_ROWS_ATOMIC, 0, 5000, 1000, 1000, 256, 1, 0, 0, 0, &rx, &ry);
   CHECK(rx == 1 && ry == 5000); // no counters: more rows than RL's 4096
-  tune_shape_grid(RULE_ROWS_INIT, 0, 1000, 5, 256, 0, 0, 0, 0, &rx, &ry);
+  tune_shape_grid(RULE_ROWS_INIT, 0, 1000, 5, 5, 256, 0, 0, 0, 0, &rx, &ry);
   CHECK(rx == 4 && ry == 1);
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_ATOMIC, 0), 0);
   CHECK_EQ_INT(tune_shape_temp(RULE_ROWS_ATOMIC, 1000, 1 << 20, 64, 0, 4), 0);
@@ -439,11 +469,11 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(tune_shape_temp(RULE_COLS_ATOMIC, 1000, 8, 2, 64, 4), 0);
   CHECK(tune_shape_fits(RULE_COLS_ATOMIC, 1000, 1 << 20, 1, 4, 4096));
   unsigned gx = 0, gy = 0;
-  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1000, 256, 0, 0, 0, 0, &gx, &gy);
+  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1000, 1000, 256, 0, 0, 0, 0, &gx, &gy);
   CHECK(gx == 4 && gy == 1);
-  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1ull << 30, 256, 0, 0, 0, 0, &gx, &gy);
+  tune_shape_grid(RULE_COLS_INIT, 0, 5, 1ull << 30, 1ull << 30, 256, 0, 0, 0, 0, &gx, &gy);
   CHECK(gx == 1024 && gy == 1);
-  tune_shape_grid(RULE_COLS_ATOMIC, 0, 1 << 20, 1 << 20, 256, 1, 8, 4, 4, &gx, &gy);
+  tune_shape_grid(RULE_COLS_ATOMIC, 0, 1 << 20, 1 << 20, 1 << 20, 256, 1, 8, 4, 4, &gx, &gy);
   CHECK(gx == (1u << 18) && gy == 8); // no counters: more tiles than CT's 4096 in parts
   CHECK_EQ_INT(tune_shape_counters(RULE_ROWS_PARTS, 0), 4096 * 4);
   CHECK_EQ_INT(tune_shape_counters(RULE_COLS, 2), 4096 * 4);

@@ -624,6 +624,26 @@ static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, un
   return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 
+// Rows packed into 16-byte vectors of vw elements, as RW.SS's thread a row
+// reads them (file.tpl's tgm_rows_packed decides the same in the kernel):
+// one row after another (ld == n), n < vw and a divisor of it, at most 8
+// rows a vector, and the matrix at in_addr with its 16-byte boundaries
+// between rows. The rows a vector then; 0 where they are not packed.
+static inline unsigned tgm_rows_packed_of(unsigned long long in_addr, unsigned long long n, unsigned long long ld,
+                                          unsigned vw, size_t elem_bytes) {
+  const unsigned long long head = ((16 - (in_addr & 15)) & 15) / elem_bytes; // elements before a boundary
+  if (vw < 2 || ld != n || n == 0 || n >= vw || vw % n != 0 || vw / n > 8 || head % n != 0)
+    return 0;
+  return (unsigned)(vw / n);
+}
+
+// A thread a vector of packed rows (rows_vector of them, as
+// tgm_rows_packed_of gives), block threads a block, the rows before the
+// first boundary and after the last (under 2 rows_vector) one a thread.
+static inline unsigned tgm_rows_packed_grid_of(unsigned long long m, unsigned block, unsigned rows_vector) {
+  return tgm_rows_grid_of((m + rows_vector - 1) / rows_vector + 2ull * rows_vector, block, 1);
+}
+
 // Columns (tgm-gen --cols): the x blocks of a column launch, its tiles (y
 // is its parts down the rows): `width` columns a block (CT.SS: vw = 1), or
 // width groups of vw adjacent columns that start at the 16-byte boundaries
@@ -737,6 +757,9 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     n < 8) or n / 8 (64 <= n < 128), blocks of 128 (256 for n < 4),
 //     scalar loads: fewer threads a row keep a warp's loads coalesced
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
+//     rows of 1 and 2 packed one after another the thread a row's kernel
+//     reads as vectors (tgm_rows_packed_of: 1.05-1.66x from 2^20-2^22
+//     elements, bench/results/2026-11-28-packed-rows);
 //   m < sms, n < 1024: a warp a row, vector loads, items 4, blocks of 128
 //     (1.0-1.06x seed 003's block a row at 2^10-2^18 elements, where calls
 //     take 4-5 us: bench/results/2026-11-26-h100-floor/ab-small);

@@ -221,6 +221,81 @@ __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
+// RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
+// 4-byte results fill one and out is aligned to it (`aligned`; the compiler
+// splits a vector store it is given here into single ones), else one by one.
+template <unsigned RV>
+__device__ __forceinline__ void tgm_rows_store(R *__restrict__ out, const R (&o)[RV], bool aligned) {
+#if defined(__CUDA_ARCH__)
+  if (sizeof(R) == 4 && (RV == 2 || RV == 4) && aligned) {
+    const unsigned *w = reinterpret_cast<const unsigned *>(o); // their bits (R is 4 bytes here)
+    if (RV == 4)
+      asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(out), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3])
+                   : "memory");
+    else
+      asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(out), "r"(w[0]), "r"(w[1]) : "memory");
+    return;
+  }
+#endif
+  (void)aligned;
+#pragma unroll
+  for (unsigned k = 0; k < RV; k++)
+    out[k] = o[k];
+}
+
+// Rows packed into vectors (RW.SS, a thread a row): rows of fewer elements
+// than a vector holds, one after another (ld == n, TGM_VW % n == 0), where
+// in's 16-byte boundaries fall between rows. The matrix is read as one run
+// of vectors, RV = TGM_VW / n rows each: thread j takes vector j (grid
+// stride, so any grid is right), each of its rows through the thread-level
+// codelet as the thread a row does elsewhere (the same value), the RV
+// results stored together where out allows; the rows before the first
+// boundary and after the last go to the threads after the vectors'.
+// launch_rule.tpl's tgm_rows_packed_of decides the same on the host, for
+// the launch's grid (tgm_rows_packed_grid_of: a thread a vector); the two
+// must agree, or rows past that grid's threads are missed (check_rows.tpl's
+// 130 x 1 shape fails then).
+template <unsigned BLOCK, unsigned RV>
+__device__ __forceinline__ void tgm_rows_packed_run(const T *__restrict__ in, tgm_size m, R *__restrict__ out) {
+  constexpr unsigned N = TGM_VW / RV; // a row's elements
+  const tgm_size head = tgm_head(in, m * N) / N, nv = (m - head) / RV, edges = m - nv * RV;
+  const V *__restrict__ vin = reinterpret_cast<const V *>(in + head * N);
+  const bool aligned = (unsigned long long)(out + head) % (sizeof(R) * RV) == 0; // so is every row's vector
+  for (tgm_size j = (tgm_size)blockIdx.x * BLOCK + threadIdx.x; j < nv + edges; j += (tgm_size)gridDim.x * BLOCK) {
+    if (j < nv) {
+      const V v = vin[j];
+      R o[RV];
+#pragma unroll
+      for (unsigned k = 0; k < RV; k++)
+        o[k] = tgm_epilogue(min_scalar(reinterpret_cast<const T *>(&v) + k * N, N, 1), N);
+      tgm_rows_store<RV>(out + head + j * RV, o, aligned);
+    } else {
+      const tgm_size e = j - nv, row = e < head ? e : e + nv * RV;
+      out[row] = tgm_epilogue(min_scalar(in + row * N, N, 1), N);
+    }
+  }
+}
+
+// Whether the rows are packed as tgm_rows_packed_run takes them; if so,
+// they are reduced and it returns true.
+template <unsigned BLOCK>
+__device__ __forceinline__ bool tgm_rows_packed(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out) {
+  // TGM_VW is a power of two: n divides it where n is one below it; no
+  // division (a call of a few rows waits for this before its loads)
+  if (ld != n || n >= TGM_VW || n == 0 || (n & (n - 1)) != 0 ||
+      (tgm_head(in, TGM_VW) & (n - 1)) != 0)
+    return false;
+  if (n == TGM_VW / 2)
+    tgm_rows_packed_run<BLOCK, 2>(in, m, out);
+  else if (n == TGM_VW / 4)
+    tgm_rows_packed_run<BLOCK, (TGM_VW >= 4 ? 4 : 2)>(in, m, out);
+  else if (n == TGM_VW / 8)
+    tgm_rows_packed_run<BLOCK, (TGM_VW >= 8 ? 8 : 2)>(in, m, out);
+  else
+    return false; // more than 8 rows a vector
+  return true;
+}
+
 // A second pass's share of the partials: the operator alone (each element's
 // transform ran in the first pass).
 template <unsigned BLOCK>
@@ -321,6 +396,9 @@ __global__ void tgm_init_out(R *out, tgm_size count) {
 template <unsigned BLOCK, unsigned GROUP>
 __global__
 void __launch_bounds__(BLOCK) min_RW_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows packed into vectors (ld == n < TGM_VW), a thread a row: the matrix as one run of vectors
+  if (GROUP == 1 && tgm_rows_packed<BLOCK>(in, m, n, ld, out))
+    return;
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -466,6 +544,26 @@ static inline unsigned tgm_rows_grid_of(unsigned long long m, unsigned block, un
   return g > 0x7fffffffull ? 0u : (unsigned)g;
 }
 
+// Rows packed into 16-byte vectors of vw elements, as RW.SS's thread a row
+// reads them (file.tpl's tgm_rows_packed decides the same in the kernel):
+// one row after another (ld == n), n < vw and a divisor of it, at most 8
+// rows a vector, and the matrix at in_addr with its 16-byte boundaries
+// between rows. The rows a vector then; 0 where they are not packed.
+static inline unsigned tgm_rows_packed_of(unsigned long long in_addr, unsigned long long n, unsigned long long ld,
+                                          unsigned vw, size_t elem_bytes) {
+  const unsigned long long head = ((16 - (in_addr & 15)) & 15) / elem_bytes; // elements before a boundary
+  if (vw < 2 || ld != n || n == 0 || n >= vw || vw % n != 0 || vw / n > 8 || head % n != 0)
+    return 0;
+  return (unsigned)(vw / n);
+}
+
+// A thread a vector of packed rows (rows_vector of them, as
+// tgm_rows_packed_of gives), block threads a block, the rows before the
+// first boundary and after the last (under 2 rows_vector) one a thread.
+static inline unsigned tgm_rows_packed_grid_of(unsigned long long m, unsigned block, unsigned rows_vector) {
+  return tgm_rows_grid_of((m + rows_vector - 1) / rows_vector + 2ull * rows_vector, block, 1);
+}
+
 // Columns (tgm-gen --cols): the x blocks of a column launch, its tiles (y
 // is its parts down the rows): `width` columns a block (CT.SS: vw = 1), or
 // width groups of vw adjacent columns that start at the 16-byte boundaries
@@ -579,6 +677,9 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     n < 8) or n / 8 (64 <= n < 128), blocks of 128 (256 for n < 4),
 //     scalar loads: fewer threads a row keep a warp's loads coalesced
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
+//     rows of 1 and 2 packed one after another the thread a row's kernel
+//     reads as vectors (tgm_rows_packed_of: 1.05-1.66x from 2^20-2^22
+//     elements, bench/results/2026-11-28-packed-rows);
 //   m < sms, n < 1024: a warp a row, vector loads, items 4, blocks of 128
 //     (1.0-1.06x seed 003's block a row at 2^10-2^18 elements, where calls
 //     take 4-5 us: bench/results/2026-11-26-h100-floor/ab-small);
@@ -950,6 +1051,10 @@ cudaError_t launch_min_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
+  // packed rows, a thread a row: a thread a vector of rows (tgm_rows_packed)
+  const unsigned packed = per_row == 1 ? tgm_rows_packed_of((unsigned long long)in, n, ld, TGM_VW, sizeof(T)) : 0;
+  if (packed)
+    grid = tgm_rows_packed_grid_of(m, BLOCK, packed);
   if (grid == 0)
     return cudaErrorInvalidValue;
   switch (per_row) {
