@@ -63,7 +63,7 @@ static const Shape shapes[] = {
     // matrix as one run of vectors, the head and tail off the boundary
     // (1000 rows a block each would make the row checks 2x slower)
     {45, 2, 2, 1, true}, {300, 1, 1, 3, true}, {1000, 2, 2, 0, true},
-    // rows packed into vectors (RW.SV a thread a row: tgm_rows_packed): a row before the first
+    // rows packed into vectors (RW.SS a thread a row: tgm_rows_packed): a row before the first
     // 16-byte boundary and one after the last; one row, before it; 4-byte types: 1 and 3 rows
     // of one element before the first boundary, 8-byte: 1 (and 2 rows a vector); 130 rows of 1
     // in fewer blocks than a thread a row takes (the kernel and the launcher must agree)
