@@ -23,7 +23,8 @@
 // (RL, where it runs RA now) and "RA.VS.SV b256 i4 pP" the generated RA at
 // 2, 4 and 8 sms blocks in all, launched as the embedded call does;
 // PICK_AB_PROTO=0 leaves the prototypes P.rowsA and P.rowsA-init out.
-// The rows' grid times RW (threads a row) for n < 2048, n < PICK_AB_RW_MAX where set.
+// The rows' grid times RW (threads a row) for n < 2048, n < PICK_AB_RW_MAX where set;
+// PICK_AB_RL=0 leaves its RL settings out (RB's alone for long rows).
 //
 // Rows also time CUB's DeviceSegmentedReduce::Sum ("cub", tests/embed/cub_rows.h).
 // Rows of n < 4 (whatever PICK_AB_GRID) time a thread a row in blocks of 128, 256 and 512 as
@@ -353,7 +354,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       run({1, 1, 0, b, 4});
       run({1, 1, 0, b, 16});
     }
-    if (n >= 2048 && m <= 4096 && b >= 256)
+    if (n >= 2048 && m <= 4096 && b >= 256 && !env_is("PICK_AB_RL", "0"))
       for (unsigned p : {2u, 4u, 8u, 16u, 33u, 66u, 132u})
         if (m * p <= 32768)
           run({2, 1, p, b, 4});
