@@ -25,6 +25,9 @@
 // PICK_AB_PROTO=0 leaves the prototypes P.rowsA and P.rowsA-init out.
 // The rows' grid times RW (threads a row) for n < 2048, n < PICK_AB_RW_MAX where set;
 // PICK_AB_RL=0 leaves its RL settings out (RB's alone for long rows).
+// PICK_AB_REPICK=1 times a column shape's pick again after its grid ("pick-again"), and
+// PICK_AB_B2=1 every pick's (b) twice in a row ("pick-b2"): how steady (b) is
+// (bench/results/2026-11-28-cols-small).
 //
 // Rows also time CUB's DeviceSegmentedReduce::Sum ("cub", tests/embed/cub_rows.h).
 // Rows of n < 4 (whatever PICK_AB_GRID) time a thread a row in blocks of 128, 256 and 512 as
@@ -196,8 +199,13 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
     return;
   }
   double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s);
+  // PICK_AB_B2=1: the pick's (b) timed again at once, before any graph of it ("pick-b2")
+  const char *b2 = std::getenv("PICK_AB_B2");
+  double bb = b2 && b2[0] == '1' && name == "pick" ? time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s) : 0;
   double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, m * n, c.s);
   std::fprintf(c.csv, "%s,%zu,%zu,%s,%.3f,%.3f\n", shape, m, n, name.c_str(), b, g);
+  if (bb > 0)
+    std::fprintf(c.csv, "%s,%zu,%zu,pick-b2,%.3f,%.3f\n", shape, m, n, bb, g);
   std::fflush(c.csv);
 }
 
@@ -459,6 +467,11 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
         std::snprintf(nm, sizeof nm, "CA.SV b%u g%u p%u", b, w, p); // the parts' atomics, early on sm_90+
         one(c, "cols", m, n, nm, want, bound, [&](const float *in) { return ca(in, b, w, p); });
       }
+  if (env_is("PICK_AB_REPICK", "1")) { // the pick again, last (the first setting follows the host's reference)
+    size_t bytes = c.temp_bytes;
+    one(c, "cols", m, n, "pick-again", want, bound,
+        [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+  }
   if (m <= 64 && n % 4 == 0)
     for (unsigned waves : {1u, 2u, 4u}) {
       size_t nv = n / 4;
