@@ -23,9 +23,11 @@
 //            a thread (gpu_timing.h's bytes_floor); with plain loads also
 //            s256x8 / s256x2 (8 / 2 loads in flight), s256x4w2 / w.5 (16 / 4
 //            blocks an SM: two waves, half a wave), s1024x4 (2 blocks of 1024
-//            an SM), s128x4 (16 blocks of 128)
+//            an SM), s128x4 (16 blocks of 128), and tiles of 512 x 4, 512 x 8,
+//            256 x 16 and 1024 x 4 vectors
 //
-// CUB's DeviceReduce::Sum in the same process. Timing (b) of
+// CUB's DeviceReduce::Sum in the same process (and, built with -DL2HINT_TGM
+// -I DIR, the embedded call of DIR/sum_f32.h, "tgm"). Timing (b) of
 // tests/embed/gpu_timing.h: one call after an L2 flush, median of 15; the
 // whole list timed ROUNDS times in turn (noise). Each kind is checked against
 // a double sum first.
@@ -43,6 +45,9 @@
 #include <vector>
 
 #include "../../tests/embed/gpu_timing.h" // CK, the timings, the flush
+#ifdef L2HINT_TGM // -DL2HINT_TGM -I DIR: also the embedded call of DIR/sum_f32.h ("tgm")
+#include "sum_f32.h"
+#endif
 
 enum Hint { PLAIN, NA, P128, P256, NAP256, EF256, CS, BULKPF, HINTS };
 static const char *const hint_names[] = {"plain", "na", "p128", "p256", "nap256", "ef256", "cs", "bulkpf"};
@@ -188,6 +193,19 @@ static void add_kinds(std::vector<Kind> &kinds, int sms) {
     kinds.push_back({"s128x4.plain", [sms](const float *in, size_t n, float *out, cudaStream_t s) {
                        stride<128, 4, H><<<sms * 16, 128, 0, s>>>(in, n, out);
                      }});
+    // larger tiles (DTA.VA2S.SV b512 i8 is the H200 tune's max f32 pick from 2^28)
+    kinds.push_back({"t512x4.plain", [](const float *in, size_t n, float *out, cudaStream_t s) {
+                       tile<512, 4, H><<<(unsigned)((n / 4 + 2047) / 2048), 512, 0, s>>>(in, n, out);
+                     }});
+    kinds.push_back({"t512x8.plain", [](const float *in, size_t n, float *out, cudaStream_t s) {
+                       tile<512, 8, H><<<(unsigned)((n / 4 + 4095) / 4096), 512, 0, s>>>(in, n, out);
+                     }});
+    kinds.push_back({"t256x16.plain", [](const float *in, size_t n, float *out, cudaStream_t s) {
+                       tile<256, 16, H><<<(unsigned)((n / 4 + 4095) / 4096), 256, 0, s>>>(in, n, out);
+                     }});
+    kinds.push_back({"t1024x4.plain", [](const float *in, size_t n, float *out, cudaStream_t s) {
+                       tile<1024, 4, H><<<(unsigned)((n / 4 + 4095) / 4096), 1024, 0, s>>>(in, n, out);
+                     }});
   }
 }
 
@@ -234,6 +252,16 @@ int main(int argc, char **argv) {
                      CK(cub::DeviceReduce::Sum(d_temp, b, in, out, (int64_t)n, s));
                    }});
 
+#ifdef L2HINT_TGM
+  size_t tgm_bytes = 0;
+  CK(tgm_sum_f32(nullptr, &tgm_bytes, d_in, d_out, nmax, st));
+  void *tgm_temp = nullptr;
+  CK(cudaMalloc(&tgm_temp, tgm_bytes ? tgm_bytes : 16));
+  kinds.push_back({"tgm", [&](const float *in, size_t n, float *out, cudaStream_t s) {
+                     size_t b = tgm_bytes;
+                     CK(tgm_sum_f32(tgm_temp, &b, in, out, n, s));
+                   }});
+#endif
   FILE *csv = std::fopen(argv[1], "w");
   if (!csv) {
     std::perror(argv[1]);

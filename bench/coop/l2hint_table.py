@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """l2hint_table.py RUN.csv ... -- the table of bench/coop/l2hint_ab.cu's runs:
 TB/s a kind and size (median over the rounds of every file given, min-max),
-and at 2^30 the kind over the same layout with plain loads (CUB: over
+and at 2^30 the kind over the same layout with plain loads (CUB and tgm: over
 s256x4.plain, the one-wave grid stride)."""
 import collections
 import csv
@@ -19,7 +19,7 @@ print("| kind | " + " | ".join(f"2^{n.bit_length() - 1} TB/s median (min-max)" f
       + f" | 2^{top.bit_length() - 1} / plain |")
 print("| --- |" + " ---: |" * (len(ns) + 1))
 for k in kinds:
-    ref = "s256x4.plain" if k == "cub" else k.split(".")[0] + ".plain"
+    ref = "s256x4.plain" if k in ("cub", "tgm") else k.split(".")[0] + ".plain"
     plain = st.median(d[(ref, top)]) if (ref, top) in d else st.median(d[(k, top)])
     cells = " | ".join(f"{st.median(d[k, n]):.3f} ({min(d[k, n]):.3f}-{max(d[k, n]):.3f})" for n in ns)
     print(f"| {k} | {cells} | {st.median(d[k, top]) / plain:.3f} |")
