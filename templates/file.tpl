@@ -709,11 +709,21 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v[u]) + k, 1, 1{{param_args}}));
     }
-    for (; r < m; r += step) {
-      V v = *reinterpret_cast<const V *>(col + r * ld);
+    // the rows left, fewer than 4: their loads in flight together too (one
+    // at a time, a lane of 3 rows waited for 3 loads in turn, and a warp
+    // whose lanes have 3 and 4 rows for both its paths), combined in order
+    if (r < m) {
+      V v[3];
 #pragma unroll
-      for (unsigned k = 0; k < TGM_VW; k++)
-        acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v) + k, 1, 1{{param_args}}));
+      for (unsigned u = 0; u < 3; u++)
+        if (r + u * step < m)
+          v[u] = *reinterpret_cast<const V *>(col + (r + u * step) * ld);
+#pragma unroll
+      for (unsigned u = 0; u < 3; u++)
+        if (r + u * step < m)
+#pragma unroll
+          for (unsigned k = 0; k < TGM_VW; k++)
+            acc[k] = tgm_combine(acc[k], {{thread_name}}(reinterpret_cast<const T *>(&v[u]) + k, 1, 1{{param_args}}));
     }
   } else if (lane < lanes) {
 #pragma unroll

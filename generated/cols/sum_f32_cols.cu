@@ -572,11 +572,21 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
         for (unsigned k = 0; k < TGM_VW; k++)
           acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
     }
-    for (; r < m; r += step) {
-      V v = *reinterpret_cast<const V *>(col + r * ld);
+    // the rows left, fewer than 4: their loads in flight together too (one
+    // at a time, a lane of 3 rows waited for 3 loads in turn, and a warp
+    // whose lanes have 3 and 4 rows for both its paths), combined in order
+    if (r < m) {
+      V v[3];
 #pragma unroll
-      for (unsigned k = 0; k < TGM_VW; k++)
-        acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v) + k, 1, 1));
+      for (unsigned u = 0; u < 3; u++)
+        if (r + u * step < m)
+          v[u] = *reinterpret_cast<const V *>(col + (r + u * step) * ld);
+#pragma unroll
+      for (unsigned u = 0; u < 3; u++)
+        if (r + u * step < m)
+#pragma unroll
+          for (unsigned k = 0; k < TGM_VW; k++)
+            acc[k] = tgm_combine(acc[k], sum_scalar(reinterpret_cast<const T *>(&v[u]) + k, 1, 1));
     }
   } else if (lane < lanes) {
 #pragma unroll
@@ -1103,6 +1113,24 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
       fit = tgm_pow2_floor(fit > 1 ? fit : 1);
       k.groups = fit < k.groups ? (unsigned)fit : k.groups;
       k.block = (want > 1 ? want : 1) * k.groups <= 256 ? 256 : 512;
+      // Where that stays one part of 16-512 rows (vectors, 4 groups or
+      // more) and the tiles stay at most 4 sms: a quarter of the groups a
+      // block, so four times the tiles and the SMs on a read this small,
+      // lanes for 4 rows each, blocks of 128 to 512. The earlier form came
+      // from tgm-tune's cells, which stopped a step short of this on the
+      // H100 and the H200 alike. With tgm_columns_vec's last rows in
+      // flight, against both before (H200, sum f32, separate processes, 2
+      // runs; bench/results/2026-11-28-cols-quarter): at 24 shapes of
+      // 2^10-2^20 it moves 0.99-1.29x in (b), 0.99-1.49x in (c), 1.10x /
+      // 1.18x in geomean (96 x 640, 24 x 3000, 48 x 1536 1.25-1.29x /
+      // 1.47-1.49x); rows of 8 stay (0.95-1.05x so moved, either way).
+      if (vw >= 4 && m >= 16 && m <= 512 && k.groups >= 4 && tgm_cols_tiles_most(n, k.groups / 4, vw) <= 4ull * sms &&
+          !tgm_cols_atomic_parts(k, m, n, sms, vw, atomics).atomic) {
+        const unsigned long long b = m / 4 * (k.groups / 4);
+        k.groups /= 4;
+        k.block = b <= 128 ? 128 : b <= 256 ? 256 : 512;
+        return k;
+      }
     }
     return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
   }

@@ -218,6 +218,9 @@ static const Shape shapes[] = {
     {1 << 20, 32}, {4096, 4096}, {131, 3000},   {132, 3000}, {5000, 2000}, {600, 8000},
     {3, 1 << 19}, // RA (blocks a row, atomics) within --quick's 2^21
     {70001, 1},   // packed rows of 1 (and of 2 above): a vector a thread, the edges' rows
+    {12, 4000},   // columns: a lane's last rows loaded together (3 rows a lane)
+    {100, 640},   // columns, one part of few tiles of 16-512 rows: a quarter of the
+    {512, 520},   //   groups a block, lanes for 4 rows (m, n not powers of two)
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 

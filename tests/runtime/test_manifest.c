@@ -387,6 +387,19 @@ int main(int argc, char **argv) {
   CHECK(p.width == 16 && p.block == 512);
   p = tune_cols_pick(2, 512, 132, 4, 1, 0); // two rows: 2 lanes of 128 groups
   CHECK(p.width == 128 && p.parts == 1 && p.block == 256);
+  // 16-512 rows: a quarter of those groups, lanes for 4 rows, blocks of 128-512
+  p = tune_cols_pick(128, 128, 132, 4, 1, 0); // was 16 groups in 512
+  CHECK(p.role == TUNE_PICK_CT && p.width == 4 && p.parts == 1 && p.block == 128);
+  p = tune_cols_pick(512, 512, 132, 4, 1, 1); // 8 rows a lane of 8 groups -> 4 rows, 2 groups
+  CHECK(p.role == TUNE_PICK_CT && p.width == 2 && p.parts == 1 && p.block == 256);
+  p = tune_cols_pick(100, 640, 132, 4, 1, 1); // 25 lanes of 4 groups: a block of 128
+  CHECK(p.role == TUNE_PICK_CT && p.width == 4 && p.parts == 1 && p.block == 128);
+  p = tune_cols_pick(8, 2048, 132, 4, 1, 0); // 8 rows stay: 2 lanes of 128 groups
+  CHECK(p.width == 128 && p.parts == 1 && p.block == 256);
+  p = tune_cols_pick(512, 8192, 132, 4, 1, 0); // a quarter would make 1025 tiles (> 4 sms): stays
+  CHECK(p.width == 8 && p.parts == 1 && p.block == 512);
+  p = tune_cols_pick(512, 32, 132, 4, 1, 1); // CA in parts stays CA
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.block == 128);
   // 2^22 < m n <= 2^24: 8 groups a block where they make one part
   p = tune_cols_pick(4096, 4096, 132, 4, 1, 0);
   CHECK(p.width == 8 && p.parts == 1 && p.block == 1024);
