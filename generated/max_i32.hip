@@ -3360,13 +3360,14 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
       // 2^10-2^20 it moves 0.99-1.29x in (b), 0.99-1.49x in (c), 1.10x /
       // 1.18x in geomean (96 x 640, 24 x 3000, 48 x 1536 1.25-1.29x /
       // 1.47-1.49x); rows of 8 stay (0.95-1.05x so moved, either way).
-      if (vw >= 4 && m >= 16 && m <= 512 && k.groups >= 4 && tgm_cols_tiles_most(n, k.groups / 4, vw) <= 4ull * sms &&
-          !tgm_cols_atomic_parts(k, m, n, sms, vw, atomics).atomic) {
-        const unsigned long long b = m / 4 * (k.groups / 4);
-        k.groups /= 4;
-        k.block = b <= 128 ? 128 : b <= 256 ? 256 : 512;
-        return k;
-      }
+      const struct tgm_cols_pick parts = tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
+      if (parts.atomic || vw < 4 || m < 16 || m > 512 || k.groups < 4 ||
+          tgm_cols_tiles_most(n, k.groups / 4, vw) > 4ull * sms)
+        return parts;
+      const unsigned long long b = m / 4 * (k.groups / 4);
+      k.groups /= 4;
+      k.block = b <= 128 ? 128 : b <= 256 ? 256 : 512;
+      return k;
     }
     return tgm_cols_atomic_parts(k, m, n, sms, vw, atomics);
   }

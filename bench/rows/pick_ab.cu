@@ -175,6 +175,12 @@ static void reference(const std::vector<float> &h, bool cols, size_t m, size_t n
 static long failures;
 
 // Checks then times one setting; launch returns false where the setting does not apply.
+// Whether the environment variable name is set to value.
+static bool env_is(const char *name, const char *value) {
+  const char *v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
+}
+
 static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string &name, const std::vector<double> &want,
                 const std::vector<double> &bound, const std::function<cudaError_t(const float *)> &launch) {
   size_t len = want.size();
@@ -200,19 +206,12 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
   }
   double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s);
   // PICK_AB_B2=1: the pick's (b) timed again at once, before any graph of it ("pick-b2")
-  const char *b2 = std::getenv("PICK_AB_B2");
-  double bb = b2 && b2[0] == '1' && name == "pick" ? time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s) : 0;
+  double bb = env_is("PICK_AB_B2", "1") && name == "pick" ? time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s) : 0;
   double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, m * n, c.s);
   std::fprintf(c.csv, "%s,%zu,%zu,%s,%.3f,%.3f\n", shape, m, n, name.c_str(), b, g);
   if (bb > 0)
     std::fprintf(c.csv, "%s,%zu,%zu,pick-b2,%.3f,%.3f\n", shape, m, n, bb, g);
   std::fflush(c.csv);
-}
-
-// Whether the environment variable name is set to value.
-static bool env_is(const char *name, const char *value) {
-  const char *v = std::getenv(name);
-  return v && std::strcmp(v, value) == 0;
 }
 
 // PICK_AB_GRID=0: the picks alone (and, for rows, RL's blocks a row), no settings grid
