@@ -12,7 +12,8 @@ time over tgm's in timing (b) (one call after an L2 flush; torch is timed
 only so for that and (a)); above 1, tgm is faster. Where the csv has
 floor_b (tests/embed/gpu_timing.h bytes_floor, the shape's input and
 output bytes at a plain read's rate), the sweep tables and summaries
-measure tgm against it too. Plain Python: no plotting
+measure tgm against it too, and each sweep lists the cells that miss
+each of issue 12's goals with their floor ("Goal by goal"). Plain Python: no plotting
 library is needed on the GPU machine or here.
 """
 import csv
@@ -113,7 +114,32 @@ def summary(cells, big):
                                                        for b in lows) + "); "
                 f"where the better peer reads < 2 TB/s: {len(capped)} of {len(slow_peer)} cells at >= "
                 "min(1.5, 0.9 x the floor's speed-up over the peer)."]
+        out += [""] + goal_misses(big)
     return out
+
+
+def goal_misses(big):
+    """Each of the issue's three goals, the cells that miss it and where
+    they stand against their floor (floor/tgm 1.00: as fast as a plain read
+    of the cell's bytes). For goal B, also how many of its misses the floor
+    allows at all: 1.5x the peer is faster than a plain read where the
+    peer's time is under 1.5x the floor's."""
+    def spread(label, cells):
+        fl = [b["floor"] for b in cells]
+        if not fl:
+            return f"- {label}: none."
+        mid = sorted(fl)[len(fl) // 2] if len(fl) % 2 else sum(sorted(fl)[len(fl) // 2 - 1:len(fl) // 2 + 1]) / 2
+        return (f"- {label}: {len(cells)}, floor/tgm {min(fl):.2f}-{max(fl):.2f} (median {mid:.2f}), "
+                f"{sum(f >= 0.95 for f in fl)} at >= 0.95 of the floor.")
+    large = [b for b in big if b["total"] >= 24]
+    slow_peer = [b for b in big if b["ratio"] and b["peer_tbps"] < 2.0]
+    b_miss = [b for b in slow_peer if b["ratio"] < 1.5]
+    reachable = [b for b in b_miss if b["floor_ratio"] >= 1.5]
+    return ["Goal by goal, the cells that miss it against their floor:", "",
+            spread(f"A, m n >= 2^24 below 2.9 TB/s (of {len(large)})", [b for b in large if b["tbps"] < 2.9]),
+            spread(f"B, below 1.5x a peer that reads < 2 TB/s (of {len(slow_peer)})", b_miss),
+            spread("B's misses the floor allows (1.5x the peer slower than a plain read)", reachable),
+            spread("C, below 1.0x the better peer", [b for b in big if b["ratio"] and b["ratio"] < 1.0])]
 
 
 def main():

@@ -2,7 +2,7 @@
 # The device call of cols-small/: pick_ab (sum f32; the pick, its CT/CA forms, the settings grid of
 # CT.SV and CA.SV) at the column cells of the H100 sweep (../2026-11-28-rows-final/final) that miss
 # issue 12's ">= 1.5x the better peer where it reads < 2 TB/s" while 1.5x would still be slower than
-# their floor (bench/rows/goals.py), committed headers (.gpu/pick_ab), two runs.
+# their floor (bench/rows/heatmap.py's "Goal by goal"), committed headers (.gpu/pick_ab), two runs.
 set -u
 OUT=${OUT:-/tmp/out}
 s0=$(date +%s)
