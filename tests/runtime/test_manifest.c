@@ -442,11 +442,26 @@ int main(int argc, char **argv) {
   CHECK(p.parts > 1 && p.block == 1024);
   CHECK(p.role == TUNE_PICK_CT);
   // with CA in the manifest the same settings, in parts CA's (atomics, no counters)
+  // below 2^24 (n >= vw) one block a SM in all: blocks of 256 below 2^22
   p = tune_cols_pick(32768, 32, 132, 4, 1, 1); // 2^20
-  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 256 && p.block == 256);
-  // 2^22: CA in half the parts CT takes (512 threads an SM)
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 132 && p.block == 256);
+  p = tune_cols_pick(8192, 32, 132, 4, 1, 1); // 2^18: 4 rows a lane at most 64 parts
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 64 && p.block == 256);
+  // 2^22: blocks of 512, a quarter of the parts CT takes
   p = tune_cols_pick(131072, 32, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 132 && p.block == 512);
+  // 2^24 and n = 2 (n < vw): 2 sms blocks of 256, half the parts CT takes
+  p = tune_cols_pick(524288, 32, 132, 4, 1, 1);
   CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 264 && p.block == 256);
+  p = tune_cols_pick(524288, 2, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CA && p.width == 1 && p.parts == 264 && p.block == 256);
+  // and 4 tiles (n = 128), rows off the vectors' boundaries (n = 10)
+  p = tune_cols_pick(32768, 128, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CA && p.width == 8 && p.parts == 66 && p.block == 256);
+  p = tune_cols_pick(100000, 10, 132, 4, 1, 1);
+  CHECK(p.role == TUNE_PICK_CA && p.width == 2 && p.parts == 132 && p.block == 256);
+  p = tune_cols_pick(100000, 12, 132, 4, 1, 1); // 3 vectors in 2 tiles: one block a SM
+  CHECK(p.role == TUNE_PICK_CA && p.width == 2 && p.parts == 66 && p.block == 256);
   p = tune_cols_pick(131072, 32, 132, 4, 1, 0);
   CHECK(p.role == TUNE_PICK_CT && p.width == 8 && p.parts == 528 && p.block == 256);
   // 2^22-2^24, 64 tiles of 8 groups (fewer than half the SMs): CA in 8 parts

@@ -948,7 +948,21 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // half the parts, 512 threads an SM (half the atomics on each column):
 // at the 26 shapes of 2^20-2^24 (n = 2-512) whose parts it halves, 1.03x
 // the 1024 in (b), 1.06x in (c) geomean, 0.95-1.16x and 0.99-1.27x each
-// (H100, bench/results/2026-11-27-h200/ca-parts).
+// (H100, bench/results/2026-11-27-h200/ca-parts). Below 2^24, for rows of
+// whole 16-byte vectors of 4-byte elements or smaller (n a multiple of vw
+// >= 4) in at most 2 tiles (of an aligned matrix: n <= 64 for 4-byte
+// elements), it takes half of those again, one block a SM in all (blocks
+// of 512 from 2^22, of 256 below), where that leaves 2 parts or more of at
+// least 4 rows a lane (half the atomics on each column again). Against 2
+// sms blocks of 256 (H200, sum f32, bench/results/2026-11-29-cols-parts:
+// the embedded call before and after, separate processes, three runs
+// each; (c) within 1 % from run to run), at the 23 shapes of 2^19.6-2^23.6
+// with n = 4-64 it moves: 0.99-1.19x in (c), 1.06x geomean (32768 x 32
+// 6.80 -> 5.74 us, 16384 x 64 1.17x; 65536 x 24 the 0.99), 0.99-1.16x in
+// (b), 1.06x. Left as
+// they were: 4 tiles (n = 100-128: 0.98-1.07x, 1.00x geomean), 8 tiles
+// (n = 256: 0.94-0.98x), 2^24 (0.95-1.04x), n = 2 (0.97-1.00x) and rows off
+// the vectors' boundaries (100000 x 10: 0.74-0.78x).
 // atomic is 1 where the pick runs CA.SV.
 struct tgm_cols_pick {
   unsigned groups, parts, block, atomic;
@@ -1078,14 +1092,24 @@ static inline struct tgm_cols_pick tgm_cols_pick_of(unsigned long long m, unsign
   k.groups = big ? (g < 128 ? (unsigned)g : 128) : (k.groups < 8 ? k.groups : 8);
   tiles = tgm_cols_tiles_most(n, k.groups, vw);
   k.block = big ? 1024 : 256;
-  const unsigned long long most = m / ((unsigned long long)(k.block / k.groups) * 4);
+  unsigned long long most = m / ((unsigned long long)(k.block / k.groups) * 4);
   // the tiles of a matrix at a 16-byte boundary, so that the blocks are spread evenly
   const unsigned long long aligned = tgm_cols_grid_of(0, n, k.groups, vw, 16 / vw);
   unsigned long long parts;
   if (big) // a block of 1024 a SM: tiles x parts at most sms
     parts = aligned && sms / aligned > 1 ? sms / aligned : 1;
-  else // 1024 threads an SM; 512 where the parts combine by atomics
+  else { // 1024 threads an SM; 512 where the parts combine by atomics
     parts = aligned ? ((atomics ? 2ull : 4ull) * sms + aligned - 1) / aligned : 1;
+    if (atomics && vw >= 4 && n % vw == 0 && aligned <= 2 && m * n < (1ull << 24)) {
+      // below 2^24, rows of whole vectors in at most 2 tiles: one block a SM in all
+      // (fewer atomics on each column), of 512 from 2^22
+      const unsigned block = m * n >= (1ull << 22) ? 512 : 256;
+      const unsigned long long one = aligned ? (sms + aligned - 1) / aligned : 1,
+                               rows = m / ((unsigned long long)(block / k.groups) * 4);
+      if ((one < rows ? one : rows) > 1)
+        k.block = block, parts = one, most = rows;
+    }
+  }
   if (most < parts)
     parts = most;
   if (parts > 4096)
