@@ -38,19 +38,22 @@
 
 namespace {{namespace}} {
 
-// The current GPU's SM count, threads a block and compute capability (its
-// major number), read at the first call on the GPU and kept in one word per
-// GPU (for the first 64; a later one is read at every call). Threads may
-// race to store the same word: no lock.
-inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major) {
-  static std::atomic<unsigned> known[64]; // 0: not yet; else major << 24 | SMs << 11 | threads a block
+// The current GPU's SM count, threads a block, compute capability (its
+// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
+// at the first call on the GPU and kept in one word per GPU (for the first
+// 64; a later one is read at every call). Threads may race to store the
+// same word: no lock.
+inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major, unsigned *sm_gbps) {
+  // 0: not yet; else GB/s a SM << 32 | major << 24 | SMs << 11 | threads a block
+  static std::atomic<unsigned long long> known[64];
   int dev = 0;
   {{err_t}} e = {{get_device}}(&dev);
   if (e != {{success}})
     return e;
-  unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+  unsigned long long word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
   if (word == 0) {
-    int count = 0, threads = 0, major = 0;
+    int count = 0, threads = 0, major = 0, mem_khz = 0, bus_bits = 0;
     e = {{get_attribute}}(&count, {{sm_count_attr}}, dev);
     if (e == {{success}})
       e = {{get_attribute}}(&threads, {{max_threads_attr}}, dev);
@@ -60,13 +63,23 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return {{err_invalid}};
-    word = (unsigned)major << 24 | (unsigned)count << 11 | (unsigned)threads;
+    // the bandwidth is a hint: where it cannot be read it is unknown, and
+    // the error is taken off the thread so that no later check reports it
+    if ({{get_attribute}}(&mem_khz, {{mem_clock_attr}}, dev) != {{success}} ||
+        {{get_attribute}}(&bus_bits, {{bus_width_attr}}, dev) != {{success}}) {
+      (void){{get_last_error}}();
+      mem_khz = bus_bits = 0;
+    }
+    const unsigned gbps = tgm_sm_gbps(mem_khz, bus_bits, count);
+    word = (unsigned long long)(gbps < 65535 ? gbps : 65535) << 32 | (unsigned long long)major << 24 |
+           (unsigned long long)count << 11 | (unsigned long long)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);
   }
-  *sms = word >> 11 & 8191;
-  *max_threads = word & 2047;
-  *cc_major = word >> 24;
+  *sms = (unsigned)(word >> 11 & 8191);
+  *max_threads = (unsigned)(word & 2047);
+  *cc_major = (unsigned)(word >> 24 & 255);
+  *sm_gbps = (unsigned)(word >> 32);
   return {{success}};
 }
 {{?atomic}}
@@ -152,11 +165,11 @@ inline {{err_t}} tgm_pick_run(const tgm_rows_pick &k, {{in_decls}}, tgm_size m, 
 // allows it (*early: programmatic dependent launch, compute capability 9.0
 // and later{{?no_early_launch}}; never here{{/no_early_launch}}).
 inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *early) {
-  unsigned sms = 0, max_threads = 0, major = 0;
-  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
+  unsigned sms = 0, max_threads = 0, major = 0, sm_gbps = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major, &sm_gbps);
   *early = false;
   if (e == {{success}}) {
-    *k = tgm_rows_pick_of(m, n, sms, max_threads, {{ra_atomics}});
+    *k = tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, {{ra_atomics}});
 {{?early_launch}}
     *early = major >= 9;
 {{/early_launch}}
@@ -210,8 +223,8 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
 // launch allows it (*early: programmatic dependent launch, compute
 // capability 9.0 and later{{?no_early_launch}}; never here{{/no_early_launch}}).
 inline {{err_t}} tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k, bool *early) {
-  unsigned sms = 0, max_threads = 0, major = 0;
-  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major);
+  unsigned sms = 0, max_threads = 0, major = 0, sm_gbps = 0;
+  {{err_t}} e = tgm_device_limits(&sms, &max_threads, &major, &sm_gbps);
   *early = false;
   if (e == {{success}}) {
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, {{ca_atomics}});

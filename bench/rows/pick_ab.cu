@@ -293,9 +293,9 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
   if (n >= 2048 && m < 2 * (size_t)c.sms) {
     // the rule without atomics (RL, as TGM_DETERMINISTIC has it for float sums; from sms rows the
     // rule's own pick)
-    int threads = 0;
-    CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, 0));
-    tgm_rows_pick rl = tgm_rows_pick_of(m, n, (unsigned)c.sms, (unsigned)threads, 0);
+    unsigned sms = 0, threads = 0, major = 0, sm_gbps = 0;
+    CK(rs::tgm_device_limits(&sms, &threads, &major, &sm_gbps));
+    tgm_rows_pick rl = tgm_rows_pick_of(m, n, sms, threads, sm_gbps, 0);
     if (rl.kind == 2) {
       std::snprintf(nm, sizeof nm, "rule-RL b%u i%u p%u", rl.block, rl.items, rl.per_row);
       one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {

@@ -1751,7 +1751,17 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
 //     rows of 1 and 2 packed one after another the thread a row's kernel
 //     reads as vectors (tgm_rows_packed_of: 1.05-1.66x from 2^20-2^22
-//     elements, bench/results/2026-11-28-packed-rows);
+//     elements, bench/results/2026-11-28-packed-rows); where a SM's share
+//     of the memory bandwidth (sm_gbps, tgm_sm_gbps; 0 unknown) is at
+//     least TGM_ROWS_FAST_SM_GBPS, rows of 8, 16 and 32 from 2^22 elements
+//     take more bytes a thread in flight, as Little's law asks of a faster
+//     memory: a thread a row of 8 (scalar), else n / 16 threads a row,
+//     vector loads, items 4 (H200, 37 GB/s a SM, the embedded call before
+//     and after in separate processes: 1.04-1.14x in (c) at the 11 shapes
+//     of 2^22-2^28, bench/results/2026-11-29-rows-h200; on the H100, 25
+//     GB/s a SM, the same settings were 0.93-1.00x:
+//     bench/results/2026-11-26-embed-rows-picks/ab-h100). Not for other n
+//     of 8-63 (n = 12, 17, 24, 40, 48, 60, 63: 0.81-0.95x; n = 10 1.06x);
 //   m < sms, n < 1024: a warp a row, vector loads, items 4, blocks of 128
 //     (1.0-1.06x seed 003's block a row at 2^10-2^18 elements, where calls
 //     take 4-5 us: bench/results/2026-11-26-h100-floor/ab-small);
@@ -1826,14 +1836,34 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
   k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
   return k;
 }
+// A SM's share of the memory bandwidth (GB/s) from which the rows of 8, 16
+// and 32 read more bytes a thread (tgm_rows_pick_of): an H200's 4.9 TB/s over 132
+// SMs is 37, an H100's 3.35 TB/s 25.
+enum { TGM_ROWS_FAST_SM_GBPS = 32 };
+// The SM's share of a device's memory bandwidth in GB/s, from its memory
+// clock (kHz) and bus width (bits), 2 transfers a clock; 0 where any is
+// unknown.
+static inline unsigned tgm_sm_gbps(int mem_khz, int bus_bits, int sms) {
+  if (mem_khz <= 0 || bus_bits <= 0 || sms <= 0)
+    return 0;
+  const unsigned long long gbps = 2ull * (unsigned long long)mem_khz * ((unsigned long long)bus_bits / 8) / 1000000;
+  return (unsigned)(gbps / (unsigned long long)sms);
+}
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads, int atomics) {
+                                                    unsigned max_threads, unsigned sm_gbps, int atomics) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
     k.block = n < 4 ? 256 : 128;
+    if (sm_gbps >= TGM_ROWS_FAST_SM_GBPS && (n == 8 || n == 16 || n == 32) && m * n >= (1ull << 22)) {
+      // more bytes a thread in flight: a thread a row of 8, else n / 16
+      // threads a row, 16-byte vectors, four of them in flight
+      k.per_row = n == 8 ? 1 : (unsigned)(n / 16);
+      k.vec = n > 8;
+      k.items = n > 8 ? 4 : 1;
+    }
     return k;
   }
   if (m < sms && n < 1024) {

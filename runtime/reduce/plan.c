@@ -521,7 +521,7 @@ tgm_status rd_cells_pick(const rd_cells *p, const tune_manifest *m, const rd_dev
       break; // its setting cannot run on this shape of the cell: the rule's
     }
   }
-  *k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads,
+  *k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads, d->sm_gbps,
                        d->deterministic);
   if (k->v < 0 || !runnable(&m->v[k->v], d))
     return tgm__fail(TGM_ERR_MANIFEST,

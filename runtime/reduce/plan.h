@@ -30,6 +30,7 @@ typedef struct {
   const char *compiler; // "nvrtc 13.0"
   int deterministic;    // only entries tuned --deterministic
   int max_threads;      // threads a block (the row rule reads it)
+  unsigned sm_gbps;     // a SM's share of the memory bandwidth, GB/s (tune_sm_gbps; 0 unknown)
 } rd_device;
 
 // "sum", "max", "min"; "i32", "f32", ...; NULL when out of range.

@@ -131,9 +131,15 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt) {
     return s;
   }
   c->info = tgm_backend_info(c->b);
-  c->dev = (rd_device){c->info->name,           c->info->cc_major,       c->info->cc_minor,
-                       c->info->sm_count,       c->info->driver_version, c->info->compiler,
-                       opt->deterministic != 0, c->info->max_threads};
+  c->dev = (rd_device){c->info->name,
+                       c->info->cc_major,
+                       c->info->cc_minor,
+                       c->info->sm_count,
+                       c->info->driver_version,
+                       c->info->compiler,
+                       opt->deterministic != 0,
+                       c->info->max_threads,
+                       tune_sm_gbps(c->info->peak_gbps, c->info->sm_count)};
   *out = c;
   return TGM_OK;
 }

@@ -63,9 +63,16 @@ size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long 
   return 0;
 }
 
+unsigned tune_sm_gbps(double peak_gbps, int sms) {
+  if (!(peak_gbps > 0) || sms <= 0)
+    return 0;
+  const double g = peak_gbps / sms;
+  return g >= 65535 ? 65535u : (unsigned)g;
+}
+
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
-                         unsigned max_threads, int atomics) {
-  struct tgm_rows_pick k = tgm_rows_pick_of(m, n, sms, max_threads, atomics);
+                         unsigned max_threads, unsigned sm_gbps, int atomics) {
+  struct tgm_rows_pick k = tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, atomics);
   tune_pick p = {k.kind == 2 && k.atomic ? TUNE_PICK_RA
                  : k.kind == 2           ? TUNE_PICK_RL
                  : k.kind == 1           ? TUNE_PICK_RB
@@ -161,13 +168,13 @@ static int atomics_of(const tune_manifest *man, int r, int deterministic) {
 
 tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
                                unsigned long long n, unsigned sms, unsigned max_threads,
-                               int deterministic) {
+                               unsigned sm_gbps, int deterministic) {
   unsigned vw = (unsigned)(16 / tune_type_size(man->elem));
   int ct = man->pick_v[TUNE_PICK_CT];
   tune_pick p = man->shape == TUNE_SHAPE_COLS
                     ? tune_cols_pick(rows, n, sms, vw, ct >= 0 && man->v[ct].vec,
                                      atomics_of(man, TUNE_PICK_CA, deterministic))
-                    : tune_rows_pick(rows, n, sms, max_threads,
+                    : tune_rows_pick(rows, n, sms, max_threads, sm_gbps,
                                      atomics_of(man, TUNE_PICK_RA, deterministic));
   tune_shape_set k = {man->pick_v[p.role], p.block, p.items, p.per_row, p.width, p.parts};
   return k;

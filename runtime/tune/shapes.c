@@ -344,7 +344,9 @@ static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
 static shape_set rule_choice(shp *s, dims d) {
   ctx *c = s->c;
   shape_set k = tune_shape_rule(&c->m, d.m, d.n, (unsigned)c->info->sm_count,
-                                (unsigned)c->info->max_threads, c->o->deterministic);
+                                (unsigned)c->info->max_threads,
+                                tune_sm_gbps(c->info->peak_gbps, c->info->sm_count),
+                                c->o->deterministic);
   if (k.v < 0 || !c->usable[k.v])
     k.v = -1;
   return k;

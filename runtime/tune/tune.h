@@ -241,8 +241,14 @@ typedef struct {
   unsigned block, items, per_row, width, parts;
 } tune_pick;
 // atomics: the manifest has RA (the pick may name it: tgm_rows_pick's atomic).
+// sm_gbps: a SM's share of the memory bandwidth in GB/s (tune_sm_gbps; 0
+// unknown).
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
-                         unsigned max_threads, int atomics);
+                         unsigned max_threads, unsigned sm_gbps, int atomics);
+// A SM's share of a device's memory bandwidth in whole GB/s (tgm_device_info's
+// peak_gbps over its SMs): what an embedded header reads as launch_rule.tpl's
+// tgm_sm_gbps; 0 where either is unknown.
+unsigned tune_sm_gbps(double peak_gbps, int sms);
 // atomics: the manifest has CA (the pick may name it: tgm_cols_pick's atomic).
 // The blocks a row the rule gives RA on m x n (launch_rule.tpl's
 // tgm_rows_atomic_parts), for a seed where the rule's own pick is not RA.
@@ -280,7 +286,7 @@ unsigned tune_shape_set_grid(const tune_manifest *man, const tune_shape_set *k, 
 // deterministic (integers), as a header compiled with TGM_DETERMINISTIC.
 tune_shape_set tune_shape_rule(const tune_manifest *man, unsigned long long rows,
                                unsigned long long n, unsigned sms, unsigned max_threads,
-                               int deterministic);
+                               unsigned sm_gbps, int deterministic);
 // A row or column variant's own launch (its BLOCK-sized kernel: CA's comes
 // after tgm_init_out, of a fixed block), NULL where it has none.
 const tune_launch *tune_shape_main(const tune_variant *v);

@@ -70,14 +70,14 @@ if [ "$what" = cli ]; then
   ! grep -q 'sum_RW_V_SS\|sum_RB_VA1' "$work/shaped_r.cuh" || fail "only the picked variants"
   # RA: the rule's blocks a row combined with atomics, after tgm_init_out
   grep -q 'launch_sum_RA_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early)' "$work/shaped_r.cuh" &&
-    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, tgm_rows_atomics)' "$work/shaped_r.cuh" &&
+    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, tgm_rows_atomics)' "$work/shaped_r.cuh" &&
     grep -q 'TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);' "$work/shaped_r.cuh" || fail "the row pick's RA"
   grep -q '#if defined(TGM_DETERMINISTIC)' "$work/shaped_r.cuh" || fail "float row sums: TGM_DETERMINISTIC leaves RA"
   "$gen" --rows --embed --no-check --type=i32 -o "$work/shaped_ri.cuh" codelets/max.tgm &&
-    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, tgm_rows_atomics)' "$work/shaped_ri.cuh" &&
+    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, tgm_rows_atomics)' "$work/shaped_ri.cuh" &&
     ! grep -q '#if defined(TGM_DETERMINISTIC)' "$work/shaped_ri.cuh" || fail "integer row max: RA, exact"
   "$gen" --rows --embed --no-check --type=f32 -o "$work/shaped_rl2.cuh" codelets/l2norm.tgm &&
-    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, 0)' "$work/shaped_rl2.cuh" && ! grep -q 'l2norm_RA_' "$work/shaped_rl2.cuh" ||
+    grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, 0)' "$work/shaped_rl2.cuh" && ! grep -q 'l2norm_RA_' "$work/shaped_rl2.cuh" ||
     fail "an epilogue (l2norm): no row atomics"
   "$gen" --rows --embed --no-check --hip --type=f32 -o "$work/shaped_r.hip.h" codelets/argmax.tgm || fail "--rows --embed --hip"
   grep -q 'inline hipError_t tgm_argmax_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, tgm_kernels_argmax_f32_rows::tgm_arg \*d_out,' "$work/shaped_r.hip.h" ||

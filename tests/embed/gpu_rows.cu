@@ -100,21 +100,19 @@ template <typename T> static const char *tname() {
   return std::is_floating_point<T>::value ? "f32" : "i32";
 }
 
-// What the pick runs (the rule is the headers' own, templates/launch_rule.tpl).
+// What the pick runs: the headers' own (templates/launch_rule.tpl, read
+// through sum f32's tgm_pick; sum, max and min have CA.SV and RA alike).
 static std::string pick_text(bool cols, size_t m, size_t n) {
-  int dev = 0, sms = 0, threads = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev));
   char buf[96];
+  bool early = false;
   if (cols) {
-    // 4-byte types: 4 columns a vector; sum, max and min have CA.SV
-    tgm_cols_pick k = tgm_cols_pick_of(m, n, (unsigned)sms, 4, 1);
+    tgm_cols_pick k;
+    CK(tgm_kernels_sum_f32_cols::tgm_pick(m, n, &k, &early));
     std::snprintf(buf, sizeof buf, "%s b%u g%u p%u", k.atomic ? "CA.SV" : "CT.SV", k.block,
                   k.groups, k.parts);
   } else {
-    // sum, max and min have RA
-    tgm_rows_pick k = tgm_rows_pick_of(m, n, (unsigned)sms, (unsigned)threads, 1);
+    tgm_rows_pick k;
+    CK(tgm_kernels_sum_f32_rows::tgm_pick(m, n, &k, &early));
     static const char *kinds[] = {"RW", "RB", "RL"};
     std::snprintf(buf, sizeof buf, "%s%s b%u i%u p%u", k.atomic ? "RA" : kinds[k.kind],
                   k.vec ? ".SV" : ".SS", k.block, k.items, k.per_row);
@@ -221,6 +219,9 @@ static const Shape shapes[] = {
     {12, 4000},   // columns: a lane's last rows loaded together (3 rows a lane)
     {100, 640},   // columns, one part of few tiles of 16-512 rows: a quarter of the
     {512, 520},   //   groups a block, lanes for 4 rows (m, n not powers of two)
+    {131100, 32}, // rows of 8, 16, 32 from 2^22 on a GPU of 32 GB/s a SM or more (H200):
+    {262150, 16}, //   n / 16 threads a row, vectors, items 4; a thread a row of 8
+    {524300, 8},
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 

@@ -17,7 +17,8 @@ namespace fake {
 struct Gpu {
   const char *name;
   int major, minor, sms;
-  int max_threads = 1024; // threads a block
+  int max_threads = 1024;        // threads a block
+  int mem_khz = 0, bus_bits = 0; // memory clock and bus width; 0: the query fails
 };
 inline std::vector<Gpu> gpus;
 inline thread_local int current = 0;
@@ -25,10 +26,21 @@ inline std::atomic<int> props_calls{0}, attribute_calls{0};
 inline bool fail = false;
 
 inline bool known(int dev) { return dev >= 0 && dev < (int)gpus.size(); }
-inline int attribute(int what, int dev) { // 0: SMs, 1: cc major, 2: cc minor, 3: threads a block
+// 0: SMs, 1: cc major, 2: cc minor, 3: threads a block, 4: memory clock (kHz), 5: bus width (bits)
+inline int attribute(int what, int dev) {
   attribute_calls++;
   const Gpu &g = gpus[(size_t)dev];
-  return what == 0 ? g.sms : what == 1 ? g.major : what == 2 ? g.minor : g.max_threads;
+  return what == 0   ? g.sms
+         : what == 1 ? g.major
+         : what == 2 ? g.minor
+         : what == 4 ? g.mem_khz
+         : what == 5 ? g.bus_bits
+                     : g.max_threads;
+}
+// Whether a query of attribute `what` fails: the memory's, where the GPU has none.
+inline bool attribute_fails(int what, int dev) {
+  const Gpu &g = gpus[(size_t)dev];
+  return (what == 4 && g.mem_khz == 0) || (what == 5 && g.bus_bits == 0);
 }
 template <typename Props> void properties(Props *p, int dev) {
   props_calls++;
@@ -46,6 +58,8 @@ enum cudaDeviceAttr {
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
 };
 struct cudaDeviceProp {
   char name[256];
@@ -58,11 +72,15 @@ inline cudaError_t cudaGetDevice(int *dev) {
 inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev) {
   if (!fake::known(dev))
     return cudaErrorInvalidValue;
-  *v = fake::attribute(a == cudaDevAttrMultiProcessorCount      ? 0
-                       : a == cudaDevAttrComputeCapabilityMajor ? 1
-                       : a == cudaDevAttrComputeCapabilityMinor ? 2
-                                                                : 3,
-                       dev);
+  const int what = a == cudaDevAttrMultiProcessorCount      ? 0
+                   : a == cudaDevAttrComputeCapabilityMajor ? 1
+                   : a == cudaDevAttrComputeCapabilityMinor ? 2
+                   : a == cudaDevAttrMemoryClockRate        ? 4
+                   : a == cudaDevAttrGlobalMemoryBusWidth   ? 5
+                                                            : 3;
+  if (fake::attribute_fails(what, dev))
+    return cudaErrorInvalidValue;
+  *v = fake::attribute(what, dev);
   return cudaSuccess;
 }
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev) {
@@ -78,6 +96,8 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxThreadsPerBlock = 4,
   hipDeviceAttributeComputeCapabilityMajor = 2,
   hipDeviceAttributeComputeCapabilityMinor = 3,
+  hipDeviceAttributeMemoryClockRate = 5,
+  hipDeviceAttributeMemoryBusWidth = 6,
 };
 struct hipDeviceProp_t {
   char name[256];
@@ -90,11 +110,15 @@ inline hipError_t hipGetDevice(int *dev) {
 inline hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int dev) {
   if (!fake::known(dev))
     return hipErrorInvalidValue;
-  *v = fake::attribute(a == hipDeviceAttributeMultiprocessorCount      ? 0
-                       : a == hipDeviceAttributeComputeCapabilityMajor ? 1
-                       : a == hipDeviceAttributeComputeCapabilityMinor ? 2
-                                                                       : 3,
-                       dev);
+  const int what = a == hipDeviceAttributeMultiprocessorCount      ? 0
+                   : a == hipDeviceAttributeComputeCapabilityMajor ? 1
+                   : a == hipDeviceAttributeComputeCapabilityMinor ? 2
+                   : a == hipDeviceAttributeMemoryClockRate        ? 4
+                   : a == hipDeviceAttributeMemoryBusWidth         ? 5
+                                                                   : 3;
+  if (fake::attribute_fails(what, dev))
+    return hipErrorInvalidValue;
+  *v = fake::attribute(what, dev);
   return hipSuccess;
 }
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int dev) {

@@ -235,7 +235,11 @@ static const Shape row_shapes[] = {{0, 5},
                                    {3, 2048},
                                    {16, 128},
                                    {2, 70000}, // RA on 132 SMs (RB on 4)
-                                   {200, 12} TUNED_ROWS};
+                                   {200, 12},
+                                   // from 2^22 on a GPU of 32 GB/s a SM or more: n / 16 threads
+                                   // a row, vectors, items 4 for n = 16 and 32
+                                   {131100, 32},
+                                   {262150, 16} TUNED_ROWS};
 static const Shape col_shapes[] = {{5000, 4},
                                    {100, 300},
                                    {3, 7},
@@ -435,11 +439,43 @@ static void tuned_cells() {
 }
 #endif
 
+// The row rule's input from the memory (launch_rule.tpl's tgm_sm_gbps): rows
+// of 8, 16 and 32 from 2^22 elements read more bytes a thread where a SM's share of
+// the bandwidth is 32 GB/s or more (the fake H200: 37), not on the H100
+// (its memory unknown here: the query fails, and the call still runs).
+static void bandwidth_picks() {
+  namespace r = tgm_kernels_sum_f32_rows;
+  const struct {
+    int gpu;
+    size_t m, n;
+    unsigned vec, per_row, items;
+  } want[] = {{2, 131100, 32, 1, 2, 4}, {2, 524300, 8, 0, 1, 1},  {2, 262150, 16, 1, 1, 4},
+              {2, 131000, 32, 0, 8, 1}, {2, 105000, 40, 0, 8, 1}, {2, 500000, 12, 0, 2, 1},
+              {2, 70000, 64, 0, 8, 1},  {1, 131100, 32, 0, 8, 1}, {1, 524300, 8, 0, 2, 1},
+              {0, 131100, 32, 0, 8, 1}};
+  for (const auto &w : want) {
+    fake::current = w.gpu;
+    tgm_rows_pick k = {};
+    bool early = false;
+    if (r::tgm_pick(w.m, w.n, &k, &early) != DEV(Success) || k.kind != 0 || k.vec != (int)w.vec ||
+        k.per_row != w.per_row || k.items != w.items)
+      FAIL("%s, %zu x %zu: pick kind %d vec %d per_row %u items %u, want RW vec %u per_row %u "
+           "items %u\n",
+           fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.vec, k.per_row, k.items, w.vec,
+           w.per_row, w.items);
+  }
+  fake::current = 0;
+}
+
 int main() {
-  fake::gpus = {{"four SMs", 9, 0, 4}, {"NVIDIA H100 80GB HBM3", 9, 0, 132}};
+  // the H200 with its memory: 2 x 3.2 GHz x 768 bytes over 132 SMs, 37 GB/s a SM
+  fake::gpus = {{"four SMs", 9, 0, 4},
+                {"NVIDIA H100 80GB HBM3", 9, 0, 132},
+                {"NVIDIA H200", 9, 0, 132, 1024, 3201000, 6144}};
 #ifdef TGM_TUNED
   tuned_cells();
 #endif
+  bandwidth_picks();
   for (const Header &h : headers) {
     std::set<int> picks;
     for (int g = 0; g < (int)fake::gpus.size(); g++) {

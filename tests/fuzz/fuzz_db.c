@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // tgm_reduce's reader and plan
   json_t *root = NULL;
   char why[512];
-  rd_device d = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", (int)(size & 1), 1024};
+  rd_device d = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", (int)(size & 1), 1024, 0};
   if (rd_db_load(fuzz_path, NULL, &root, why, sizeof why) == TGM_OK && root && have_manifest) {
     rd_plan p;
     if (rd_plan_make(&manifest, "sum", root, why, &d, &p) == TGM_OK) {

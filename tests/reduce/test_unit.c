@@ -16,7 +16,7 @@
 static const char *gen, *h100db, *shapesdb, *fixturedb;
 static char tmpdir[] = "/tmp/tgm-reduce-unit-XXXXXX";
 
-static const rd_device H100 = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", 0, 1024};
+static const rd_device H100 = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 13000, "nvrtc 13.0", 0, 1024, 0};
 
 static void write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
@@ -244,7 +244,7 @@ static void test_h100_db(void) {
   rd_plan_free(&p);
 
   // another GPU: the default, and why
-  rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024};
+  rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024, 0};
   CHECK_EQ_INT(rd_plan_make(&m, "sum", db, why, &a100, &p), TGM_OK);
   CHECK_EQ_INT(p.n, 0);
   CHECK_STR(pick(&m, &p, 1ull << 26), "DSL.VS.SV b256 i1 c4 t0");
@@ -278,7 +278,7 @@ static void test_h100_db(void) {
   rd_plan_free(&p);
 
   // a GPU older than every variant's min_arch (sm_75)
-  rd_device old = {"Tesla V100", 7, 0, 80, 13000, "nvrtc 13.0", 0, 1024};
+  rd_device old = {"Tesla V100", 7, 0, 80, 13000, "nvrtc 13.0", 0, 1024, 0};
   CHECK_EQ_INT(rd_plan_make(&m, "sum", NULL, "none", &old, &p), TGM_ERR_MANIFEST);
   CHECK_HAS(tgm_last_error(), "sm_70");
   tune_manifest_free(&m);
@@ -411,7 +411,7 @@ static const char *rule_text(const tune_manifest *m, const rd_device *d, unsigne
                              unsigned long long n) {
   static char buf[160];
   tune_shape_set k = tune_shape_rule(m, rows, n, (unsigned)d->sm_count, (unsigned)d->max_threads,
-                                     d->deterministic);
+                                     d->sm_gbps, d->deterministic);
   char kn[96];
   rd_set_text(m, &k, kn, sizeof kn);
   snprintf(buf, sizeof buf, "%s t0", kn);
@@ -488,7 +488,7 @@ static void test_cells_h100(void) {
       rd_cells_free(&p);
 
       // another GPU, and determinism asked of a tune without it: the rule
-      rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024};
+      rd_device a100 = {"NVIDIA A100-SXM4-80GB", 8, 0, 108, 13000, "nvrtc 13.0", 0, 1024, 0};
       rd_device det = H100;
       det.deterministic = 1;
       const rd_device *others[2] = {&a100, &det};

@@ -211,16 +211,16 @@ int main(int argc, char **argv) {
     CHECK(ra->n_per_row == 7 && ra->per_row[0] == 1);
     CHECK_EQ_INT(m.pick_v[TUNE_PICK_RA], 46);
     // the rule's setting: RA, or RL where only deterministic variants may run (float sums)
-    tune_shape_set rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0);
+    tune_shape_set rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0, 0);
     CHECK(rs.v == 46 && rs.block == 256 && rs.per_row == 132);
-    rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 1);
+    rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0, 1);
     CHECK(rs.v == m.pick_v[TUNE_PICK_RL] && rs.per_row == 66 && rs.block == 1024);
     // RW.SS (the rule's thread a row for n < 4) reads packed rows, RW.SV does not: the rule's
     // setting at 10^5 x 2 takes a thread a vector of two rows where they are packed
     const int narrow = m.pick_v[TUNE_PICK_RW_NARROW], wide = m.pick_v[TUNE_PICK_RW_WIDE];
     CHECK(narrow >= 0 && m.v[narrow].packed_rows && !m.v[narrow].vec);
     CHECK(wide >= 0 && !m.v[wide].packed_rows && m.v[wide].vec && !rl->packed_rows);
-    rs = tune_shape_rule(&m, 100000, 2, 132, 1024, 0);
+    rs = tune_shape_rule(&m, 100000, 2, 132, 1024, 0, 0);
     CHECK(rs.v == narrow && rs.per_row == 1 && rs.block == 256);
     unsigned ry = 0;
     CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 0, 100000, 2, 2, &ry), 196); // (50000 + 4) / 256
@@ -260,9 +260,9 @@ int main(int argc, char **argv) {
     CHECK(tune_shape_main(sv) == &sv->pos[0]);
     CHECK(m.pick_v[TUNE_PICK_CA] == 2);
     // in parts: CA.SV, or CT.SV where only deterministic variants may run (float sums)
-    tune_shape_set cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 0);
+    tune_shape_set cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 0, 0);
     CHECK(cs.v == 2 && cs.parts > 1);
-    cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 1);
+    cs = tune_shape_rule(&m, 32768, 32, 132, 1024, 0, 1);
     CHECK(cs.v == 1 && cs.parts > 1);
     tune_manifest_free(&m);
   } else
@@ -314,56 +314,79 @@ int main(int argc, char **argv) {
   CHECK(tune_shape_cell(4) == 3 && tune_shape_cell(15) == 3 && tune_shape_cell(16) == 5);
   CHECK(tune_shape_cell(1ull << 40) == 41 && tune_shape_cell((1ull << 41) - 1) == 41);
   // the rule's picks as settings (launch_rule.tpl's tgm_rows_pick_of, tgm_cols_pick_of)
-  tune_pick p = tune_rows_pick(100000, 2, 132, 1024, 0);
+  tune_pick p = tune_rows_pick(100000, 2, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 1 && p.block == 256 && !p.width && !p.parts);
-  p = tune_rows_pick(8192, 512, 132, 1024, 0);
+  p = tune_rows_pick(8192, 512, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128);
-  p = tune_rows_pick(4096, 4096, 132, 1024, 0);
+  // a SM's share of the bandwidth: an H200's 4.9 TB/s over 132 SMs, an H100's 3.35
+  CHECK(tune_sm_gbps(4915.2, 132) == 37 && tune_sm_gbps(3352.3, 132) == 25);
+  CHECK(tune_sm_gbps(0, 132) == 0 && tune_sm_gbps(4915.2, 0) == 0);
+  // rows of 8, 16 and 32 from 2^22 where it is 32 GB/s or more: a thread a row of 8,
+  // else n / 16 threads, vectors, items 4; the H100's n / 4 threads, scalar, elsewhere
+  p = tune_rows_pick(524288, 8, 132, 1024, 37, 0);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 1 && p.block == 128 && p.items == 1);
+  p = tune_rows_pick(524288, 8, 132, 1024, 25, 0);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 2 && p.block == 128 && p.items == 1);
+  p = tune_rows_pick(131072, 8, 132, 1024, 37, 0); // 2^20
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 2);
+  p = tune_rows_pick(262144, 16, 132, 1024, 37, 0);
+  CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 1 && p.block == 128 && p.items == 4);
+  p = tune_rows_pick(131072, 32, 132, 1024, 37, 1);
+  CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 2 && p.block == 128 && p.items == 4);
+  p = tune_rows_pick(131072, 32, 132, 1024, 0, 1);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 8 && p.items == 1);
+  p = tune_rows_pick(200000, 24, 132, 1024, 37, 0); // not a power of two
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 4 && p.items == 1);
+  p = tune_rows_pick(65536, 64, 132, 1024, 37, 0);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 8);
+  p = tune_rows_pick(1048576, 4, 132, 1024, 37, 0);
+  CHECK(p.role == TUNE_PICK_RW_NARROW && p.per_row == 1 && p.items == 1);
+  p = tune_rows_pick(4096, 4096, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 128 && p.items == 1);
   // n < 1536 on m >= 4 sms rows: a warp a row, items 4; fewer rows, or n < 4096: a block of
   // 128 a row, items 4
-  p = tune_rows_pick(528, 1024, 132, 1024, 0);
+  p = tune_rows_pick(528, 1024, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RW_WIDE && p.per_row == 32 && p.block == 128 && p.items == 4);
-  p = tune_rows_pick(527, 1024, 132, 1024, 0);
+  p = tune_rows_pick(527, 1024, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
-  p = tune_rows_pick(8192, 1536, 132, 1024, 0);
+  p = tune_rows_pick(8192, 1536, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
-  p = tune_rows_pick(1000, 4095, 132, 1024, 0);
+  p = tune_rows_pick(1000, 4095, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 128 && p.items == 4);
-  p = tune_rows_pick(2, 1 << 22, 132, 1024, 0); // 2^23 elements: blocks of 256, two a SM
+  p = tune_rows_pick(2, 1 << 22, 132, 1024, 0, 0); // 2^23 elements: blocks of 256, two a SM
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 132 && p.block == 256 && p.items == 4);
-  p = tune_rows_pick(2, 1 << 26, 132, 1024, 0); // 2^27: the seed's blocks of 1024, br = sms / m
+  p = tune_rows_pick(2, 1 << 26, 132, 1024, 0, 0); // 2^27: the seed's blocks of 1024, br = sms / m
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 66 && p.block == 1024 && p.items == 4);
-  p = tune_rows_pick(3, 1 << 22, 132, 1024, 0); // ceil(264 / 3)
+  p = tune_rows_pick(3, 1 << 22, 132, 1024, 0, 0); // ceil(264 / 3)
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 88 && p.block == 256);
   // few long rows of 2^15: a block of 512 a row, not seed 003's blocks a row
-  p = tune_rows_pick(8, 32768, 132, 1024, 0);
+  p = tune_rows_pick(8, 32768, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.per_row == 0 && p.block == 512 && p.items == 1);
-  p = tune_rows_pick(32, 8192, 132, 1024, 0);
+  p = tune_rows_pick(32, 8192, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 512);
-  p = tune_rows_pick(8, 1 << 17, 132, 1024, 0);
+  p = tune_rows_pick(8, 1 << 17, 132, 1024, 0, 0);
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 16 && p.block == 1024);
   // with RA in the manifest, RL's shapes under sms rows: RA in blocks of 256, 2 sms of them
   // in all below 2^22 elements, 8 sms from 2^22
-  p = tune_rows_pick(8, 1 << 17, 132, 1024, 1);
+  p = tune_rows_pick(8, 1 << 17, 132, 1024, 0, 1);
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 33 && p.block == 256 && p.items == 4);
-  p = tune_rows_pick(2, 1 << 21, 132, 1024, 1);
+  p = tune_rows_pick(2, 1 << 21, 132, 1024, 0, 1);
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 528 && p.block == 256);
-  p = tune_rows_pick(3, 1 << 26, 132, 1024, 1);
+  p = tune_rows_pick(3, 1 << 26, 132, 1024, 0, 1);
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 352 && p.block == 256);
-  p = tune_rows_pick(50, 1 << 20, 132, 1024, 1); // floor(1056 / 50)
+  p = tune_rows_pick(50, 1 << 20, 132, 1024, 0, 1); // floor(1056 / 50)
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 21);
-  p = tune_rows_pick(100, 1 << 20, 132, 1024, 1); // a block a row, as without RA
+  p = tune_rows_pick(100, 1 << 20, 132, 1024, 0, 1); // a block a row, as without RA
   CHECK(p.role == TUNE_PICK_RB);
-  p = tune_rows_pick(8, 32768, 132, 1024, 1); // a block of 512 a row stays
+  p = tune_rows_pick(8, 32768, 132, 1024, 0, 1); // a block of 512 a row stays
   CHECK(p.role == TUNE_PICK_RB && p.block == 512);
-  p = tune_rows_pick(200, 65536, 132, 1024, 0); // sms <= m < 2 sms: 2 blocks of 1024 a row
+  p = tune_rows_pick(200, 65536, 132, 1024, 0, 0); // sms <= m < 2 sms: 2 blocks of 1024 a row
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 2 && p.block == 1024);
-  p = tune_rows_pick(200, 65536, 132, 1024, 1); // or RA: floor(1056 / 200)
+  p = tune_rows_pick(200, 65536, 132, 1024, 0, 1); // or RA: floor(1056 / 200)
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 5 && p.block == 256);
-  p = tune_rows_pick(250, 8192, 132, 1024, 1); // below 2^22: floor(264 / 250) = 1
+  p = tune_rows_pick(250, 8192, 132, 1024, 0, 1); // below 2^22: floor(264 / 250) = 1
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 1 && p.block == 256);
-  p = tune_rows_pick(4096, 4096, 132, 1024, 1);
+  p = tune_rows_pick(4096, 4096, 132, 1024, 0, 1);
   CHECK(p.role == TUNE_PICK_RB);
   CHECK_EQ_INT(tune_rows_atomic_per_row(2, 1 << 20, 132), 132); // the rule's RA, below 2^22
   CHECK_EQ_INT(tune_rows_atomic_per_row(8, 1 << 22, 132), 132);

@@ -760,7 +760,17 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     across rows, and 4-8 elements a thread pay for the group's shuffles;
 //     rows of 1 and 2 packed one after another the thread a row's kernel
 //     reads as vectors (tgm_rows_packed_of: 1.05-1.66x from 2^20-2^22
-//     elements, bench/results/2026-11-28-packed-rows);
+//     elements, bench/results/2026-11-28-packed-rows); where a SM's share
+//     of the memory bandwidth (sm_gbps, tgm_sm_gbps; 0 unknown) is at
+//     least TGM_ROWS_FAST_SM_GBPS, rows of 8, 16 and 32 from 2^22 elements
+//     take more bytes a thread in flight, as Little's law asks of a faster
+//     memory: a thread a row of 8 (scalar), else n / 16 threads a row,
+//     vector loads, items 4 (H200, 37 GB/s a SM, the embedded call before
+//     and after in separate processes: 1.04-1.14x in (c) at the 11 shapes
+//     of 2^22-2^28, bench/results/2026-11-29-rows-h200; on the H100, 25
+//     GB/s a SM, the same settings were 0.93-1.00x:
+//     bench/results/2026-11-26-embed-rows-picks/ab-h100). Not for other n
+//     of 8-63 (n = 12, 17, 24, 40, 48, 60, 63: 0.81-0.95x; n = 10 1.06x);
 //   m < sms, n < 1024: a warp a row, vector loads, items 4, blocks of 128
 //     (1.0-1.06x seed 003's block a row at 2^10-2^18 elements, where calls
 //     take 4-5 us: bench/results/2026-11-26-h100-floor/ab-small);
@@ -835,14 +845,34 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
   k.per_row = per_row < 1 ? 1 : per_row > 65535 ? 65535 : (unsigned)per_row;
   return k;
 }
+// A SM's share of the memory bandwidth (GB/s) from which the rows of 8, 16
+// and 32 read more bytes a thread (tgm_rows_pick_of): an H200's 4.9 TB/s over 132
+// SMs is 37, an H100's 3.35 TB/s 25.
+enum { TGM_ROWS_FAST_SM_GBPS = 32 };
+// The SM's share of a device's memory bandwidth in GB/s, from its memory
+// clock (kHz) and bus width (bits), 2 transfers a clock; 0 where any is
+// unknown.
+static inline unsigned tgm_sm_gbps(int mem_khz, int bus_bits, int sms) {
+  if (mem_khz <= 0 || bus_bits <= 0 || sms <= 0)
+    return 0;
+  const unsigned long long gbps = 2ull * (unsigned long long)mem_khz * ((unsigned long long)bus_bits / 8) / 1000000;
+  return (unsigned)(gbps / (unsigned long long)sms);
+}
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
-                                                    unsigned max_threads, int atomics) {
+                                                    unsigned max_threads, unsigned sm_gbps, int atomics) {
   struct tgm_rows_pick k = {0, 1, 32, 128, 1, 0};
   if (n < 128 || m == 0) {
     unsigned long long g = tgm_pow2_floor(n < 64 ? (n / 4 > 1 ? n / 4 : 1) : n / 8);
     k.per_row = g < 32 ? (unsigned)g : 32;
     k.vec = 0;
     k.block = n < 4 ? 256 : 128;
+    if (sm_gbps >= TGM_ROWS_FAST_SM_GBPS && (n == 8 || n == 16 || n == 32) && m * n >= (1ull << 22)) {
+      // more bytes a thread in flight: a thread a row of 8, else n / 16
+      // threads a row, 16-byte vectors, four of them in flight
+      k.per_row = n == 8 ? 1 : (unsigned)(n / 16);
+      k.vec = n > 8;
+      k.items = n > 8 ? 4 : 1;
+    }
     return k;
   }
   if (m < sms && n < 1024) {
@@ -1277,19 +1307,22 @@ cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 
 namespace tgm_kernels_max_f32_cols {
 
-// The current GPU's SM count, threads a block and compute capability (its
-// major number), read at the first call on the GPU and kept in one word per
-// GPU (for the first 64; a later one is read at every call). Threads may
-// race to store the same word: no lock.
-inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major) {
-  static std::atomic<unsigned> known[64]; // 0: not yet; else major << 24 | SMs << 11 | threads a block
+// The current GPU's SM count, threads a block, compute capability (its
+// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
+// at the first call on the GPU and kept in one word per GPU (for the first
+// 64; a later one is read at every call). Threads may race to store the
+// same word: no lock.
+inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major, unsigned *sm_gbps) {
+  // 0: not yet; else GB/s a SM << 32 | major << 24 | SMs << 11 | threads a block
+  static std::atomic<unsigned long long> known[64];
   int dev = 0;
   cudaError_t e = cudaGetDevice(&dev);
   if (e != cudaSuccess)
     return e;
-  unsigned word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
+  unsigned long long word = dev >= 0 && dev < 64 ? known[dev].load(std::memory_order_relaxed) : 0;
   if (word == 0) {
-    int count = 0, threads = 0, major = 0;
+    int count = 0, threads = 0, major = 0, mem_khz = 0, bus_bits = 0;
     e = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess)
       e = cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, dev);
@@ -1299,13 +1332,23 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
-    word = (unsigned)major << 24 | (unsigned)count << 11 | (unsigned)threads;
+    // the bandwidth is a hint: where it cannot be read it is unknown, and
+    // the error is taken off the thread so that no later check reports it
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) {
+      (void)cudaGetLastError();
+      mem_khz = bus_bits = 0;
+    }
+    const unsigned gbps = tgm_sm_gbps(mem_khz, bus_bits, count);
+    word = (unsigned long long)(gbps < 65535 ? gbps : 65535) << 32 | (unsigned long long)major << 24 |
+           (unsigned long long)count << 11 | (unsigned long long)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);
   }
-  *sms = word >> 11 & 8191;
-  *max_threads = word & 2047;
-  *cc_major = word >> 24;
+  *sms = (unsigned)(word >> 11 & 8191);
+  *max_threads = (unsigned)(word & 2047);
+  *cc_major = (unsigned)(word >> 24 & 255);
+  *sm_gbps = (unsigned)(word >> 32);
   return cudaSuccess;
 }
 
@@ -1351,8 +1394,8 @@ inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m,
 // launch allows it (*early: programmatic dependent launch, compute
 // capability 9.0 and later).
 inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k, bool *early) {
-  unsigned sms = 0, max_threads = 0, major = 0;
-  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major);
+  unsigned sms = 0, max_threads = 0, major = 0, sm_gbps = 0;
+  cudaError_t e = tgm_device_limits(&sms, &max_threads, &major, &sm_gbps);
   *early = false;
   if (e == cudaSuccess) {
     *k = tgm_cols_pick_of(m, n, sms, TGM_VW, tgm_cols_atomics);
