@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""ab_table.py DIR -- the embedded call's pick before ("A", ab_A*.csv) and after ("E",
-ab_E*.csv) the rule change, pick_ab in separate processes (rows or columns): mean (b) and (c) a shape, the
-ratio A / E (above 1: the change is faster), and the runs' (c) to show the spread; the
-shapes the change moves (marked *, where any run's times differ by setting) first."""
+"""ab_table.py DIR -- the embedded call's pick before ("A", DIR/ab_A*.csv) and after ("E",
+DIR/ab_E*.csv) a change of the headers: bench/rows/pick_ab.cu (PICK_AB_GRID=0) built with
+each, run in separate processes, alternated (bench/results/2026-11-29-cols-parts/call4.sh).
+A line a shape: the mean (b) and (c) of each, the ratio A / E (above 1: the change is
+faster) and each run's (c), to show the spread."""
 import collections
 import csv
 import glob
