@@ -3163,8 +3163,8 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
   return k;
 }
 // A SM's share of the memory bandwidth (GB/s) from which the rows of 8, 16
-// and 32 read more bytes a thread (tgm_rows_pick_of): an H200's 4.9 TB/s over 132
-// SMs is 37, an H100's 3.35 TB/s 25.
+// and 32 read more bytes a thread (tgm_rows_pick_of): an H200's 4.9 TB/s
+// over 132 SMs is 37, an H100's 3.35 TB/s 25.
 enum { TGM_ROWS_FAST_SM_GBPS = 32 };
 // The SM's share of a device's memory bandwidth in GB/s, from its memory
 // clock (kHz) and bus width (bits), 2 transfers a clock; 0 where any is
@@ -3172,7 +3172,8 @@ enum { TGM_ROWS_FAST_SM_GBPS = 32 };
 static inline unsigned tgm_sm_gbps(int mem_khz, int bus_bits, int sms) {
   if (mem_khz <= 0 || bus_bits <= 0 || sms <= 0)
     return 0;
-  const unsigned long long gbps = 2ull * (unsigned long long)mem_khz * ((unsigned long long)bus_bits / 8) / 1000000;
+  const unsigned long long bytes = (unsigned long long)bus_bits / 8,
+                           gbps = 2ull * (unsigned long long)mem_khz * bytes / 1000000;
   return (unsigned)(gbps / (unsigned long long)sms);
 }
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
@@ -3297,10 +3298,10 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
 // each; (c) within 1 % from run to run), at the 23 shapes of 2^19.6-2^23.6
 // with n = 4-64 it moves: 0.99-1.19x in (c), 1.06x geomean (32768 x 32
 // 6.80 -> 5.74 us, 16384 x 64 1.17x; 65536 x 24 the 0.99), 0.99-1.16x in
-// (b), 1.06x. Left as
-// they were: 4 tiles (n = 100-128: 0.98-1.07x, 1.00x geomean), 8 tiles
-// (n = 256: 0.94-0.98x), 2^24 (0.95-1.04x), n = 2 (0.97-1.00x) and rows off
-// the vectors' boundaries (100000 x 10: 0.74-0.78x).
+// (b), 1.06x. Left as they were: 4 tiles (n = 100-128: 0.98-1.07x, 1.00x
+// geomean), 8 tiles (n = 256: 0.94-0.98x), 2^24 (0.95-1.04x), n = 2
+// (0.97-1.00x) and rows off the vectors' boundaries (100000 x 10:
+// 0.74-0.78x).
 // atomic is 1 where the pick runs CA.SV.
 struct tgm_cols_pick {
   unsigned groups, parts, block, atomic;

@@ -44,7 +44,8 @@ namespace {{namespace}} {
 // at the first call on the GPU and kept in one word per GPU (for the first
 // 64; a later one is read at every call). Threads may race to store the
 // same word: no lock.
-inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major, unsigned *sm_gbps) {
+inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigned *cc_major,
+                                   unsigned *sm_gbps) {
   // 0: not yet; else GB/s a SM << 32 | major << 24 | SMs << 11 | threads a block
   static std::atomic<unsigned long long> known[64];
   int dev = 0;
