@@ -1,4 +1,4 @@
-// pick_ab.cu -- A/B of the embedded row and column picks (sum f32): for
+// pick_ab.cu -- A/B of the embedded row and column picks (sum f32, or i32): for
 // the shapes where bench/results/2026-11-25-embed-rows-h100 found tgm below
 // its peer or below 2.9 TB/s, every setting of the committed kernels the
 // launchers take (tests/embed/headers), two hand-written prototypes, and a
@@ -6,6 +6,8 @@
 // before it is timed in ways (b) and (c) of tests/embed/gpu_timing.h.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers bench/rows/pick_ab.cu -o pick_ab
+// (-DPICK_AB_I32: sum i32 instead of f32, integers of -8..8 checked exactly, without the
+// prototypes, which read floats; the plain read reads the same bytes)
 //   pick_ab OUT.csv [rows:MxN | cols:MxN[:bB,gG,pP] ...]
 // (shapes given: those alone, without the plain read; a column shape's
 // bB,gG,pP also times CT.SV in blocks of B, G groups, P parts, e.g. an
@@ -64,14 +66,30 @@
 #include <string>
 #include <vector>
 
+#include <type_traits>
+
+#if defined(PICK_AB_I32)
+#include "sum_rows_i32.h"
+#include "sum_cols_i32.h"
+typedef int32_t T;
+namespace rs = tgm_kernels_sum_i32_rows;
+namespace cs = tgm_kernels_sum_i32_cols;
+#define SUM_ROWS tgm_sum_rows_i32
+#define SUM_COLS tgm_sum_cols_i32
+static const char *const TYPE_NAME = "i32";
+#else
 #include "sum_rows_f32.h"
 #include "sum_cols_f32.h"
+typedef float T;
+namespace rs = tgm_kernels_sum_f32_rows;
+namespace cs = tgm_kernels_sum_f32_cols;
+#define SUM_ROWS tgm_sum_rows_f32
+#define SUM_COLS tgm_sum_cols_f32
+static const char *const TYPE_NAME = "f32";
+#endif
 
 #include "../../tests/embed/gpu_timing.h"
 #include "../../tests/embed/cub_rows.h"
-
-namespace rs = tgm_kernels_sum_f32_rows;
-namespace cs = tgm_kernels_sum_f32_cols;
 
 template <unsigned ITEMS>
 __global__ void __launch_bounds__(256) proto_rows(const float4 *in, size_t nv, unsigned g, float *out) {
@@ -143,19 +161,19 @@ __global__ void __launch_bounds__(256) proto_cols(const float4 *in, size_t m, si
 }
 
 struct Ctx {
-  const float *d;
+  const T *d;
   size_t d_len;
   Flush flush;
   cudaStream_t s;
   void *temp;
   size_t temp_bytes;
-  float *out;
+  T *out;
   int sms;
   FILE *csv;
 };
 
 // want[i] and the bound of each output, in double
-static void reference(const std::vector<float> &h, bool cols, size_t m, size_t n, std::vector<double> &want,
+static void reference(const std::vector<T> &h, bool cols, size_t m, size_t n, std::vector<double> &want,
                       std::vector<double> &bound) {
   size_t len = cols ? n : m;
   want.assign(len, 0);
@@ -168,8 +186,8 @@ static void reference(const std::vector<float> &h, bool cols, size_t m, size_t n
       bound[i] += std::fabs(x);
     }
   size_t steps = cols ? m : n;
-  for (auto &b : bound)
-    b = b * (steps + 1) * 1.2e-7 + 1e-30;
+  for (auto &b : bound) // integers: exact
+    b = std::is_floating_point<T>::value ? b * (steps + 1) * 1.2e-7 + 1e-30 : 0.5;
 }
 
 static long failures;
@@ -182,9 +200,9 @@ static bool env_is(const char *name, const char *value) {
 }
 
 static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string &name, const std::vector<double> &want,
-                const std::vector<double> &bound, const std::function<cudaError_t(const float *)> &launch) {
+                const std::vector<double> &bound, const std::function<cudaError_t(const T *)> &launch) {
   size_t len = want.size();
-  CK(cudaMemsetAsync(c.out, 0xff, len * sizeof(float), c.s));
+  CK(cudaMemsetAsync(c.out, 0xff, len * sizeof(T), c.s));
   cudaError_t e = launch(c.d);
   if (e == cudaErrorInvalidValue) {
     cudaGetLastError();
@@ -192,9 +210,9 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
   }
   CK(e);
   CK(cudaStreamSynchronize(c.s));
-  std::vector<float> got(len);
+  std::vector<T> got(len);
   if (len)
-    CK(cudaMemcpy(got.data(), c.out, len * sizeof(float), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(got.data(), c.out, len * sizeof(T), cudaMemcpyDeviceToHost));
   size_t bad = 0;
   for (size_t i = 0; i < len; i++)
     if (!(std::fabs(got[i] - want[i]) <= bound[i]))
@@ -204,10 +222,10 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
     std::printf("WRONG %s %zu x %zu %s: %zu of %zu\n", shape, m, n, name.c_str(), bad, len);
     return;
   }
-  double b = time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s);
+  double b = time_us<T>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s);
   // PICK_AB_B2=1: the pick's (b) timed again at once, before any graph of it ("pick-b2")
-  double bb = env_is("PICK_AB_B2", "1") && name == "pick" ? time_us<float>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s) : 0;
-  double g = time_us<float>(GRAPH, launch, c.d, c.d_len, c.flush, m * n, c.s);
+  double bb = env_is("PICK_AB_B2", "1") && name == "pick" ? time_us<T>(ONE, launch, c.d, c.d_len, c.flush, m * n, c.s) : 0;
+  double g = time_us<T>(GRAPH, launch, c.d, c.d_len, c.flush, m * n, c.s);
   std::fprintf(c.csv, "%s,%zu,%zu,%s,%.3f,%.3f\n", shape, m, n, name.c_str(), b, g);
   if (bb > 0)
     std::fprintf(c.csv, "%s,%zu,%zu,pick-b2,%.3f,%.3f\n", shape, m, n, bb, g);
@@ -217,29 +235,29 @@ static void one(Ctx &c, const char *shape, size_t m, size_t n, const std::string
 // PICK_AB_GRID=0: the picks alone (and, for rows, RL's blocks a row), no settings grid
 static bool grid_off() { return env_is("PICK_AB_GRID", "0"); }
 
-static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) {
+static void rows_shape(Ctx &c, const std::vector<T> &h, size_t m, size_t n) {
   std::vector<double> want, bound;
   reference(h, false, m, n, want, bound);
   char nm[96];
   {
     size_t bytes = c.temp_bytes;
     one(c, "rows", m, n, "pick", want, bound,
-        [&](const float *in) { return tgm_sum_rows_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+        [&](const T *in) { return SUM_ROWS(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
   if (m > 0 && m <= (size_t)INT32_MAX) { // CUB's segmented reduce, its temp allocated once
     size_t cb = 0;
     void *ct = nullptr;
-    CK(cub_rows<float>(0, nullptr, cb, c.d, c.out, m, n, n, c.s));
+    CK(cub_rows<T>(0, nullptr, cb, c.d, c.out, m, n, n, c.s));
     CK(cudaMalloc(&ct, cb ? cb : 1));
     one(c, "rows", m, n, "cub", want, bound,
-        [&](const float *in) { return cub_rows<float>(0, ct, cb, in, c.out, m, n, n, c.s); });
+        [&](const T *in) { return cub_rows<T>(0, ct, cb, in, c.out, m, n, n, c.s); });
     CK(cudaFree(ct));
   }
   auto run = [&](tgm_rows_pick k) {
     static const char *kinds[] = {"RW", "RB", "RL"};
     std::snprintf(nm, sizeof nm, "%s.%s b%u i%u p%u", kinds[k.kind], k.vec ? "SV" : "SS", k.block, k.items,
                   k.per_row);
-    one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+    one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
       if (k.kind == 2)
         CK(cudaMemsetAsync(c.temp, 0, (size_t)m * 4, c.s));
       switch (k.kind * 10000 + k.vec * 5000 + k.block) {
@@ -265,7 +283,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
       run({0, 0, 1, b, 1, 0});
       run({0, 1, 1, b, 1, 0});
     }
-    one(c, "rows", m, n, "RW.SS b256 i1 p1 grid-m", want, bound, [&](const float *in) -> cudaError_t {
+    one(c, "rows", m, n, "RW.SS b256 i1 p1 grid-m", want, bound, [&](const T *in) -> cudaError_t {
       rs::sum_RW_VS_SS<256, 1><<<tgm_rows_grid_of(m, 256, 1), 256, 0, c.s>>>(in, m, n, n, c.out, 1);
       return cudaGetLastError();
     });
@@ -298,7 +316,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
     tgm_rows_pick rl = tgm_rows_pick_of(m, n, sms, threads, sm_gbps, 0);
     if (rl.kind == 2) {
       std::snprintf(nm, sizeof nm, "rule-RL b%u i%u p%u", rl.block, rl.items, rl.per_row);
-      one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+      one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
         CK(cudaMemsetAsync(c.temp, 0, (size_t)m * 4, c.s));
         switch (rl.block) {
         case 256: return rs::launch_sum_RL_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
@@ -318,7 +336,7 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
             continue;
           const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
           std::snprintf(nm, sizeof nm, "RA.VS.SV b%u i%u p%u", b, it, p);
-          one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+          one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
             switch (b) {
             case 256: return rs::launch_sum_RA_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
             case 512: return rs::launch_sum_RA_VS_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
@@ -326,22 +344,24 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
             }
           });
         }
-    if (n % 4 == 0 && !env_is("PICK_AB_PROTO", "0"))
+    if (n % 4 == 0 && !env_is("PICK_AB_PROTO", "0") && std::is_same<T, float>::value)
       for (unsigned f : {2u, 4u, 8u}) { // f sms blocks in all, at least 1 a row
         const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
         std::snprintf(nm, sizeof nm, "P.rowsA p%u", p);
-        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+        one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
           CK(cudaMemsetAsync(c.out, 0, m * sizeof(float), c.s));
-          proto_rows_atomic<false><<<dim3(p, (unsigned)m), 256, 0, c.s>>>(in, n, c.out);
+          proto_rows_atomic<false><<<dim3(p, (unsigned)m), 256, 0, c.s>>>(reinterpret_cast<const float *>(in), n,
+                                                                           reinterpret_cast<float *>(c.out));
           return cudaGetLastError();
         });
         // as CA.SV is launched: out set by tgm_init_out, the row kernel behind it with PDL (sm_90+)
         std::snprintf(nm, sizeof nm, "P.rowsA-init p%u", p);
-        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+        one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
           TGM_LAUNCH(cs::tgm_init_out, tgm_init_out_grid(m), 256, c.s, c.out, (tgm_size)m);
           CK(cudaGetLastError());
           return cs::tgm_launch_early(proto_rows_atomic<true>, dim3(p, (unsigned)m), 256, c.s,
-                                      (const float *)in, (size_t)n, c.out);
+                                      reinterpret_cast<const float *>(in), (size_t)n,
+                                      reinterpret_cast<float *>(c.out));
         });
       }
   }
@@ -366,25 +386,27 @@ static void rows_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n) 
         if (m * p <= 32768)
           run({2, 1, p, b, 4});
   }
-  if (n == 2 || (n % 4 == 0 && n <= 128)) {
+  if ((n == 2 || (n % 4 == 0 && n <= 128)) && std::is_same<T, float>::value) {
     size_t nv = m * n / 4;
     unsigned g = n == 2 ? 0 : n / 4;
     for (unsigned waves : {1u, 2u, 4u})
       for (unsigned items : {1u, 4u}) {
         std::snprintf(nm, sizeof nm, "P.rows w%u i%u", waves, items);
         unsigned grid = (unsigned)std::min<size_t>((size_t)c.sms * 8 * waves, (nv + 255) / 256);
-        one(c, "rows", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+        one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
           if (items == 4)
-            proto_rows<4><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g, c.out);
+            proto_rows<4><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g,
+                                                 reinterpret_cast<float *>(c.out));
           else
-            proto_rows<1><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g, c.out);
+            proto_rows<1><<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), nv, g,
+                                                 reinterpret_cast<float *>(c.out));
           return cudaGetLastError();
         });
       }
   }
 }
 
-static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, unsigned xb, unsigned xg,
+static void cols_shape(Ctx &c, const std::vector<T> &h, size_t m, size_t n, unsigned xb, unsigned xg,
                        unsigned xp) {
   std::vector<double> want, bound;
   reference(h, true, m, n, want, bound);
@@ -392,13 +414,13 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
   {
     size_t bytes = c.temp_bytes;
     one(c, "cols", m, n, "pick", want, bound,
-        [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+        [&](const T *in) { return SUM_COLS(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
   tgm_cols_pick k0 = tgm_cols_pick_of(m, n, (unsigned)c.sms, 4, 1);
   // CT.SV in blocks of b, width w, p parts, after a memset of its first `clear` bytes of temp (the counters)
   // (early: the counters cleared by tgm_clear_counters, the column kernel launched behind it, as the
   // embedded call does on sm_90+)
-  auto ct = [&](const float *in, unsigned b, unsigned w, unsigned p, size_t clear,
+  auto ct = [&](const T *in, unsigned b, unsigned w, unsigned p, size_t clear,
                 bool early = false) -> cudaError_t {
     if (clear && early)
       TGM_LAUNCH(cs::tgm_clear_counters, 1, 256, c.s, static_cast<unsigned *>(c.temp), (unsigned)(clear / 4));
@@ -415,7 +437,7 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
   CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
   const bool early = major >= 9; // CA.SV launched behind its init (PDL)
   // CA.SV in blocks of b, width w, p parts (out set to the identity, the parts' atomics)
-  auto ca = [&](const float *in, unsigned b, unsigned w, unsigned p) -> cudaError_t {
+  auto ca = [&](const T *in, unsigned b, unsigned w, unsigned p) -> cudaError_t {
     switch (b) {
     case 128: return cs::launch_sum_CA_SV<128>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
     case 256: return cs::launch_sum_CA_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, p, w, c.s, early);
@@ -427,24 +449,24 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
                       // cleared by a kernel the column kernel starts behind: PDL, sm_90+; the
                       // last part folding) and CA.SV (out set to the identity, the parts' atomics)
     one(c, "cols", m, n, "pick-ca", want, bound,
-        [&](const float *in) { return ca(in, k0.block, k0.groups, k0.parts); });
-    one(c, "cols", m, n, "pick-ct", want, bound, [&](const float *in) {
+        [&](const T *in) { return ca(in, k0.block, k0.groups, k0.parts); });
+    one(c, "cols", m, n, "pick-ct", want, bound, [&](const T *in) {
       return ct(in, k0.block, k0.groups, k0.parts, (size_t)TGM_ROWS_PARTS_MAX * 4, early);
     });
   }
   if (k0.parts > 1) { // the pick's launch with a memset of its tiles' counters alone (not all 4096)
-    const size_t tiles = tgm_cols_grid_of((unsigned long long)c.d, n, k0.groups, 4, sizeof(float));
+    const size_t tiles = tgm_cols_grid_of((unsigned long long)c.d, n, k0.groups, 4, sizeof(T));
     one(c, "cols", m, n, "pick-memset-tiles", want, bound,
-        [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, (tiles * 4 + 15) / 16 * 16); });
+        [&](const T *in) { return ct(in, k0.block, k0.groups, k0.parts, (tiles * 4 + 15) / 16 * 16); });
     // the pick's launch without its memset (the counters zero from here on: each call leaves them so)
     CK(cudaMemset(c.temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4));
     one(c, "cols", m, n, "pick-nomemset", want, bound,
-        [&](const float *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
+        [&](const T *in) { return ct(in, k0.block, k0.groups, k0.parts, 0); });
   }
   if (xb) { // the setting given with the shape (PICK_AB_SET=ca: as CA.SV)
     const bool as_ca = env_is("PICK_AB_SET", "ca");
     std::snprintf(nm, sizeof nm, "%s b%u g%u p%u", as_ca ? "set-ca" : "set", xb, xg, xp);
-    one(c, "cols", m, n, nm, want, bound, [&](const float *in) {
+    one(c, "cols", m, n, nm, want, bound, [&](const T *in) {
       return as_ca ? ca(in, xb, xg, xp) : ct(in, xb, xg, xp, xp > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0);
     });
   }
@@ -460,23 +482,23 @@ static void cols_shape(Ctx &c, const std::vector<float> &h, size_t m, size_t n, 
           continue;
         std::snprintf(nm, sizeof nm, "CT.SV b%u g%u p%u", b, w, p);
         one(c, "cols", m, n, nm, want, bound,
-            [&](const float *in) { return ct(in, b, w, p, p > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
+            [&](const T *in) { return ct(in, b, w, p, p > 1 ? (size_t)TGM_ROWS_PARTS_MAX * 4 : 0); });
         if (p == 1)
           continue;
         std::snprintf(nm, sizeof nm, "CA.SV b%u g%u p%u", b, w, p); // the parts' atomics, early on sm_90+
-        one(c, "cols", m, n, nm, want, bound, [&](const float *in) { return ca(in, b, w, p); });
+        one(c, "cols", m, n, nm, want, bound, [&](const T *in) { return ca(in, b, w, p); });
       }
   if (env_is("PICK_AB_REPICK", "1")) { // the pick again, last (the first setting follows the host's reference)
     size_t bytes = c.temp_bytes;
     one(c, "cols", m, n, "pick-again", want, bound,
-        [&](const float *in) { return tgm_sum_cols_f32(c.temp, &bytes, in, c.out, m, n, n, c.s); });
+        [&](const T *in) { return SUM_COLS(c.temp, &bytes, in, c.out, m, n, n, c.s); });
   }
-  if (m <= 64 && n % 4 == 0)
+  if (m <= 64 && n % 4 == 0 && std::is_same<T, float>::value)
     for (unsigned waves : {1u, 2u, 4u}) {
       size_t nv = n / 4;
       unsigned grid = (unsigned)std::min<size_t>((size_t)c.sms * 8 * waves, (nv + 255) / 256);
       std::snprintf(nm, sizeof nm, "P.cols w%u", waves);
-      one(c, "cols", m, n, nm, want, bound, [&](const float *in) -> cudaError_t {
+      one(c, "cols", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
         proto_cols<<<grid, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(in), m, nv,
                                           reinterpret_cast<float4 *>(c.out));
         return cudaGetLastError();
@@ -521,30 +543,32 @@ int main(int argc, char **argv) {
   c.csv = std::fopen(argv[1], "w");
   if (!c.csv)
     return 2;
-  std::fprintf(c.csv, "# %s, %d SMs; sum f32; us per call, cold L2: (b) one call, (c) graph\n", p.name, c.sms);
+  std::fprintf(c.csv, "# %s, %d SMs; sum %s; us per call, cold L2: (b) one call, (c) graph\n", p.name, c.sms,
+               TYPE_NAME);
   std::fprintf(c.csv, "shape,m,n,setting,b_us,c_us\n");
-  std::vector<float> h(len);
+  std::vector<T> h(len);
   uint64_t state = 0x9e3779b97f4a7c15ull;
   for (auto &x : h) {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    x = (float)((double)(state >> 11) / 4503599627370496.0 - 1.0);
+    x = std::is_floating_point<T>::value ? (T)((double)(state >> 11) / 4503599627370496.0 - 1.0)
+                                         : (T)((state >> 11) % 17) - (T)8;
   }
-  float *d;
-  CK(cudaMalloc(&d, len * sizeof(float)));
-  CK(cudaMemcpy(d, h.data(), len * sizeof(float), cudaMemcpyHostToDevice));
+  T *d;
+  CK(cudaMalloc(&d, len * sizeof(T)));
+  CK(cudaMemcpy(d, h.data(), len * sizeof(T), cudaMemcpyHostToDevice));
   c.d = d;
   c.d_len = len;
   c.flush = flush_alloc();
   CK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
   c.temp_bytes = (size_t)64 << 20;
   CK(cudaMalloc(&c.temp, c.temp_bytes));
-  CK(cudaMalloc(&c.out, ((size_t)1 << 27) * sizeof(float)));
+  CK(cudaMalloc(&c.out, ((size_t)1 << 27) * sizeof(T)));
   if (jobs.empty()) { // the default set, after the plain read
     const std::vector<double> none;
     for (int e = 20; e <= 28; e += 2) {
       size_t nv = ((size_t)1 << e) / 4;
-      one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const float *in) -> cudaError_t {
-        bytes_floor<<<c.sms * 8, 256, 0, c.s>>>(in, nv * 4, nullptr, 0);
+      one(c, "read", (size_t)1 << e, 1, "read", none, none, [&](const T *in) -> cudaError_t {
+        bytes_floor<<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float *>(in), nv * 4, nullptr, 0);
         return cudaGetLastError();
       });
     }
