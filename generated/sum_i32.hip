@@ -3166,15 +3166,21 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
 // and 32 read more bytes a thread (tgm_rows_pick_of): an H200's 4.9 TB/s
 // over 132 SMs is 37, an H100's 3.35 TB/s 25.
 enum { TGM_ROWS_FAST_SM_GBPS = 32 };
-// The SM's share of a device's memory bandwidth in GB/s, from its memory
-// clock (kHz) and bus width (bits), 2 transfers a clock; 0 where any is
-// unknown.
-static inline unsigned tgm_sm_gbps(int mem_khz, int bus_bits, int sms) {
-  if (mem_khz <= 0 || bus_bits <= 0 || sms <= 0)
+// A device's memory bandwidth in whole GB/s from its memory clock (kHz) and
+// bus width (bits), 2 transfers a clock; 0 where either is unknown.
+static inline unsigned long long tgm_mem_gbps(int mem_khz, int bus_bits) {
+  if (mem_khz <= 0 || bus_bits <= 0)
     return 0;
-  const unsigned long long bytes = (unsigned long long)bus_bits / 8,
-                           gbps = 2ull * (unsigned long long)mem_khz * bytes / 1000000;
-  return (unsigned)(gbps / (unsigned long long)sms);
+  return 2ull * (unsigned long long)mem_khz * ((unsigned long long)bus_bits / 8) / 1000000;
+}
+// A SM's share of a bandwidth of gbps GB/s over sms SMs, whole GB/s, at most
+// 65535; 0 where either is unknown. The embedded call reads it from
+// tgm_mem_gbps, tgm-tune and tgm_reduce from their device's peak.
+static inline unsigned tgm_sm_gbps(unsigned long long gbps, int sms) {
+  if (gbps == 0 || sms <= 0)
+    return 0;
+  const unsigned long long share = gbps / (unsigned long long)sms;
+  return share < 65535 ? (unsigned)share : 65535u;
 }
 static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsigned long long n, unsigned sms,
                                                     unsigned max_threads, unsigned sm_gbps, int atomics) {

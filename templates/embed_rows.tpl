@@ -71,8 +71,8 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
       (void){{get_last_error}}();
       mem_khz = bus_bits = 0;
     }
-    const unsigned gbps = tgm_sm_gbps(mem_khz, bus_bits, count);
-    word = (unsigned long long)(gbps < 65535 ? gbps : 65535) << 32 | (unsigned long long)major << 24 |
+    word = (unsigned long long)tgm_sm_gbps(tgm_mem_gbps(mem_khz, bus_bits), count) << 32 |
+           (unsigned long long)major << 24 |
            (unsigned long long)count << 11 | (unsigned long long)threads;
     if (dev >= 0 && dev < 64)
       known[dev].store(word, std::memory_order_relaxed);

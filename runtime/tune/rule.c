@@ -64,10 +64,11 @@ size_t tune_shape_temp(tune_rule rule, unsigned long long m, unsigned long long 
 }
 
 unsigned tune_sm_gbps(double peak_gbps, int sms) {
-  if (!(peak_gbps > 0) || sms <= 0)
-    return 0;
-  const double g = peak_gbps / sms;
-  return g >= 65535 ? 65535u : (unsigned)g;
+  // whole GB/s (floor(floor(x) / sms) is floor(x / sms)); NaN and below 1: unknown
+  const unsigned long long gbps = !(peak_gbps >= 1)   ? 0
+                                  : peak_gbps >= 1e15 ? 1000000000000000ull
+                                                      : (unsigned long long)peak_gbps;
+  return tgm_sm_gbps(gbps, sms);
 }
 
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,

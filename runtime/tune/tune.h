@@ -245,9 +245,9 @@ typedef struct {
 // unknown).
 tune_pick tune_rows_pick(unsigned long long m, unsigned long long n, unsigned sms,
                          unsigned max_threads, unsigned sm_gbps, int atomics);
-// A SM's share of a device's memory bandwidth in whole GB/s (tgm_device_info's
-// peak_gbps over its SMs): what an embedded header reads as launch_rule.tpl's
-// tgm_sm_gbps; 0 where either is unknown.
+// A SM's share of a device's memory bandwidth in whole GB/s: launch_rule.tpl's
+// tgm_sm_gbps of tgm_device_info's peak_gbps (whole GB/s) over its SMs, as an
+// embedded header reads it; 0 where either is unknown.
 unsigned tune_sm_gbps(double peak_gbps, int sms);
 // atomics: the manifest has CA (the pick may name it: tgm_cols_pick's atomic).
 // The blocks a row the rule gives RA on m x n (launch_rule.tpl's
