@@ -362,7 +362,9 @@ void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
   buf_printf(out, "%s%s%s%s(", rt, rt[strlen(rt) - 1] == '*' ? "" : " ",
              !(fn->qual & Q_KERNEL)     ? ""
              : fn->qual & Q_MIN_BLOCKS1 ? "__launch_bounds__(BLOCK, 1) "
-                                        : "__launch_bounds__(BLOCK) ",
+             : fn->qual & Q_MIN_THREADS1024 && d->min_blocks_bound
+                 ? "__launch_bounds__(BLOCK, 1024 / BLOCK) "
+                 : "__launch_bounds__(BLOCK) ",
              fn->name);
   for (int i = 0; i < fn->kids.len; i++) {
     const Node *prm = fn->kids.items[i];

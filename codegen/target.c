@@ -88,6 +88,7 @@ static const Dialect dialects[DIALECT_COUNT] = {
         .fence = "__threadfence()",
         .ticket = "atomicInc(%s, %s)",
         .early_launch = true,
+        .min_blocks_bound = true,
         .includes = "",
         .warp_def = "\n#ifndef TGM_WARP\n#define TGM_WARP 32\n#endif",
         .device_prelude = "",

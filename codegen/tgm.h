@@ -186,7 +186,9 @@ typedef enum {
 enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
        Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */,
        Q_INDEX = 64 /* a thread function's index of its first element (lowering) */,
-       Q_MIN_BLOCKS1 = 128 /* a kernel: __launch_bounds__(BLOCK, 1) (cols.c's CA) */ };
+       Q_MIN_BLOCKS1 = 128 /* a kernel: __launch_bounds__(BLOCK, 1) (cols.c's CA) */,
+       Q_MIN_THREADS1024 = 256 /* a kernel: 1024 threads an SM at least (CUDA: __launch_bounds__(BLOCK,
+                                  1024 / BLOCK), 64 registers a thread at most; rows.c's RB, RW.SV) */ };
 // clang-format on
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };
@@ -653,6 +655,10 @@ typedef struct Dialect {
    * dependent launch, sm_90+): the embedded column call's counters are
    * cleared by a kernel so launched ahead, not by a memset */
   bool early_launch;
+  /* __launch_bounds__'s second argument is the blocks an SM (CUDA), so a
+   * kernel can ask for Q_MIN_THREADS1024; HIP's counts waves an execution
+   * unit, and its kernels are printed without it (not measured there) */
+  bool min_blocks_bound;
   /* file.tpl's text: includes, TGM_WARP's definition, device helpers */
   const char *includes, *warp_def, *device_prelude;
   /* the warp widths of its GPUs: the CPU check runs each (the last one

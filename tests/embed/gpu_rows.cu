@@ -4,7 +4,7 @@
 // label `gpu`: exit 77 without a GPU).
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers tests/embed/gpu_rows.cu -o gpu_rows
-//   gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set issue|rule|sweep]]
+//   gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set issue|rule|rb|sweep]]
 // (bash tests/embed/gpu.sh --rows ... builds and runs it; --quick: shapes
 // up to 2^21 elements, for compute-sanitizer.)
 //
@@ -23,7 +23,8 @@
 // 2. graphs: a call per kind captured once and replayed with new data (x,
 //    then 2x) in the same buffers; two streams at once, each with its temp.
 // 3. --bench: the nine shapes of issue 12 (all six type/ops), rows at the
-//    row rule's boundaries of n (set "rule", all six), and with
+//    row rule's boundaries of n (set "rule", all six), with --set rb alone
+//    the block-a-row shapes where CUB is the peer (all six), and with
 //    --sweep m n = 2^10..2^28 (even powers) by n = 2^1, 2^3, ... (sum f32
 //    and i32), timed in the three ways of gpu_timing.h (cold L2): tgm's
 //    rows against CUB's segmented reduce (fixed-size segments through an
@@ -389,6 +390,14 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
   for (int o = 0; o < 3 && timed("rule"); o++)
     for (const Shape &sh : rule)
       bench_shape<T>(csv, "rule", (Op)o, false, h, d, d_len, sh, flush);
+  // a block a row (RB) where CUB's segmented reduce is the peer: n = 1536-131072, every op
+  // (only when asked for: --set rb)
+  static const Shape rb[] = {{200, 4096},   {768, 4096},   {1000, 4096},   {4096, 4096}, {512, 8192},
+                             {2048, 8192},  {8192, 8192},  {8192, 1536},   {2000, 1800}, {1000, 2048},
+                             {2048, 2048},  {32768, 2048}, {2048, 32768},  {512, 131072}};
+  for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "rb"); o++)
+    for (const Shape &sh : rb)
+      bench_shape<T>(csv, "rb", (Op)o, false, h, d, d_len, sh, flush);
   if (sweep && timed("sweep"))
     for (int c = 0; c < 2; c++)
       for (int e = 10; e <= 28; e += 2)
@@ -431,7 +440,7 @@ int main(int argc, char **argv) {
       bench_set = argv[++i];
     else {
       std::fprintf(stderr, "usage: gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set "
-                           "issue|rule|sweep]]\n");
+                           "issue|rule|rb|sweep]]\n");
       return 2;
     }
   }
