@@ -222,7 +222,7 @@ static const Shape shapes[] = {
     {512, 520},   //   groups a block, lanes for 4 rows (m, n not powers of two)
     {131100, 32}, // rows of 8, 16, 32 from 2^22 on a GPU of 32 GB/s a SM or more (H200):
     {262150, 16}, //   n / 16 threads a row, vectors, items 4; a thread a row of 8
-    {524300, 8},
+    {524300, 8},   {33, 262150}, // fewer than 0.3 sms rows of 2^23 elements or more there: RA, rows misaligned
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 
@@ -392,9 +392,9 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
       bench_shape<T>(csv, "rule", (Op)o, false, h, d, d_len, sh, flush);
   // a block a row (RB) where CUB's segmented reduce is the peer: n = 1536-131072, every op
   // (only when asked for: --set rb)
-  static const Shape rb[] = {{200, 4096},   {768, 4096},   {1000, 4096},   {4096, 4096}, {512, 8192},
-                             {2048, 8192},  {8192, 8192},  {8192, 1536},   {2000, 1800}, {1000, 2048},
-                             {2048, 2048},  {32768, 2048}, {2048, 32768},  {512, 131072}};
+  static const Shape rb[] = {{200, 4096},  {768, 4096},   {1000, 4096},  {4096, 4096}, {512, 8192},
+                             {2048, 8192}, {8192, 8192},  {8192, 1536},  {2000, 1800}, {1000, 2048},
+                             {2048, 2048}, {32768, 2048}, {2048, 32768}, {512, 131072}};
   for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "rb"); o++)
     for (const Shape &sh : rb)
       bench_shape<T>(csv, "rb", (Op)o, false, h, d, d_len, sh, flush);

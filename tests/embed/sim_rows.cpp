@@ -239,7 +239,10 @@ static const Shape row_shapes[] = {{0, 5},
                                    // from 2^22 on a GPU of 32 GB/s a SM or more: n / 16 threads
                                    // a row, vectors, items 4 for n = 16 and 32
                                    {131100, 32},
-                                   {262150, 16} TUNED_ROWS};
+                                   {262150, 16},
+                                   // and there, with atomics, RA for fewer than 0.3 sms rows of
+                                   // 2^23 elements or more (RB of 512 on the H100)
+                                   {33, 262150} TUNED_ROWS};
 static const Shape col_shapes[] = {{5000, 4},
                                    {100, 300},
                                    {3, 7},
@@ -463,6 +466,27 @@ static void bandwidth_picks() {
            "items %u\n",
            fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.vec, k.per_row, k.items, w.vec,
            w.per_row, w.items);
+  }
+  // fewer than 0.3 sms rows of 2^23 elements or more, with atomics: RA's 8 sms blocks on the
+  // H200, a block of 512 a row where the memory is slower or unknown (on four SMs 33 rows
+  // are not few: a block of 128 a row)
+  const struct {
+    int gpu;
+    size_t m, n;
+    int kind;
+    unsigned per_row, block;
+  } few[] = {{2, 33, 262150, 2, 32, 256}, {2, 32, 524288, 2, 33, 256}, {2, 40, 524288, 1, 0, 512},
+             {2, 32, 131072, 1, 0, 512},  {1, 33, 262150, 1, 0, 512},  {0, 33, 262150, 1, 0, 128}};
+  for (const auto &w : few) {
+    fake::current = w.gpu;
+    tgm_rows_pick k = {};
+    bool early = false;
+    if (r::tgm_pick(w.m, w.n, &k, &early) != DEV(Success) || k.kind != w.kind ||
+        k.per_row != w.per_row || k.block != w.block || k.atomic != (w.kind == 2))
+      FAIL("%s, %zu x %zu: pick kind %d per_row %u block %u atomic %u, want kind %d per_row %u "
+           "block %u\n",
+           fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.per_row, k.block, k.atomic, w.kind,
+           w.per_row, w.block);
   }
   fake::current = 0;
 }

@@ -380,6 +380,20 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RB);
   p = tune_rows_pick(8, 32768, 132, 1024, 0, 1); // a block of 512 a row stays
   CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  // fewer than 0.3 sms rows of 2^23 elements or more at 32 GB/s a SM or more, with RA: RA's
+  // 8 sms blocks, not m blocks of 512 on m SMs
+  p = tune_rows_pick(32, 1 << 19, 132, 1024, 37, 1);
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 33 && p.block == 256 && p.items == 4);
+  p = tune_rows_pick(39, 1 << 18, 132, 1024, 37, 1); // 390 < 396
+  CHECK(p.role == TUNE_PICK_RA && p.per_row == 27);
+  p = tune_rows_pick(40, 1 << 19, 132, 1024, 37, 1); // 400 >= 396
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  p = tune_rows_pick(32, 1 << 17, 132, 1024, 37, 1); // 2^22 elements
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  p = tune_rows_pick(32, 1 << 19, 132, 1024, 25, 1); // the H100's 25 GB/s
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
+  p = tune_rows_pick(32, 1 << 19, 132, 1024, 37, 0); // no RA
+  CHECK(p.role == TUNE_PICK_RB && p.block == 512);
   p = tune_rows_pick(200, 65536, 132, 1024, 0, 0); // sms <= m < 2 sms: 2 blocks of 1024 a row
   CHECK(p.role == TUNE_PICK_RL && p.per_row == 2 && p.block == 1024);
   p = tune_rows_pick(200, 65536, 132, 1024, 0, 1); // or RA: floor(1056 / 200)
