@@ -2,7 +2,8 @@
 # device call 4 (2026-11-29b): RA (blocks a row, atomics) with 3 blocks of 256 an SM (77 registers,
 # A: headers of 0b83812) against RA kernels asking for 4 (RA4: __launch_bounds__(BLOCK, 4*256 /
 # BLOCK), 64 registers) and 8 (RA8: 8*256 / BLOCK, 32 registers): pick_ab at the RA picks, sum f32
-# and i32, alternated twice. The binaries, built here:
+# and i32, alternated twice (its csvs renamed after: f32_4N -> f32/ab_QN, f32_8N -> f32/ab_ON, ...).
+# The binaries, built here:
 #   sed 's/void __launch_bounds__(BLOCK) \(\w*\)_RA_VS_SV(/void __launch_bounds__(BLOCK, K*256 \/ BLOCK) \1_RA_VS_SV(/'
 # over tests/embed/headers (K = 4, 8), then nvcc -std=c++17 -O3 -arch=sm_90 [-DPICK_AB_I32] -I H bench/rows/pick_ab.cu
 set -u
