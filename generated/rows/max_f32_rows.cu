@@ -1759,16 +1759,17 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     n >= 65536, but for br <= 4 and n < 2^20 a block of 512 a row (RB,
 //     items 1: 1.09-1.17x RL on the H100 at n = 2^17-2^19, 0.94x on the
 //     H200 at 2^19, where from 2^21 RL is 1.18-1.22x RB:
-//     bench/results/2026-11-26-embed-rows-picks) — except where sm_gbps is
+//     bench/results/2026-11-26-embed-rows-picks), except where sm_gbps is
 //     at least TGM_ROWS_FAST_SM_GBPS, the spectrum has RA and fewer than
 //     0.3 sms rows hold 2^23 elements or more: m blocks of 512 on m SMs
 //     read at most ~90 GB/s each (H200: 2.9 TB/s at 32 x 524288), so RA
-//     (below) spreads the rows over every SM (H200, sum f32 and i32, 1.10-
-//     1.35x in (b) and (c) at 27-36 x 524288, 1.02-1.08x at 40 rows, 0.97-
-//     1.01x at 44; 1.02-1.14x at 2^23 for 32-40 rows, 0.92-1.07x at 2^22:
-//     bench/results/2026-11-29-rows-spread); and for shorter rows the
-//     seed's block a row (RB, items 1; RL's counter memset and last-block
-//     finish cost more there), of at most 512 threads: tgm-tune's cells
+//     (below) spreads the rows over every SM (H200, sum f32 and i32, the
+//     embedded call before and after: 1.10-1.41x in (b), 1.16-1.51x in (c)
+//     at 10 shapes of 27-39 rows; RA was 1.02-1.08x at 40 rows, 0.97-1.01x
+//     at 44, 0.92-1.07x at 2^22: bench/results/2026-11-29-rows-spread);
+//     and for shorter rows the seed's block a row (RB, items 1; RL's
+//     counter memset and last-block finish cost more there), of at most
+//     512 threads: tgm-tune's cells
 //     (bench/results/2026-11-26-tune-shapes) found RB of 512 1.58-1.76x
 //     the seed's RL at n = 2^15 (m = 2, 8) and 1.10-1.18x RB of 1024 at
 //     32 x 8192, on the H100 and the H200; rows of n < 16384 in blocks

@@ -222,7 +222,8 @@ static const Shape shapes[] = {
     {512, 520},   //   groups a block, lanes for 4 rows (m, n not powers of two)
     {131100, 32}, // rows of 8, 16, 32 from 2^22 on a GPU of 32 GB/s a SM or more (H200):
     {262150, 16}, //   n / 16 threads a row, vectors, items 4; a thread a row of 8
-    {524300, 8},   {33, 262150}, // fewer than 0.3 sms rows of 2^23 elements or more there: RA, rows misaligned
+    {524300, 8},  //   (and n = 8)
+    {33, 262150}, // fewer than 0.3 sms rows of 2^23 elements or more there: RA, rows misaligned
 };
 static const Shape big_shapes[] = {{4, 1 << 26}, {1 << 24, 4}, {1 << 22, 64}};
 
