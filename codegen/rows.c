@@ -94,7 +94,8 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
    * 1.5 %; RW.SV 16384 x 1024 f32 max/min 1.20x, sum 1.03x. Larger blocks
    * are the rule's for few long rows, where a block's loads in flight count
    * and the registers buy them: bounded, RB of 512 on fewer rows than SMs
-   * was 0.88-0.99x (bench/results/2026-11-29-rows-bounds). So far as
+   * was 0.88-0.99x; theirs is printed as without the bound (emit.c)
+   * (bench/results/2026-11-29-rows-bounds). So far as
    * measured: one input of 4 bytes into a 4-byte accumulator; an Arg, a
    * wider accumulator or a second input holds more a vector (argmax f32's
    * RB.SV spills 176 bytes at 64) and is left to ptxas */

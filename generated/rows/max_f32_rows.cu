@@ -634,7 +634,7 @@ void __launch_bounds__(BLOCK) max_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 // RW.V.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -685,7 +685,7 @@ void __launch_bounds__(BLOCK) max_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -736,7 +736,7 @@ void __launch_bounds__(BLOCK) max_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 // RW.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -787,7 +787,7 @@ void __launch_bounds__(BLOCK) max_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 // RW.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -838,7 +838,7 @@ void __launch_bounds__(BLOCK) max_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RW.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -854,7 +854,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VA2S_SV(co
 // RB.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -868,7 +868,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_ST(const
 // RB.V.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -882,7 +882,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_SS(const
 // RB.V.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -896,7 +896,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_V_SV(const
 // RB.VS.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -910,7 +910,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_ST(cons
 // RB.VS.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -924,7 +924,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_SS(cons
 // RB.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -938,7 +938,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VS_SV(cons
 // RB.VA1.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -952,7 +952,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_ST(con
 // RB.VA1.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -966,7 +966,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_SS(con
 // RB.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -980,7 +980,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA1_SV(con
 // RB.VA2.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -994,7 +994,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_ST(con
 // RB.VA2.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1008,7 +1008,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_SS(con
 // RB.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1022,7 +1022,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2_SV(con
 // RB.VA2S.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1036,7 +1036,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2S_ST(co
 // RB.VA2S.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1050,7 +1050,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2S_SS(co
 // RB.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

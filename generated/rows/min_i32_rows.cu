@@ -666,7 +666,7 @@ void __launch_bounds__(BLOCK) min_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 // RW.V.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -717,7 +717,7 @@ void __launch_bounds__(BLOCK) min_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -768,7 +768,7 @@ void __launch_bounds__(BLOCK) min_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 // RW.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -819,7 +819,7 @@ void __launch_bounds__(BLOCK) min_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 // RW.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -870,7 +870,7 @@ void __launch_bounds__(BLOCK) min_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RW.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -886,7 +886,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RW_VA2S_SV(co
 // RB.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -900,7 +900,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_ST(const
 // RB.V.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -914,7 +914,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_SS(const
 // RB.V.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -928,7 +928,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_V_SV(const
 // RB.VS.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -942,7 +942,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_ST(cons
 // RB.VS.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -956,7 +956,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_SS(cons
 // RB.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -970,7 +970,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VS_SV(cons
 // RB.VR.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VR_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -984,7 +984,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_ST(cons
 // RB.VR.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VR_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -998,7 +998,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_SS(cons
 // RB.VR.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1012,7 +1012,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VR_SV(cons
 // RB.VA1.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1026,7 +1026,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_ST(con
 // RB.VA1.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1040,7 +1040,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_SS(con
 // RB.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1054,7 +1054,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA1_SV(con
 // RB.VA2.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1068,7 +1068,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_ST(con
 // RB.VA2.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1082,7 +1082,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_SS(con
 // RB.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1096,7 +1096,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2_SV(con
 // RB.VA2S.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1110,7 +1110,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2S_ST(co
 // RB.VA2S.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1124,7 +1124,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2S_SS(co
 // RB.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) min_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

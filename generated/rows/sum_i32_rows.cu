@@ -658,7 +658,7 @@ void __launch_bounds__(BLOCK) sum_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 // RW.V.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -709,7 +709,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -760,7 +760,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 // RW.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -811,7 +811,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 // RW.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -862,7 +862,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RW.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -878,7 +878,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA2S_SV(co
 // RB.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -892,7 +892,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_ST(const
 // RB.V.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -906,7 +906,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SS(const
 // RB.V.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -920,7 +920,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SV(const
 // RB.VS.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -934,7 +934,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_ST(cons
 // RB.VS.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -948,7 +948,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SS(cons
 // RB.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -962,7 +962,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SV(cons
 // RB.VR.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VR_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -976,7 +976,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_ST(cons
 // RB.VR.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VR_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -990,7 +990,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_SS(cons
 // RB.VR.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1004,7 +1004,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VR_SV(cons
 // RB.VA1.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1018,7 +1018,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_ST(con
 // RB.VA1.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1032,7 +1032,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SS(con
 // RB.VA1.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1046,7 +1046,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SV(con
 // RB.VA2.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1060,7 +1060,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_ST(con
 // RB.VA2.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1074,7 +1074,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SS(con
 // RB.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1088,7 +1088,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SV(con
 // RB.VA2S.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1102,7 +1102,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_ST(co
 // RB.VA2S.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1116,7 +1116,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_SS(co
 // RB.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

@@ -414,7 +414,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -430,7 +430,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VS_SV(cons
 // RB.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
