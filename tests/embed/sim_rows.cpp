@@ -443,50 +443,39 @@ static void tuned_cells() {
 #endif
 
 // The row rule's input from the memory (launch_rule.tpl's tgm_sm_gbps): rows
-// of 8, 16 and 32 from 2^22 elements read more bytes a thread where a SM's share of
-// the bandwidth is 32 GB/s or more (the fake H200: 37), not on the H100
-// (its memory unknown here: the query fails, and the call still runs).
+// of 8, 16 and 32 from 2^22 elements read more bytes a thread, and few long rows
+// spread over every SM, where a SM's share of the bandwidth is 32 GB/s or more
+// (the fake H200: 37), not on the H100 (its memory unknown here: the query
+// fails, and the call still runs).
 static void bandwidth_picks() {
   namespace r = tgm_kernels_sum_f32_rows;
+  // the whole pick: kind (0 RW, 1 RB, 2 RA here), vec, per_row, block, items, atomic
   const struct {
     int gpu;
     size_t m, n;
-    unsigned vec, per_row, items;
-  } want[] = {{2, 131100, 32, 1, 2, 4}, {2, 524300, 8, 0, 1, 1},  {2, 262150, 16, 1, 1, 4},
-              {2, 131000, 32, 0, 8, 1}, {2, 105000, 40, 0, 8, 1}, {2, 500000, 12, 0, 2, 1},
-              {2, 70000, 64, 0, 8, 1},  {1, 131100, 32, 0, 8, 1}, {1, 524300, 8, 0, 2, 1},
-              {0, 131100, 32, 0, 8, 1}};
+    int kind, vec;
+    unsigned per_row, block, items, atomic;
+  } want[] = {{2, 131100, 32, 0, 1, 2, 128, 4, 0}, {2, 524300, 8, 0, 0, 1, 128, 1, 0},
+              {2, 262150, 16, 0, 1, 1, 128, 4, 0}, {2, 131000, 32, 0, 0, 8, 128, 1, 0},
+              {2, 105000, 40, 0, 0, 8, 128, 1, 0}, {2, 500000, 12, 0, 0, 2, 128, 1, 0},
+              {2, 70000, 64, 0, 0, 8, 128, 1, 0},  {1, 131100, 32, 0, 0, 8, 128, 1, 0},
+              {1, 524300, 8, 0, 0, 2, 128, 1, 0},  {0, 131100, 32, 0, 0, 8, 128, 1, 0},
+              // fewer than 0.3 sms rows of 2^23 elements or more, with atomics: RA's 8 sms
+              // blocks on the H200, a block of 512 a row where the memory is slower or unknown
+              // (on four SMs 33 rows are not few: a block of 128 a row)
+              {2, 33, 262150, 2, 1, 32, 256, 4, 1},  {2, 32, 524288, 2, 1, 33, 256, 4, 1},
+              {2, 40, 524288, 1, 1, 0, 512, 1, 0},   {2, 32, 131072, 1, 1, 0, 512, 1, 0},
+              {1, 33, 262150, 1, 1, 0, 512, 1, 0},   {0, 33, 262150, 1, 1, 0, 128, 1, 0}};
   for (const auto &w : want) {
     fake::current = w.gpu;
     tgm_rows_pick k = {};
     bool early = false;
-    if (r::tgm_pick(w.m, w.n, &k, &early) != DEV(Success) || k.kind != 0 || k.vec != (int)w.vec ||
-        k.per_row != w.per_row || k.items != w.items)
-      FAIL("%s, %zu x %zu: pick kind %d vec %d per_row %u items %u, want RW vec %u per_row %u "
-           "items %u\n",
-           fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.vec, k.per_row, k.items, w.vec,
-           w.per_row, w.items);
-  }
-  // fewer than 0.3 sms rows of 2^23 elements or more, with atomics: RA's 8 sms blocks on the
-  // H200, a block of 512 a row where the memory is slower or unknown (on four SMs 33 rows
-  // are not few: a block of 128 a row)
-  const struct {
-    int gpu;
-    size_t m, n;
-    int kind;
-    unsigned per_row, block;
-  } few[] = {{2, 33, 262150, 2, 32, 256}, {2, 32, 524288, 2, 33, 256}, {2, 40, 524288, 1, 0, 512},
-             {2, 32, 131072, 1, 0, 512},  {1, 33, 262150, 1, 0, 512},  {0, 33, 262150, 1, 0, 128}};
-  for (const auto &w : few) {
-    fake::current = w.gpu;
-    tgm_rows_pick k = {};
-    bool early = false;
-    if (r::tgm_pick(w.m, w.n, &k, &early) != DEV(Success) || k.kind != w.kind ||
-        k.per_row != w.per_row || k.block != w.block || k.atomic != (w.kind == 2))
-      FAIL("%s, %zu x %zu: pick kind %d per_row %u block %u atomic %u, want kind %d per_row %u "
-           "block %u\n",
-           fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.per_row, k.block, k.atomic, w.kind,
-           w.per_row, w.block);
+    if (r::tgm_pick(w.m, w.n, &k, &early) != DEV(Success) || k.kind != w.kind || k.vec != w.vec ||
+        k.per_row != w.per_row || k.block != w.block || k.items != w.items || k.atomic != w.atomic)
+      FAIL("%s, %zu x %zu: pick kind %d vec %d per_row %u block %u items %u atomic %u, want %d %d "
+           "%u %u %u %u\n",
+           fake::gpus[(size_t)w.gpu].name, w.m, w.n, k.kind, k.vec, k.per_row, k.block, k.items,
+           k.atomic, w.kind, w.vec, w.per_row, w.block, w.items, w.atomic);
   }
   fake::current = 0;
 }
