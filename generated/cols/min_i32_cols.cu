@@ -222,9 +222,9 @@ __device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
-// the ITEMS loads of a chunk are all issued before any is combined, so
-// ITEMS loads are in flight (a loop over the codelet keeps one).
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart,
+// from chunk b on: the ITEMS loads of a chunk are all issued before any is
+// combined, so ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
@@ -244,14 +244,47 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
   return value;
 }
 
+// tgm_vectors from chunk b of the input; for ITEMS >= 4 that first chunk
+// is loaded before anything else is computed where the input is 16-byte
+// aligned and the chunk whole (unguarded, as CUB loads a full tile), its
+// value then combined with the rest's. bench/results/2026-11-29-peel (H200,
+// each type/op tuned with and without it): 2^12 in a graph 0.95-1.00x CUB
+// -> 0.96-1.04x (B1's whole input is one chunk), cells below CUB 14-17 ->
+// 5-6 of 198. Not for ITEMS 1, whose loop the compiler unrolls four times:
+// a single load before it leaves a remainder loaded one at a time (rows of
+// 4096, a block a row, 0.71-0.92x). The form matters to ptxas: threading
+// one accumulator through both parts, or taking ITEMS 1 past this
+// function, cost RB's blocks of 512 (rows of 32768) 5-7 %.
+template <unsigned BLOCK, unsigned ITEMS>
+__device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_size n, tgm_size b, tgm_size g, unsigned t) {
+  const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
+  A value = tgm_identity();
+  tgm_size head = 0, next = b;
+  if (ITEMS >= 4 && ((unsigned long long)in & 15) == 0 && (b + 1) * chunk * TGM_VW <= n) {
+    const V *vin = reinterpret_cast<const V *>(in);
+    const tgm_size lo = b * chunk + t;
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      v[j] = vin[lo + j * BLOCK];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; j++)
+      value = tgm_combine(value, min_scalar_vec(&v[j], 1, 1));
+    next = b + g;
+  } else
+    head = tgm_head(in, n);
+  const tgm_size nv = (n - head) / TGM_VW;
+  value = tgm_combine(value, tgm_vectors<BLOCK, ITEMS>(reinterpret_cast<const V *>(in + head), nv, next, g, t, head));
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+}
+
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
-  const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
-  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+  if (items >= 16)
+    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
+  if (items >= 4)
+    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
+  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
