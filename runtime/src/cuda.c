@@ -2,6 +2,7 @@
 // dlopen so that nothing links against CUDA. The few types and constants of
 // cuda.h and nvrtc.h it needs are declared here.
 #include "internal.h"
+#include "launch_rule.tpl" // tgm_mem_gbps
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,7 +382,7 @@ tgm_status tgm__cuda_open(int device, const char *offline_arch, tgm_backend *b) 
     int mem_khz = 0, bus_bits = 0; // either may be unsupported: the peak stays unknown
     if (!c->cuDeviceGetAttribute(&mem_khz, CU_ATTR_MEM_CLOCK, c->dev) &&
         !c->cuDeviceGetAttribute(&bus_bits, CU_ATTR_BUS_WIDTH, c->dev))
-      b->info.peak_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+      b->info.peak_gbps = (double)tgm_mem_gbps(mem_khz, bus_bits);
     snprintf(b->info.arch, sizeof b->info.arch, "sm_%d%d", major, minor);
   } else {
     b->offline = 1;

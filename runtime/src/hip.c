@@ -1,6 +1,7 @@
 // hip.c — the HIP backend: hiprtc and the HIP module API (linked, not
 // loaded: it is built only where HIP is installed).
 #include "internal.h"
+#include "launch_rule.tpl" // tgm_mem_gbps
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,7 +332,7 @@ tgm_status tgm__hip_open(int device, const char *offline_arch, tgm_backend *b) {
   b->info.max_threads = p.maxThreadsPerBlock;
   b->info.l2_bytes = (size_t)p.l2CacheSize;
   b->info.global_mem_bytes = p.totalGlobalMem;
-  b->info.peak_gbps = 2.0 * p.memoryClockRate * 1e3 * (p.memoryBusWidth / 8.0) / 1e9;
+  b->info.peak_gbps = (double)tgm_mem_gbps(p.memoryClockRate, p.memoryBusWidth);
   b->info.warp = p.warpSize;
   hipDriverGetVersion(&b->info.driver_version);
   return hip_env(b);

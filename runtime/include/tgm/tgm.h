@@ -66,7 +66,8 @@ typedef struct {
   char compiler[64];  // "nvrtc 13.0", "hiprtc 5.2"
   int warp;           // 32 or 64
   int max_threads;    // threads a block, at most
-  double peak_gbps;   // memory bandwidth, 2 x memory clock x bus width (GB/s); 0: unknown
+  double peak_gbps;   // memory bandwidth in whole GB/s, 2 x memory clock x bus width
+                      // (templates/launch_rule.tpl's tgm_mem_gbps); 0: unknown
 } tgm_device_info;
 
 // Opens device `device` of the backend. When `offline_arch` is not NULL no

@@ -983,8 +983,9 @@ static inline unsigned long long tgm_mem_gbps(int mem_khz, int bus_bits) {
   return 2ull * (unsigned long long)mem_khz * ((unsigned long long)bus_bits / 8) / 1000000;
 }
 // A SM's share of a bandwidth of gbps GB/s over sms SMs, whole GB/s, at most
-// 65535; 0 where either is unknown. The embedded call reads it from
-// tgm_mem_gbps, tgm-tune and tgm_reduce from their device's peak.
+// 65535; 0 where either is unknown. The embedded call reads gbps from
+// tgm_mem_gbps, tgm-tune and tgm_reduce from their device's peak_gbps, which
+// the runtime's backends compute with tgm_mem_gbps too.
 static inline unsigned tgm_sm_gbps(unsigned long long gbps, int sms) {
   if (gbps == 0 || sms <= 0)
     return 0;
