@@ -72,8 +72,8 @@ static void build(Arena *a, Composition *c, Plan *p) {
    * index arithmetic before the first load (bench/results/2026-11-26-b1-ab) */
   bool one = p->g == G_B1;
   Node *value = mk_decl(a, loc, "value", type_new(a, TY_ACC),
-                        kernel_values(a, p->kernel, p->g, p->t, "BLOCK", NULL,
-                                      one ? mk_int(a, loc, 0) : mk_gpu(a, loc, "bid"),
+                        kernel_values(a, p->kernel, p->g, p->t, vec && !grid_tiled(p->g), "BLOCK",
+                                      NULL, one ? mk_int(a, loc, 0) : mk_gpu(a, loc, "bid"),
                                       one ? mk_int(a, loc, 1) : mk_gpu(a, loc, "gdim"),
                                       mk_gpu(a, loc, "tid")));
   block_add(a, body,

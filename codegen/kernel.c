@@ -180,13 +180,16 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value) {
  * thread index, [params]): this thread's value, reduced by the thread-level
  * codelet over its part (file.tpl's partition functions, by grid and thread
  * shape). A row kernel passes its group size as `threads`, each input moved
- * to the row (`ins`, NULL: the inputs) and the thread's place in its group. */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const char *threads,
-                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx) {
+ * to the row (`ins`, NULL: the inputs) and the thread's place in its group.
+ * `first` (strided vectors only): tgm_values_DS_SV_first, which loads a
+ * block's first chunk before anything else is computed. */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, bool first,
+                    const char *threads, Node *const *ins, Node *bidx, Node *gdim, Node *tidx) {
   Loc loc = k->fn->loc;
+  assert(!first || (t == T_SV && !grid_tiled(g)));
   Node *call = mk_call(a, loc,
-                       arena_printf(a, "tgm_values_%s_%s<%s>", grid_tiled(g) ? "DT" : "DS",
-                                    thread_code(t), threads),
+                       arena_printf(a, "tgm_values_%s_%s%s<%s>", grid_tiled(g) ? "DT" : "DS",
+                                    thread_code(t), first ? "_first" : "", threads),
                        0);
   call->ty = type_new(a, TY_ACC);
   for (int i = 0; i < k->inputs.len; i++)

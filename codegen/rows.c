@@ -154,7 +154,11 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
             mk_comment(a, loc,
                        arena_printf(a, "thread: codelet '%s' on its part of the row (%s)",
                                     c->scalar->id, part)));
-  Node *values = kernel_values(a, k, G_DS, p->t, grouped ? "GROUP" : "BLOCK", row_inputs(a, k, row),
+  /* the loop alone, without file.tpl's first chunk up front: with it RA and
+   * RL took 95-116 registers (77-103) and ran 3-14 % slower on the H200
+   * (bench/results/2026-11-29-peel) */
+  Node *values = kernel_values(a, k, G_DS, p->t, false, grouped ? "GROUP" : "BLOCK",
+                               row_inputs(a, k, row),
                                parts ? mk_gpu(a, loc, "bid") : mk_int(a, loc, 0),
                                parts ? mk_gpu(a, loc, "gdim") : mk_int(a, loc, 1),
                                mk_gpu(a, loc, grouped ? "group_tid" : "tid"));

@@ -596,9 +596,11 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
 /* tgm_values_DT_SS<BLOCK>(x, [y, ...] n, items, block index, block count,
  * thread index, [params]): a thread's value, reduced by the thread level
  * over its part; `threads` share it (BLOCK, or a row's GROUP), `ins` are the
- * inputs as the call passes them (NULL: the kernel's parameters) */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, const char *threads,
-                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx);
+ * inputs as the call passes them (NULL: the kernel's parameters); `first`:
+ * DS_SV's form that loads a block's first chunk before anything else
+ * (tgm_values_DS_SV_first, the 1-D kernels') */
+Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, bool first,
+                    const char *threads, Node *const *ins, Node *bidx, Node *gdim, Node *tidx);
 
 /* Grid-level transformations: each finishes plan p's kernel, whose body
  * ends with `value` (a declaration) holding the block's result in thread

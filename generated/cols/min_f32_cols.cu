@@ -213,9 +213,9 @@ __device__ __forceinline__ A tgm_values_DT_SV(const T *__restrict__ in, tgm_size
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart,
-// from chunk b on: the ITEMS loads of a chunk are all issued before any is
-// combined, so ITEMS loads are in flight (a loop over the codelet keeps one).
+// A thread's vectors in chunks of BLOCK * ITEMS, chunk after chunk g apart:
+// the ITEMS loads of a chunk are all issued before any is combined, so
+// ITEMS loads are in flight (a loop over the codelet keeps one).
 template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv, tgm_size b, tgm_size g, unsigned t, tgm_size head) {
   (void)head;
@@ -245,7 +245,9 @@ __device__ __forceinline__ A tgm_vectors(const V *__restrict__ vin, tgm_size nv,
 // a single load before it leaves a remainder loaded one at a time (rows of
 // 4096, a block a row, 0.71-0.92x). The form matters to ptxas: threading
 // one accumulator through both parts, or taking ITEMS 1 past this
-// function, cost RB's blocks of 512 (rows of 32768) 5-7 %.
+// function, cost RB's blocks of 512 (rows of 32768) 5-7 %; and the row
+// kernels of several blocks a row (RA, RL) 3-14 % with it, through their
+// registers: the rows do without it.
 template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_size n, tgm_size b, tgm_size g, unsigned t) {
   const tgm_size chunk = (tgm_size)BLOCK * ITEMS;
@@ -271,6 +273,18 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
 
 template <unsigned BLOCK>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
+  const V *vin = reinterpret_cast<const V *>(in + head);
+  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
+            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
+                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
+}
+
+// tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
+// 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
+template <unsigned BLOCK>
+__device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
   if (items >= 16)
     return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
   if (items >= 4)
