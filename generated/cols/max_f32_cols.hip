@@ -908,7 +908,13 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     last wave of a few blocks, 1.17-1.35x slower at 2^22-2^26 for m = 5,
 //     7, 10, 16, 25, 50 on the H200 (bench/results/2026-11-27-h200/rl-floor);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
-//     row, items 4, so the GPU is full;
+//     row, items 4, so the GPU is full; but where sm_gbps is at least
+//     TGM_ROWS_FAST_SM_GBPS, for n <= 65536, a block of 256 a row, items 1
+//     (RB): on the H200, the embedded call before and after, all six
+//     type/ops at 8 shapes of 132-256 rows of 8192-65536: 1.10-1.39x in
+//     (b), 1.13-1.51x in (c), where RA was 0.66-0.98x CUB for f32 max/min
+//     (bench/results/2026-11-29-rows-mid; the H100 keeps RL/RA, unmeasured
+//     there);
 //   where the spectrum has RA, RA instead of RL in both cases (below);
 //   n < 1024, and n < 1536 on m >= 4 sms rows (a block of 128 a SM at
 //     least): a group of n / 16 threads a row (16 elements each), up to a
@@ -1020,6 +1026,12 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
       k.block = b < 128 ? 128 : b > 512 || b > max_threads ? (max_threads < 512 ? max_threads : 512) : (unsigned)b;
       k.items = 4;
     }
+    return k;
+  }
+  if (sm_gbps >= TGM_ROWS_FAST_SM_GBPS && n >= 8192 && n <= 65536 && m < 2ull * sms && max_threads >= 256) {
+    k.kind = 1; // a block of 256 a row, items 1 (m >= sms here)
+    k.per_row = 0;
+    k.block = 256;
     return k;
   }
   if (n >= 8192 && m < 2ull * sms && m <= TGM_ROWS_PARTS_MAX && max_threads >= 1024) {

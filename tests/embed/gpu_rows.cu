@@ -4,7 +4,7 @@
 // label `gpu`: exit 77 without a GPU).
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I tests/embed/headers tests/embed/gpu_rows.cu -o gpu_rows
-//   gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set issue|rule|rb|sweep]]
+//   gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set issue|rule|rb|mid|sweep]]
 // (bash tests/embed/gpu.sh --rows ... builds and runs it; --quick: shapes
 // up to 2^21 elements, for compute-sanitizer.)
 //
@@ -24,7 +24,8 @@
 //    then 2x) in the same buffers; two streams at once, each with its temp.
 // 3. --bench: the nine shapes of issue 12 (all six type/ops), rows at the
 //    row rule's boundaries of n (set "rule", all six), with --set rb alone
-//    the block-a-row shapes where CUB is the peer (all six), and with
+//    the block-a-row shapes where CUB is the peer (all six), with --set mid
+//    alone sms to 2 sms rows of 8192 and more (all six), and with
 //    --sweep m n = 2^10..2^28 (even powers) by n = 2^1, 2^3, ... (sum f32
 //    and i32), timed in the three ways of gpu_timing.h (cold L2): tgm's
 //    rows against CUB's segmented reduce (fixed-size segments through an
@@ -399,6 +400,14 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
   for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "rb"); o++)
     for (const Shape &sh : rb)
       bench_shape<T>(csv, "rb", (Op)o, false, h, d, d_len, sh, flush);
+  // sms to 2 sms rows (132 SMs) of 8192 and more, around the rule's n <= 65536 for a fast
+  // memory, every op (only when asked for: --set mid)
+  static const Shape mid[] = {{160, 16384}, {200, 16384}, {256, 16384}, {256, 8192},
+                              {132, 65536}, {200, 32768}, {256, 32768}, {140, 65536},
+                              {200, 65540}, {200, 131072}};
+  for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "mid"); o++)
+    for (const Shape &sh : mid)
+      bench_shape<T>(csv, "mid", (Op)o, false, h, d, d_len, sh, flush);
   if (sweep && timed("sweep"))
     for (int c = 0; c < 2; c++)
       for (int e = 10; e <= 28; e += 2)
@@ -441,7 +450,7 @@ int main(int argc, char **argv) {
       bench_set = argv[++i];
     else {
       std::fprintf(stderr, "usage: gpu_rows [--quick] [--bench FILE.csv [--sweep] [--set "
-                           "issue|rule|rb|sweep]]\n");
+                           "issue|rule|rb|mid|sweep]]\n");
       return 2;
     }
   }
