@@ -1004,9 +1004,9 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
   return k;
 }
 // A SM's share of the memory bandwidth (GB/s) from which the rows of 8, 16
-// and 32 read more bytes a thread and few long rows take RA over every SM
-// (tgm_rows_pick_of): an H200's 4.9 TB/s over 132 SMs is 37, an H100's
-// 3.35 TB/s 25.
+// and 32 read more bytes a thread, few long rows take RA over every SM and
+// sms to 2 sms rows of 8192-65536 a block of 256 a row (tgm_rows_pick_of):
+// an H200's 4.9 TB/s over 132 SMs is 37, an H100's 3.35 TB/s 25.
 enum { TGM_ROWS_FAST_SM_GBPS = 32 };
 // A device's memory bandwidth in whole GB/s from its memory clock (kHz) and
 // bus width (bits), 2 transfers a clock; 0 where either is unknown.
