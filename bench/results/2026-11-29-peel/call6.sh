@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # peel, call 6 (2026-11-29c): RA and RL (few long rows, 77 -> 95-100 and 103 -> 115 registers for
-# sum with the peel) in pick_ab, HEAD~2's test headers (B) against the peel's (P), f32 and i32,
+# sum with the peel) in pick_ab, 0c0278d's test headers (B) against the peel's (P), f32 and i32,
 # alternated twice; PICK_AB_GRID=0: the pick, CUB, the rule's RL and RA at 2, 4, 8 sms blocks.
 set -u
 tar xJf .gpu/bins.txz -C .gpu

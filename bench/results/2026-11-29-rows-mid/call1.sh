@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rows between sms and 2 sms with n >= 8192 (RA of 8 sms blocks on the H200) against CUB: pick_ab's
-# whole grid (RB, RL, RA settings), sum f32, the committed test headers (2cd..., the peel's rows
-# excluded: their kernels as 0c0278d's), twice. .gpu/bins/pick: nvcc -std=c++17 -O3 -arch=sm_90
+# whole grid (RB, RL, RA settings), sum f32, the test headers of 58300eb (the row kernels as
+# 0c0278d's), twice. .gpu/bins/pick: nvcc -std=c++17 -O3 -arch=sm_90
 # -I tests/embed/headers bench/rows/pick_ab.cu
 set -u
 tar xJf .gpu/bins.txz -C .gpu
