@@ -223,12 +223,15 @@ static inline unsigned long long tgm_pow2_floor(unsigned long long x) {
 //     7, 10, 16, 25, 50 on the H200 (bench/results/2026-11-27-h200/rl-floor);
 //   long rows (n >= 8192) on sms <= m < 2 sms: RL of 2 blocks of 1024 a
 //     row, items 4, so the GPU is full; but where sm_gbps is at least
-//     TGM_ROWS_FAST_SM_GBPS, for n <= 65536, a block of 256 a row, items 1
+//     TGM_ROWS_FAST_SM_GBPS, for n <= 262144, a block of 256 a row, items 1
 //     (RB): on the H200, the embedded call before and after, all six
 //     type/ops at 8 shapes of 132-256 rows of 8192-65536: 1.10-1.39x in
 //     (b), 1.13-1.51x in (c), where RA was 0.66-0.98x CUB for f32 max/min
-//     (bench/results/2026-11-29-rows-mid; the H100 keeps RL/RA, unmeasured
-//     there);
+//     (bench/results/2026-11-29-rows-mid); pick_ab's grid (sum f32 and
+//     i32) found RB of 256 1.03-1.13x RA at 140-256 rows of 65540-262144
+//     in (b), 1.00-1.12x in (c), and 0.99x at 140 x 524288, left to RA
+//     (bench/results/2026-11-29-rows-mid-long; the H100 keeps RL/RA,
+//     unmeasured there);
 //   where the spectrum has RA, RA instead of RL in both cases (below);
 //   n < 1024, and n < 1536 on m >= 4 sms rows (a block of 128 a SM at
 //     least): a group of n / 16 threads a row (16 elements each), up to a
@@ -279,7 +282,7 @@ static inline struct tgm_rows_pick tgm_rows_atomic_parts(struct tgm_rows_pick k,
 }
 // A SM's share of the memory bandwidth (GB/s) from which the rows of 8, 16
 // and 32 read more bytes a thread, few long rows take RA over every SM and
-// sms to 2 sms rows of 8192-65536 a block of 256 a row (tgm_rows_pick_of):
+// sms to 2 sms rows of 8192-262144 a block of 256 a row (tgm_rows_pick_of):
 // an H200's 4.9 TB/s over 132 SMs is 37, an H100's 3.35 TB/s 25.
 enum { TGM_ROWS_FAST_SM_GBPS = 32 };
 // A device's memory bandwidth in whole GB/s from its memory clock (kHz) and
@@ -342,7 +345,7 @@ static inline struct tgm_rows_pick tgm_rows_pick_of(unsigned long long m, unsign
     }
     return k;
   }
-  if (sm_gbps >= TGM_ROWS_FAST_SM_GBPS && n >= 8192 && n <= 65536 && m < 2ull * sms && max_threads >= 256) {
+  if (sm_gbps >= TGM_ROWS_FAST_SM_GBPS && n >= 8192 && n <= 262144 && m < 2ull * sms && max_threads >= 256) {
     k.kind = 1; // a block of 256 a row, items 1 (m >= sms here)
     k.per_row = 0;
     k.block = 256;

@@ -400,11 +400,12 @@ static void bench(FILE *csv, bool sweep, const std::vector<T> &h, const T *d, si
   for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "rb"); o++)
     for (const Shape &sh : rb)
       bench_shape<T>(csv, "rb", (Op)o, false, h, d, d_len, sh, flush);
-  // sms to 2 sms rows (132 SMs) of 8192 and more, around the rule's n <= 65536 for a fast
+  // sms to 2 sms rows (132 SMs) of 8192 and more, around the rule's n <= 262144 for a fast
   // memory, every op (only when asked for: --set mid)
-  static const Shape mid[] = {{160, 16384}, {200, 16384}, {256, 16384}, {256, 8192},
-                              {132, 65536}, {200, 32768}, {256, 32768}, {140, 65536},
-                              {200, 65540}, {200, 131072}};
+  static const Shape mid[] = {{160, 16384},  {200, 16384},  {256, 16384},  {256, 8192},
+                              {132, 65536},  {200, 32768},  {256, 32768},  {140, 65536},
+                              {200, 65540},  {200, 131072}, {140, 131072}, {256, 131072},
+                              {200, 262144}, {200, 262150}, {140, 524288}};
   for (int o = 0; o < 3 && bench_set && !std::strcmp(bench_set, "mid"); o++)
     for (const Shape &sh : mid)
       bench_shape<T>(csv, "mid", (Op)o, false, h, d, d_len, sh, flush);

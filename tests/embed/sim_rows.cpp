@@ -444,7 +444,7 @@ static void tuned_cells() {
 
 // The row rule's input from the memory (launch_rule.tpl's tgm_sm_gbps): rows
 // of 8, 16 and 32 from 2^22 elements read more bytes a thread, few long rows
-// spread over every SM, and sms to 2 sms rows of 8192-65536 take a block of
+// spread over every SM, and sms to 2 sms rows of 8192-262144 take a block of
 // 256 a row, where a SM's share of the bandwidth is 32 GB/s or more
 // (the fake H200: 37), not on the H100 (its memory unknown here: the query
 // fails, and the call still runs).
@@ -475,13 +475,15 @@ static void bandwidth_picks() {
               {2, 32, 131072, 1, 1, 0, 512, 1, 0},
               {1, 33, 262150, 1, 1, 0, 512, 1, 0},
               {0, 33, 262150, 1, 1, 0, 128, 1, 0},
-              // sms to 2 sms rows of 8192-65536: a block of 256 a row on the H200, RA's 8 sms
+              // sms to 2 sms rows of 8192-262144: a block of 256 a row on the H200, RA's 8 sms
               // blocks on the H100 (and on the H200 for longer rows)
               {2, 256, 16384, 1, 1, 0, 256, 1, 0},
               {2, 132, 65536, 1, 1, 0, 256, 1, 0},
               {2, 263, 8192, 1, 1, 0, 256, 1, 0},
               {2, 200, 8191, 1, 1, 0, 128, 1, 0},
-              {2, 200, 65540, 2, 1, 5, 256, 4, 1},
+              {2, 200, 65540, 1, 1, 0, 256, 1, 0},
+              {2, 140, 262144, 1, 1, 0, 256, 1, 0},
+              {2, 200, 262150, 2, 1, 5, 256, 4, 1},
               {1, 256, 16384, 2, 1, 4, 256, 4, 1}};
   for (const auto &w : want) {
     fake::current = w.gpu;

@@ -402,14 +402,18 @@ int main(int argc, char **argv) {
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 1 && p.block == 256);
   p = tune_rows_pick(4096, 4096, 132, 1024, 0, 1);
   CHECK(p.role == TUNE_PICK_RB);
-  // sms <= m < 2 sms, 8192 <= n <= 65536 at 32 GB/s a SM or more: a block of 256 a row, items 1
+  // sms <= m < 2 sms, 8192 <= n <= 262144 at 32 GB/s a SM or more: a block of 256 a row, items 1
   p = tune_rows_pick(256, 16384, 132, 1024, 37, 1);
   CHECK(p.role == TUNE_PICK_RB && p.block == 256 && p.items == 1);
   p = tune_rows_pick(132, 65536, 132, 1024, 37, 0);
   CHECK(p.role == TUNE_PICK_RB && p.block == 256 && p.items == 1);
   p = tune_rows_pick(263, 8192, 132, 1024, 37, 1);
   CHECK(p.role == TUNE_PICK_RB && p.block == 256 && p.items == 1);
-  p = tune_rows_pick(200, 65537, 132, 1024, 37, 1); // longer rows: RA as before
+  p = tune_rows_pick(200, 65537, 132, 1024, 37, 1);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 256 && p.items == 1);
+  p = tune_rows_pick(140, 262144, 132, 1024, 37, 1);
+  CHECK(p.role == TUNE_PICK_RB && p.block == 256 && p.items == 1);
+  p = tune_rows_pick(200, 262145, 132, 1024, 37, 1); // longer rows: RA as before
   CHECK(p.role == TUNE_PICK_RA && p.per_row == 5 && p.block == 256);
   p = tune_rows_pick(264, 16384, 132, 1024, 37, 1); // 2 sms rows: a block of 128 a row
   CHECK(p.role == TUNE_PICK_RB && p.block == 128);
