@@ -139,7 +139,7 @@ const char *plan_summary(Arena *a, const Plan *p) {
 /* What the spectrum computes, in a line: out[0] = sqrt(acc), where acc = the + of in[i] * in[i] ... */
 const char *gen_meaning(Arena *a, const Composition *c) {
   const Spectrum *s = c->spec;
-  const char *first = ((const SpecInput *)s->inputs.items[0])->name;
+  const char *first = ((const SpecInput *)s->inputs.items[0])->user; /* the user's names */
   const char *fold = arena_printf(a, "the %s of %s over 0 <= i < n (%s.Size()), from %s",
                                   op_name(s->op), s->transform_text, first,
                                   identity_text(s->op, c->acc_elem));
@@ -153,7 +153,7 @@ const char *gen_meaning(Arena *a, const Composition *c) {
                        : "";
   if (!s->epilogue)
     return arena_printf(a, "%s = %s%s", out, fold, of);
-  return arena_printf(a, "%s = %s, where %s = %s%s", out, s->epilogue_text, s->acc->name, fold, of);
+  return arena_printf(a, "%s = %s, where %s = %s%s", out, s->epilogue_text, s->acc_user, fold, of);
 }
 
 const char *gen_identity_text(const Composition *c) { return identity_text(c->op, c->acc_elem); }

@@ -1,6 +1,7 @@
 /* main.c -- tgm-gen: the whole pipeline, one straight line of calls.
  *
- *   file --front--> AST --sema--> kinds, operator, tunables
+ *   file --front--> AST --sema--> kinds, operator, tunables, the user's names
+ *        apart from tgm's (names.c)
  *        --plan--> candidate plans --lower--> device functions
  *        --block--> block transformations --grid--> kernels
  *        --each dialect takes what it prints--> CPU check --> .cu .hip .json .cub.cu

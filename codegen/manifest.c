@@ -239,11 +239,11 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_t *meaning = json_object();
   json_t *ins = json_array(), *prm = json_array();
   for (int i = 0; i < sp->inputs.len; i++)
-    json_array_append_new(ins, json_string(((const SpecInput *)sp->inputs.items[i])->name));
+    json_array_append_new(ins, json_string(((const SpecInput *)sp->inputs.items[i])->user));
   for (int i = 0; i < sp->params.len; i++) {
     const SpecParam *p = sp->params.items[i];
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "name", json_string(p->user));
     json_object_set_new(o, "ctype", json_string(p->ctype));
     json_array_append_new(prm, o);
   }

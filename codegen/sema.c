@@ -546,4 +546,6 @@ void sema_check(Ctx *ctx, Program *prog) {
     name_untagged(ctx, prog);
   if (ctx->diag->nerrors == 0)
     spectrum_derive(ctx, prog);
+  if (ctx->diag->nerrors == 0)
+    names_apart(ctx, prog);
 }

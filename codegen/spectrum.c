@@ -229,11 +229,12 @@ static bool check_transform_use(Node *n, void *ctx) {
 }
 
 /* Replaces temporaries by their initialisers (the transform is one
- * expression of the loaded elements). */
+ * expression of the loaded elements), and the temporaries those read in
+ * turn (`T a = x[i] * s; T b = a + 1;`: b is x[i] * s + 1). */
 static Node *inline_temps(Node *n, void *ctx) {
   Derive *dv = ctx;
   if (n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl))
-    return node_clone(dv->ctx->arena, n->decl->init);
+    return node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
   return n;
 }
 
@@ -529,6 +530,7 @@ static void derive(Derive *dv) {
   if (dv->failed)
     return;
   s->acc = dv->acc;
+  s->acc_user = dv->acc->name;
   s->acc_ty = dv->acc->ty;
   s->acc_ctype = emit_type(a, dv->acc->ty); /* tgm_arg for an Arg */
   s->acc_float = dv->acc->ty->kind == TY_FLOAT || dv->acc->ty->kind == TY_DOUBLE ||
@@ -636,12 +638,12 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
       Node *p = scalar->fn->kids.items[k];
       if (p->ty->kind == TY_ARRAY) {
         SpecInput *in = arena_alloc(a, sizeof *in);
-        in->name = p->name;
+        in->name = in->user = p->name;
         in->loc = p->loc;
         vec_push(a, &s->inputs, in);
       } else {
         SpecParam *pm = arena_alloc(a, sizeof *pm);
-        pm->name = p->name;
+        pm->name = pm->user = p->name;
         pm->ty = p->ty;
         pm->ctype = type_str(a, p->ty);
         pm->loc = p->loc;

@@ -350,12 +350,14 @@ struct Codelet {
  * Every variant applies the transform once per input element, combines
  * partial results only with op, and runs the epilogue once. */
 typedef struct {
-  const char *name; /* the user's parameter name: x */
+  const char *name; /* the parameter's name in the code: x (names.c) */
+  const char *user; /* as the user wrote it, for the manifest */
   Loc loc;
 } SpecInput;
 
 typedef struct {
-  const char *name;  /* threshold */
+  const char *name;  /* in the code: threshold (names.c) */
+  const char *user;  /* as the user wrote it: the manifest, tgm-tune's --param */
   const char *ctype; /* its C type as printed: T, float, unsigned */
   Type *ty;
   Loc loc;
@@ -365,6 +367,7 @@ typedef struct Spectrum {
   const char *name;             /* the spectrum: sum */
   const struct Codelet *scalar; /* the codelet it is read from */
   Node *acc;                    /* the scalar codelet's accumulator declaration */
+  const char *acc_user;         /* its name as the user wrote it (names.c may rename it) */
   Op op;                        /* the combining operator */
   PtrVec inputs;                /* SpecInput *: the Array<1,T> parameters, >= 1, one length */
   PtrVec params;                /* SpecParam *: scalar parameters, passed through */
@@ -394,6 +397,14 @@ typedef struct {
   Arena *arena;
   Diag *diag;
 } Ctx;
+
+/* --------------------------------------------------------------- names.c */
+
+/* After sema: renames, in the code, each user name that is also one tgm
+ * writes (a template's, a pass's), so the two never meet in one scope. */
+void names_apart(Ctx *ctx, Program *prog);
+extern const char *const names_invented[]; /* the names the passes declare */
+extern const int names_invented_count;
 
 /* --------------------------------------------------------------- front.c */
 

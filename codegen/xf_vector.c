@@ -3,23 +3,30 @@
  * From the lowered scalar codelet `T sum_scalar(const T *in, size, stride)`
  * it makes `T sum_scalar_vec(const V *in, size, stride)`, where V is the
  * 16-byte vector of T (int4, float4, double2, ...) and size and stride
- * count vectors. Each statement that reads in[i] becomes
+ * count vectors. A loop body of one statement that reads in[i] becomes
  *   { V v = in[i]; S[v.x]; S[v.y]; S[v.z]; S[v.w]; }
  * one copy of the statement per component, in order (an `if` whose
- * condition reads in[i] is one statement); in_first + i (x.Index(i)) in
- * the copy for component k becomes in_first + i * width + k. A statement that reads
- * in[] at two different indices cannot be split that way: the transform
- * fails with a reason and the vector variants are left out. The aligned
- * body is the caller's business (head and tail stay scalar). */
+ * condition reads in[i] is one statement). Any other body (temporaries,
+ * several statements, a statement that reads no element, as `accum += 1`)
+ * runs whole once per component, each copy in braces of its own so that its
+ * temporaries stay its own:
+ *   { V v = in[i]; { B[v.x] } { B[v.y] } { B[v.z] } { B[v.w] } }
+ * The vector local is `v`, or `v_`, `v__`, ... where the codelet uses that
+ * name. in_first + i (x.Index(i)) in the copy for component k becomes
+ * in_first + i * width + k. A body that reads in[] at two different indices
+ * cannot be split that way: the transform fails with a reason and the vector
+ * variants are left out. The aligned body is the caller's business (head
+ * and tail stay scalar). */
 #include "tgm.h"
 
 #include <string.h>
 
 typedef struct {
   Arena *a;
-  Node *in;    /* the pointer parameter */
-  int width;   /* components per vector */
-  int indexed; /* in_first + i (x.Index(i)) in the statements split so far */
+  Node *in;          /* the pointer parameter */
+  const char *vname; /* the vector local's name: "v", unless the codelet uses it */
+  int width;         /* components per vector */
+  int indexed;       /* in_first + i (x.Index(i)) in the statements split so far */
   const char *why;
   Loc why_loc;
 } Vec;
@@ -76,6 +83,7 @@ static Node *subst(Node *n, void *ctx) {
 }
 
 static Node *split(Vec *vc, Node *s);
+static Node *split_body(Vec *vc, Node *body);
 
 static void split_list(Vec *vc, Node *list) {
   for (int i = 0; i < list->kids.len; i++)
@@ -102,7 +110,7 @@ static Node *split(Vec *vc, Node *s) {
       vc->why = "reads the input in a loop header";
       vc->why_loc = head.first->loc;
     }
-    s->body = split(vc, s->body);
+    s->body = split_body(vc, s->body);
     return s;
   }
   case ND_IF: {
@@ -126,7 +134,7 @@ static Node *split(Vec *vc, Node *s) {
   Arena *a = vc->a;
   Node *blk = mk_block(a, s->loc);
   Type *vt = type_new(a, TY_VEC);
-  Node *v = mk_decl(a, r.first->loc, "v", vt, node_clone(a, r.first));
+  Node *v = mk_decl(a, r.first->loc, vc->vname, vt, node_clone(a, r.first));
   block_add(a, blk, v);
   node_walk(s, count_index, &vc->indexed);
   for (int i = 0; i < vc->width; i++) {
@@ -136,13 +144,70 @@ static Node *split(Vec *vc, Node *s) {
   return blk;
 }
 
+/* The element loop's body: split statement by statement where it is one
+ * statement that reads the input (and declares nothing), else copied whole
+ * once per component (the header comment). */
+static Node *split_body(Vec *vc, Node *body) {
+  if (!body)
+    return NULL;
+  const Node *only = body->kind == ND_BLOCK && body->kids.len == 1 ? body->kids.items[0] : body;
+  Reads r = {.in = vc->in};
+  node_walk(body, find_reads, &r);
+  if (only->kind != ND_BLOCK && only->kind != ND_DECL && r.first)
+    return split(vc, body);
+  if (r.distinct > 1) {
+    if (!vc->why) {
+      vc->why = "reads the input at two indices in one loop body";
+      vc->why_loc = r.first->loc;
+    }
+    return body;
+  }
+  Arena *a = vc->a;
+  Node *blk = mk_block(a, body->loc);
+  Node *v = NULL;
+  if (r.first) {
+    v = mk_decl(a, r.first->loc, vc->vname, type_new(a, TY_VEC), node_clone(a, r.first));
+    block_add(a, blk, v);
+  }
+  node_walk(body, count_index, &vc->indexed);
+  for (int i = 0; i < vc->width; i++) {
+    Subst sb = {a, vc->in, v, i, vc->width};
+    Node *copy = node_rewrite(node_clone(a, body), subst, &sb);
+    if (copy->kind != ND_BLOCK) {
+      Node *braces = mk_block(a, copy->loc);
+      block_add(a, braces, copy);
+      copy = braces;
+    }
+    block_add(a, blk, copy);
+  }
+  return blk;
+}
+
+typedef struct {
+  const char *name;
+  bool used;
+} NameUse;
+
+static bool uses_name(Node *n, void *ctx) {
+  NameUse *u = ctx;
+  if (n->name && strcmp(n->name, u->name) == 0)
+    u->used = true;
+  return !u->used;
+}
+
 Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
                 Loc *why_loc) {
   Node *fn = node_clone(a, scalar_fn);
   fn->name = name;
   Node *in = node_kid(fn, 0);
   in->ty = ty_ptr(a, type_new(a, TY_VEC), true);
-  Vec vc = {.a = a, .in = in, .width = width};
+  Vec vc = {.a = a, .in = in, .vname = "v", .width = width};
+  for (NameUse u = {vc.vname, false};; u.used = false) { /* a name the codelet does not use */
+    node_walk(fn, uses_name, &u);
+    if (!u.used)
+      break;
+    vc.vname = u.name = arena_printf(a, "%s_", u.name);
+  }
   int indexed = 0;
   node_walk(fn->body, count_index, &indexed);
   split_list(&vc, fn->body);
