@@ -16,7 +16,9 @@
  *        unsigned *counter, unsigned width, [params...])
  * The roles are named here once; transformations ask for a role, never for
  * a position, and the manifest's launch arguments are the role names
- * (`in` for a single input, `in:NAME` for several, `param:NAME`). */
+ * (`in` for a single input, `in:NAME` for several, `param:NAME`; NAME as the
+ * user wrote it, as in the manifest's meaning, though names.c may have
+ * renamed it in the code). */
 #include "tgm.h"
 
 #include <assert.h>
@@ -45,7 +47,7 @@ static void add_params(Arena *a, const Composition *c, Kernel *k) {
   for (int i = 0; i < c->spec->params.len; i++) {
     const SpecParam *sp = c->spec->params.items[i];
     vec_push(a, &k->params,
-             add(a, k, arena_printf(a, "param:%s", sp->name),
+             add(a, k, arena_printf(a, "param:%s", sp->user),
                  mk_param(a, loc, sp->name, sp->ty, 0)));
   }
 }
@@ -56,7 +58,7 @@ Kernel *kernel_main(Arena *a, const Composition *c, const char *name, BlockKind 
   const PtrVec *ins = &c->spec->inputs;
   for (int i = 0; i < ins->len; i++) {
     const SpecInput *in = ins->items[i];
-    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->user);
     vec_push(a, &k->inputs,
              add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
   }
@@ -83,7 +85,7 @@ Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind 
   const PtrVec *ins = &c->spec->inputs;
   for (int i = 0; i < ins->len; i++) {
     const SpecInput *in = ins->items[i];
-    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->user);
     vec_push(a, &k->inputs,
              add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
   }
@@ -111,7 +113,7 @@ Kernel *kernel_cols(Arena *a, const Composition *c, const char *name) {
   const PtrVec *ins = &c->spec->inputs;
   for (int i = 0; i < ins->len; i++) {
     const SpecInput *in = ins->items[i];
-    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->name);
+    const char *role = ins->len == 1 ? "in" : arena_printf(a, "in:%s", in->user);
     vec_push(a, &k->inputs,
              add(a, k, role, mk_param(a, loc, in->name, ty_ptr(a, ty_elem(a), true), Q_RESTRICT)));
   }

@@ -230,9 +230,13 @@ static const char *code_name(Names *nm, const char *name, NameRole role) {
   if (!clashes(nm, name, role))
     return name;
   const char *to = name;
-  do
+  bool taken;
+  do {
     to = arena_printf(nm->a, "%s_", to);
-  while (clashes(nm, to, role) || set_has(&nm->user, to));
+    taken = clashes(nm, to, role) || set_has(&nm->user, to);
+    for (int i = 0; i < nm->to.len && !taken; i++) /* another name's new name */
+      taken = strcmp(nm->to.items[i], to) == 0;
+  } while (taken);
   vec_push(nm->a, &nm->from, (void *)name);
   vec_push(nm->a, &nm->to, (void *)to);
   return to;

@@ -228,14 +228,41 @@ static bool check_transform_use(Node *n, void *ctx) {
   }
 }
 
+static bool same_type(const Type *x, const Type *y) {
+  if (!x || !y)
+    return x == y;
+  return x->kind == y->kind &&
+         (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
+}
+
+/* A scalar type's kind, T as the element type it stands for (float for f32). */
+static TypeKind concrete(const Type *t, ElemType elem) {
+  if (t->kind != TY_ELEM)
+    return t->kind;
+  const ElemInfo *e = elem_info(elem);
+  if (e->is_float)
+    return e->bytes == 4 ? TY_FLOAT : TY_DOUBLE;
+  return e->bytes == 4 ? (e->is_signed ? TY_INT : TY_UINT) : (e->is_signed ? TY_LONG : TY_ULONG);
+}
+
 /* Replaces temporaries by their initialisers (the transform is one
  * expression of the loaded elements), and the temporaries those read in
- * turn (`T a = x[i] * s; T b = a + 1;`: b is x[i] * s + 1). */
+ * turn (`T a = x[i] * s; T b = a + 1;`: b is x[i] * s + 1), converted to
+ * the temporary's type where the initialiser has another (`double x =
+ * in[i]; accum += x * x;` is (double)in[i] * (double)in[i], not a float
+ * product). */
 static Node *inline_temps(Node *n, void *ctx) {
   Derive *dv = ctx;
-  if (n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl))
-    return node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
-  return n;
+  if (!(n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl)))
+    return n;
+  Node *init = node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
+  if (init->ty && n->decl->ty && concrete(init->ty, dv->elem) != concrete(n->decl->ty, dv->elem)) {
+    Node *cast = node_new(dv->ctx->arena, ND_CAST, n->loc);
+    cast->ty = n->decl->ty;
+    cast->lhs = init;
+    init = cast;
+  }
+  return init;
 }
 
 /* The value one combining statement adds: `acc op= e`, `acc = max(acc, e)`,
@@ -541,13 +568,6 @@ static void derive(Derive *dv) {
   s->epilogue_text = s->epilogue ? emit_expr(a, dialect_get(DIALECT_CUDA), s->epilogue) : NULL;
 }
 
-static bool same_type(const Type *x, const Type *y) {
-  if (!x || !y)
-    return x == y;
-  return x->kind == y->kind &&
-         (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
-}
-
 /* The codelets of a spectrum take the same parameters and return the same type. */
 static void check_signature(Ctx *ctx, const Codelet *ref, const Codelet *c) {
   Arena *a = ctx->arena;
@@ -653,6 +673,17 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
     derive(&dv);
     s->scalar = scalar;
+    /* a block's shared atomic combines accumulators: it has their type */
+    for (int j = 0; s->acc_ty && j < prog->codelets.len; j++) {
+      const Codelet *c = prog->codelets.items[j];
+      if (strcmp(c->name, s->name) == 0 && c->atomic &&
+          concrete(c->atomic->ty, prog->elem) != concrete(s->acc_ty, prog->elem))
+        diag_error(ctx->diag, c->atomic->loc,
+                   "atomic accumulator '%s' is '%s', but the spectrum's accumulator '%s' (line "
+                   "%d) is '%s': the atomic combines the threads' accumulated values",
+                   c->atomic->name, type_str(a, c->atomic->ty), s->acc->name, s->acc->loc.line,
+                   type_str(a, s->acc_ty));
+    }
   }
 }
 

@@ -33,10 +33,11 @@ typedef struct {
   const Codelet *cd;
   Node *fn;            /* the codelet's copy */
   Node *size, *stride; /* thread level: the new parameters */
-  Node *first;   /* thread level, spectra that use x.Index(i): in[0]'s index in the whole input */
-  Node *value;   /* block level: the thread's value */
-  Node *acc;     /* thread level: the accumulator (copy) */
-  PtrVec inputs; /* Node *: the Array parameters (copies) */
+  Node *first;     /* thread level, spectra that use x.Index(i): in[0]'s index in the whole input */
+  Node *value;     /* block level: the thread's value */
+  bool value_used; /* block level: the lowered codelet reads it */
+  Node *acc;       /* thread level: the accumulator (copy) */
+  PtrVec inputs;   /* Node *: the Array parameters (copies) */
   LowerLevel level;
   bool block;
   const char *why; /* the first reason lowering failed */
@@ -163,6 +164,13 @@ static Node *take_transform(Node *n, void *ctx) {
   return n;
 }
 
+static bool uses_value(Node *n, void *ctx) {
+  Lower *lw = ctx;
+  if (n->kind == ND_VAR && (n == lw->value || n->decl == lw->value))
+    lw->value_used = true;
+  return true;
+}
+
 static bool find_acc(Node *n, void *ctx) {
   if (n->kind == ND_DECL && (n->qual & Q_ACCUM))
     *(Node **)ctx = n;
@@ -220,6 +228,15 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
   }
   f->body = node_rewrite(fn->body, lower_node, &lw);
   node_walk(f->body, leftover, &lw);
+  if (block) { /* a block-level codelet combines the threads' values: it must read them */
+    node_walk(f->body, uses_value, &lw);
+    if (!lw.value_used)
+      fail(&lw, cd->loc,
+           arena_printf(a,
+                        "never reads a thread's value (the spectrum's transform '%s' at "
+                        "ThreadId())",
+                        spec->transform_text));
+  }
   if (lw.why) {
     *why = lw.why;
     *why_loc = lw.why_loc;

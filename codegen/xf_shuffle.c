@@ -211,8 +211,10 @@ static void transform_loop(Shuffle *sh, Node *f) {
   Arena *a = sh->a;
   Loc loc = guard->then->loc;
   Node *off = f->init;
-  /* an Arg is shuffled as its two halves (emit.c: tgm_shfl_down) */
-  Type *sty = acc->ty && acc->ty->kind == TY_ARG ? acc->ty : ty_elem(a);
+  /* the lane's value in its own type: a double sum of floats stays double, a
+   * count stays unsigned (an Arg is shuffled as its two halves, emit.c:
+   * tgm_shfl_down) */
+  Type *sty = acc->ty ? acc->ty : ty_elem(a);
   Node *sh_decl = mk_decl(a, loc, "shfl", sty, NULL);
   Node *shfl = node_new(a, ND_SHFL, loc);
   shfl->lhs = mk_var(a, loc, acc);

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC]: a codelet file written as a user
+# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC] [TGM-TUNE]: a codelet file written as a user
 # would write it (an operator no shipped codelet uses, the user's own names,
 # a loop body of several statements): every variant of i32 and f32 run on
 # the CPU simulator (--strict: a wrong variant fails), the rows and the
 # columns of f32 too, then each generated 1-D file compiled with nvcc (sm_80)
-# and hipcc (gfx90a) where they are installed, the CUB baseline included.
+# and hipcc (gfx90a) where they are installed, the CUB baseline included, and
+# each manifest read by tgm-tune (--verify-only, every parameter 1): exit 0
+# (verified on a GPU) or 3 (no GPU), never a manifest it cannot read; with
+# nvcc, the embedded call of f32's first variant compiled too.
 set -u
-gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-}
+gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-} tune=${5:-}
 case $nvcc in *NOTFOUND) nvcc= ;; esac
 case $hipcc in *NOTFOUND) hipcc= ;; esac
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,5 +31,23 @@ for t in i32 f32; do
     "$nvcc" -std=c++17 -arch=sm_80 -c "$work/$base.cub.cu" -o "$work/$base.cub.o" ||
       { echo "FAIL: nvcc $base.cub.cu"; exit 1; }
   fi
+  if [ -n "$tune" ]; then
+    # shellcheck disable=SC2046
+    "$tune" "$work/$base.json" --verify-only --quiet --cache '' $(python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1]))["meaning"]["params"]:
+    print("--param", p["name"] + "=1")' "$work/$base.json")
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "FAIL: tgm-tune $base.json: exit $rc"; exit 1; }
+  fi
   echo "ok: $base ($("$gen" --type=$t --list "$file" | wc -l) variants, checked and compiled)"
 done
+if [ -n "$nvcc" ]; then
+  first=$("$gen" --type=f32 --list "$file" | awk 'NR == 1 { print $1 }')
+  "$gen" --embed --variant="$first" --type=f32 -o "$work/embed.cuh" "$file" ||
+    { echo "FAIL: tgm-gen --embed --variant=$first"; exit 1; }
+  printf '#include "embed.cuh"\n' > "$work/embed.cu"
+  "$nvcc" -std=c++17 -arch=sm_80 -Werror all-warnings -c "$work/embed.cu" -I"$work" -o "$work/embed.o" ||
+    { echo "FAIL: nvcc the embedded call ($first)"; exit 1; }
+  echo "ok: $name's embedded call ($first, f32) compiled"
+fi
