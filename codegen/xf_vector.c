@@ -82,6 +82,40 @@ static Node *subst(Node *n, void *ctx) {
   return n;
 }
 
+/* { V v = in[i]; S[v.x]; S[v.y]; S[v.z]; S[v.w]; }: s once per component,
+ * each copy in braces of its own where braced; no vector load where s
+ * reads no element (r->first NULL). s reading the input at two indices
+ * cannot be split: the reason is noted and s returned as it is. */
+static Node *per_component(Vec *vc, Node *s, const Reads *r, bool braced) {
+  if (r->distinct > 1) {
+    if (!vc->why) {
+      vc->why = braced ? "reads the input at two indices in one loop body"
+                       : "reads the input at two indices in one statement";
+      vc->why_loc = r->first->loc;
+    }
+    return s;
+  }
+  Arena *a = vc->a;
+  Node *blk = mk_block(a, s->loc);
+  Node *v = NULL;
+  if (r->first) {
+    v = mk_decl(a, r->first->loc, vc->vname, type_new(a, TY_VEC), node_clone(a, r->first));
+    block_add(a, blk, v);
+  }
+  node_walk(s, count_index, &vc->indexed);
+  for (int i = 0; i < vc->width; i++) {
+    Subst sb = {a, vc->in, v, i, vc->width};
+    Node *copy = node_rewrite(node_clone(a, s), subst, &sb);
+    if (braced && copy->kind != ND_BLOCK) {
+      Node *braces = mk_block(a, copy->loc);
+      block_add(a, braces, copy);
+      copy = braces;
+    }
+    block_add(a, blk, copy);
+  }
+  return blk;
+}
+
 static Node *split(Vec *vc, Node *s);
 static Node *split_body(Vec *vc, Node *body);
 
@@ -124,24 +158,7 @@ static Node *split(Vec *vc, Node *s) {
   }
   default: break;
   }
-  if (r.distinct > 1) {
-    if (!vc->why) {
-      vc->why = "reads the input at two indices in one statement";
-      vc->why_loc = r.first->loc;
-    }
-    return s;
-  }
-  Arena *a = vc->a;
-  Node *blk = mk_block(a, s->loc);
-  Type *vt = type_new(a, TY_VEC);
-  Node *v = mk_decl(a, r.first->loc, vc->vname, vt, node_clone(a, r.first));
-  block_add(a, blk, v);
-  node_walk(s, count_index, &vc->indexed);
-  for (int i = 0; i < vc->width; i++) {
-    Subst sb = {a, vc->in, v, i, vc->width};
-    block_add(a, blk, node_rewrite(node_clone(a, s), subst, &sb));
-  }
-  return blk;
+  return per_component(vc, s, &r, false);
 }
 
 /* The element loop's body: split statement by statement where it is one
@@ -155,32 +172,7 @@ static Node *split_body(Vec *vc, Node *body) {
   node_walk(body, find_reads, &r);
   if (only->kind != ND_BLOCK && only->kind != ND_DECL && r.first)
     return split(vc, body);
-  if (r.distinct > 1) {
-    if (!vc->why) {
-      vc->why = "reads the input at two indices in one loop body";
-      vc->why_loc = r.first->loc;
-    }
-    return body;
-  }
-  Arena *a = vc->a;
-  Node *blk = mk_block(a, body->loc);
-  Node *v = NULL;
-  if (r.first) {
-    v = mk_decl(a, r.first->loc, vc->vname, type_new(a, TY_VEC), node_clone(a, r.first));
-    block_add(a, blk, v);
-  }
-  node_walk(body, count_index, &vc->indexed);
-  for (int i = 0; i < vc->width; i++) {
-    Subst sb = {a, vc->in, v, i, vc->width};
-    Node *copy = node_rewrite(node_clone(a, body), subst, &sb);
-    if (copy->kind != ND_BLOCK) {
-      Node *braces = mk_block(a, copy->loc);
-      block_add(a, braces, copy);
-      copy = braces;
-    }
-    block_add(a, blk, copy);
-  }
-  return blk;
+  return per_component(vc, body, &r, true);
 }
 
 typedef struct {
