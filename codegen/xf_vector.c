@@ -8,7 +8,8 @@
  * one copy of the statement per component, in order (an `if` whose
  * condition reads in[i] is one statement). Any other body (temporaries,
  * several statements, a statement that reads no element, as `accum += 1`)
- * runs whole once per component, each copy in braces of its own so that its
+ * (or one whose Index() the split would leave outside the copies) runs
+ * whole once per component, each copy in braces of its own so that its
  * temporaries stay its own:
  *   { V v = in[i]; { B[v.x] } { B[v.y] } { B[v.z] } { B[v.w] } }
  * The vector local is `v`, or `v_`, `v__`, ... where the codelet uses that
@@ -27,6 +28,7 @@ typedef struct {
   const char *vname; /* the vector local's name: "v", unless the codelet uses it */
   int width;         /* components per vector */
   int indexed;       /* in_first + i (x.Index(i)) in the statements split so far */
+  bool whole;        /* the loop body copied whole per component, even one statement */
   const char *why;
   Loc why_loc;
 } Vec;
@@ -170,7 +172,7 @@ static Node *split_body(Vec *vc, Node *body) {
   const Node *only = body->kind == ND_BLOCK && body->kids.len == 1 ? body->kids.items[0] : body;
   Reads r = {.in = vc->in};
   node_walk(body, find_reads, &r);
-  if (only->kind != ND_BLOCK && only->kind != ND_DECL && r.first)
+  if (!vc->whole && only->kind != ND_BLOCK && only->kind != ND_DECL && r.first)
     return split(vc, body);
   return per_component(vc, body, &r, true);
 }
@@ -187,30 +189,44 @@ static bool uses_name(Node *n, void *ctx) {
   return !u->used;
 }
 
-Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
-                Loc *why_loc) {
+static const char *const INDEX_APART =
+    "uses the input's Index() in a statement that reads no element";
+
+static Node *vectorize(Arena *a, const Node *scalar_fn, int width, const char *name, bool whole,
+                       Vec *vc) {
   Node *fn = node_clone(a, scalar_fn);
   fn->name = name;
   Node *in = node_kid(fn, 0);
   in->ty = ty_ptr(a, type_new(a, TY_VEC), true);
-  Vec vc = {.a = a, .in = in, .vname = "v", .width = width};
-  for (NameUse u = {vc.vname, false};; u.used = false) { /* a name the codelet does not use */
+  *vc = (Vec){.a = a, .in = in, .vname = "v", .width = width, .whole = whole};
+  for (NameUse u = {vc->vname, false};; u.used = false) { /* a name the codelet does not use */
     node_walk(fn, uses_name, &u);
     if (!u.used)
       break;
-    vc.vname = u.name = arena_printf(a, "%s_", u.name);
+    vc->vname = u.name = arena_printf(a, "%s_", u.name);
   }
   int indexed = 0;
   node_walk(fn->body, count_index, &indexed);
-  split_list(&vc, fn->body);
-  if (!vc.why && vc.indexed != indexed) {
-    vc.why = "uses the input's Index() in a statement that reads no element";
-    vc.why_loc = fn->loc;
+  split_list(vc, fn->body);
+  if (!vc->why && vc->indexed != indexed) {
+    vc->why = INDEX_APART;
+    vc->why_loc = fn->loc;
   }
-  if (vc.why) {
+  return vc->why ? NULL : fn;
+}
+
+Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
+                Loc *why_loc) {
+  Vec vc;
+  Node *fn = vectorize(a, scalar_fn, width, name, false, &vc);
+  /* `if (in.Index(i) < k) acc += in[i];`: the condition reads no element, so
+     the statement split leaves it once a vector; the whole body copied per
+     component takes it along (tried second: what splits keeps its code) */
+  if (!fn && vc.why == INDEX_APART)
+    fn = vectorize(a, scalar_fn, width, name, true, &vc);
+  if (!fn) {
     *why = vc.why;
     *why_loc = vc.why_loc;
-    return NULL;
   }
   return fn;
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC] [TGM-TUNE]: a codelet file written as a user
-# would write it (an operator no shipped codelet uses, the user's own names,
-# a loop body of several statements): every variant of i32 and f32 run on
-# the CPU simulator (--strict: a wrong variant fails), the rows and the
-# columns of f32 too, then each generated 1-D file compiled with nvcc (sm_80)
-# and hipcc (gfx90a) where they are installed, the CUB baseline included, and
+# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC] [TGM-TUNE]: a codelet file written as
+# a user would write it (an operator no shipped codelet uses, the user's own
+# names, a loop body of several statements, a condition on the index): every
+# variant of i32 and f32 run on the CPU simulator (--strict: a wrong variant
+# fails), the rows and (where the file does not use in.Index()) the columns
+# of f32 too, the 16-byte vector body among the variants, then each
+# generated 1-D file compiled with nvcc (sm_80) and hipcc (gfx90a) where
+# they are installed, the CUB baseline included, and
 # each manifest read by tgm-tune (--verify-only, every parameter 1): exit 0
 # (verified on a GPU) or 3 (no GPU), never a manifest it cannot read; with
 # nvcc, the embedded call of f32's first variant compiled too.
@@ -17,7 +19,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$gen" --strict --type=i32,f32 -o "$work" "$file" || { echo "FAIL: tgm-gen --strict"; exit 1; }
-for shape in rows cols; do
+shapes="rows cols"
+# down a column, in.Index(i) would count elements, not rows: no column variants (a located error)
+grep -q '\.Index(' "$file" && shapes=rows
+for shape in $shapes; do
   mkdir -p "$work/$shape"
   "$gen" --strict --$shape --type=f32 -o "$work/$shape" "$file" || { echo "FAIL: tgm-gen --strict --$shape"; exit 1; }
 done
@@ -40,6 +45,9 @@ for p in json.load(open(sys.argv[1]))["meaning"]["params"]:
     rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "FAIL: tgm-tune $base.json: exit $rc"; exit 1; }
   fi
+  # every file here has one input, read at the loop's index: the 16-byte vector body applies
+  "$gen" --type=$t --list "$file" | awk '{ print $1 }' | grep -q '\.SV$' ||
+    { echo "FAIL: $base: no variant with the 16-byte vector body (.SV)"; exit 1; }
   echo "ok: $base ($("$gen" --type=$t --list "$file" | wc -l) variants, checked and compiled)"
 done
 if [ -n "$nvcc" ]; then
