@@ -134,6 +134,11 @@ static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
                            "codelet '%s': a shared-memory atomic combines one word, and an Arg "
                            "is a (value, index) pair",
                            cd->id);
+  else if (c->spec->acc_ty->kind == TY_BOOL && !coop)
+    im->why = arena_printf(a,
+                           "codelet '%s': a shared-memory atomic combines a 32- or 64-bit word, "
+                           "and a bool accumulator is one byte",
+                           cd->id);
 }
 
 /* A candidate: the plan's shape and properties, no code yet. */

@@ -23,6 +23,8 @@ static void leave_out(Arena *a, Composition *c, const Plan *p, const char *why,
 const char *atomics_wanting(Arena *a, const Spectrum *s) {
   if (s->pair)
     return "a global atomic combines one word, and an Arg is a (value, index) pair";
+  if (s->acc_ty->kind == TY_BOOL)
+    return "a global atomic combines a 32- or 64-bit word, and a bool accumulator is one byte";
   if (s->epilogue)
     return arena_printf(a,
                         "global atomics leave no block that makes the final value, where the "

@@ -336,8 +336,10 @@ static void check_map(Check *ck) {
 static bool is_identity(const Node *e, Op op, const char **want) {
   while (e && e->kind == ND_CAST)
     e = e->lhs;
-  bool zero = e && ((e->kind == ND_INT && e->ival == 0) || (e->kind == ND_FLOAT && e->fval == 0));
-  bool one = e && ((e->kind == ND_INT && e->ival == 1) || (e->kind == ND_FLOAT && e->fval == 1));
+  bool zero = e && (((e->kind == ND_INT || e->kind == ND_BOOL) && e->ival == 0) ||
+                    (e->kind == ND_FLOAT && e->fval == 0)); /* 0, 0.0f, false */
+  bool one = e && (((e->kind == ND_INT || e->kind == ND_BOOL) && e->ival == 1) ||
+                   (e->kind == ND_FLOAT && e->fval == 1)); /* 1, 1.0f, true */
   const Combiner *cb = combiner_of(op);
   if (!cb) {
     *want = "?";

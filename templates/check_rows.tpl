@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <sys/wait.h>
 #include <type_traits>
@@ -88,10 +89,19 @@ static const Setting settings[] = {
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
 
+// A run of results: std::vector<R> but for a bool R too (std::vector<bool>
+// packs bits and has no data())
+struct Results {
+  std::unique_ptr<R[]> p;
+  void resize(size_t k) { p.reset(new R[k]()); }
+  R *data() { return p.get(); }
+  R &operator[](size_t k) { return p[k]; }
+};
+
 // per setting and shape: the inputs, and each row's reference and the
 // epilogue of its accumulated value -/+ the float bound
 static std::vector<T> data[NSETTINGS][NSHAPES][NIN];
-static std::vector<R> wants[NSETTINGS][NSHAPES];
+static Results wants[NSETTINGS][NSHAPES];
 {{?pair}}
 
 // (value, index) results (argmax, argmin): both exactly, a NaN value equal
@@ -155,7 +165,8 @@ static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, cons
         if (COLS && st.items > 1 && (n + groups[gi] - 1) / groups[gi] > TGM_ROWS_PARTS_MAX)
           continue; // several parts take a counter a tile of columns: at most TGM_ROWS_PARTS_MAX
         const unsigned long long nout = COLS ? n : m;
-        std::vector<R> out(nout + 1);
+        Results out;
+        out.resize(nout + 1);
         R canary;
         std::memset(out.data(), 0x7f, sizeof(R) * (nout + 1));
         std::memset(&canary, 0x7f, sizeof canary);
