@@ -41,7 +41,7 @@ static bool is_ident_char(char c) {
 
 /* Skips a comment, string or character literal starting at i; returns the
  * offset after it, or i when there is none. */
-static size_t skip_trivia(const char *s, size_t len, size_t i) {
+size_t front_skip_trivia(const char *s, size_t len, size_t i) {
   if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
     while (i < len && s[i] != '\n')
       i++;
@@ -76,7 +76,7 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
   bool line_start = true;
   size_t decl_start = 0; /* just past the last top-level ';', '}' or # line */
   for (size_t i = 0; i < len;) {
-    size_t j = skip_trivia(s, len, i);
+    size_t j = front_skip_trivia(s, len, i);
     if (j != i) {
       i = j;
       continue;
@@ -166,7 +166,7 @@ static Toks lex_all(const char *s, size_t len) {
   Toks ts = {0};
   bool line_start = true;
   for (size_t i = 0; i < len;) {
-    size_t j = skip_trivia(s, len, i);
+    size_t j = front_skip_trivia(s, len, i);
     if (j != i) {
       if (s[i] == '"' || s[i] == '\'')
         line_start = false;

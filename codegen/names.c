@@ -77,60 +77,50 @@ static int splices_names(const char *hole, size_t len) {
  * namespace or extern "C" block too) where the user's parameters are put in
  * into by_param, where the inputs are into by_input. Unsorted. */
 static void template_names(Arena *a, PtrVec *every_name, PtrVec *by_param, PtrVec *by_input,
-                           const char *p) {
+                           const char *text) {
+  const size_t len = strlen(text);
   bool member = false;        /* the previous token was `.` or `->` */
   int user = 0;               /* this declaration's holes with the user's names: splices_names */
   int depth = 0, top = 0;     /* braces open; of them, namespace and extern "C" blocks */
   int item = every_name->len; /* where this declaration's names start */
   const char *last = NULL;    /* the last identifier, and the one before */
   const char *before = NULL;
-  while (*p) {
+  for (size_t i = 0; i < len;) {
+    size_t past = front_skip_trivia(text, len, i); /* comments, strings */
+    if (past != i) {
+      member = member && text[i] == '/';
+      i = past;
+      continue;
+    }
+    const char *p = text + i;
     bool end_item = false;
-    if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n')
-        p++;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '*') {
-      const char *e = strstr(p + 2, "*/");
-      p = e ? e + 2 : p + strlen(p);
-      continue;
-    }
     if (p[0] == '{' && p[1] == '{') {
       const char *e = strstr(p + 2, "}}");
-      size_t len = e ? (size_t)(e + 1 - p) : strlen(p);
-      user |= splices_names(p, len + 1);
-      p += e ? len + 1 : len;
-      continue;
-    }
-    if (*p == '"' || *p == '\'') {
-      char q = *p++;
-      while (*p && *p != q)
-        p += p[0] == '\\' && p[1] ? 2 : 1;
-      if (*p)
-        p++;
-      member = false;
+      size_t hole = e ? (size_t)(e + 2 - p) : len - i;
+      user |= splices_names(p, hole);
+      i += hole;
       continue;
     }
     if (isalpha((unsigned char)*p) || *p == '_') {
-      const char *b = p;
-      while (isalnum((unsigned char)*p) || *p == '_')
-        p++;
-      const char *id = arena_printf(a, "%.*s", (int)(p - b), b);
+      size_t n = 1;
+      while (isalnum((unsigned char)p[n]) || p[n] == '_')
+        n++;
+      const char *id = arena_printf(a, "%.*s", (int)n, p);
       if (!member)
         vec_push(a, every_name, (void *)id);
       before = last, last = id;
       member = false;
+      i += n;
       continue;
     }
     if (isdigit((unsigned char)*p)) {
-      while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-        p++;
+      while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == '.'))
+        i++;
       member = false;
       continue;
     }
     if (*p == '.' || (p[0] == '-' && p[1] == '>')) {
-      p += *p == '.' ? 1 : 2;
+      i += *p == '.' ? 1 : 2;
       member = true;
       continue;
     }
@@ -151,13 +141,13 @@ static void template_names(Arena *a, PtrVec *every_name, PtrVec *by_param, PtrVe
     }
     if (!isspace((unsigned char)*p))
       member = false;
-    p++;
+    i++;
     if (end_item) {
-      for (int i = item; i < every_name->len; i++) {
+      for (int k = item; k < every_name->len; k++) {
         if (user & 1)
-          vec_push(a, by_param, every_name->items[i]);
+          vec_push(a, by_param, every_name->items[k]);
         if (user & 2)
-          vec_push(a, by_input, every_name->items[i]);
+          vec_push(a, by_input, every_name->items[k]);
       }
       item = every_name->len;
       user = 0;

@@ -416,6 +416,9 @@ extern const int names_invented_count;
 Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explicit);
 /* The prelude that declares the codelet language (prelude.h, built in). */
 extern const char tgm_prelude_text[];
+/* Skips a comment, string or character literal of C at s[i]; the offset
+ * after it, or i where there is none (front.c's light scans, names.c's). */
+size_t front_skip_trivia(const char *s, size_t len, size_t i);
 
 /* ---------------------------------------------------------------- sema.c */
 

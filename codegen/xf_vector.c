@@ -12,8 +12,7 @@
  * whole once per component, each copy in braces of its own so that its
  * temporaries stay its own:
  *   { V v = in[i]; { B[v.x] } { B[v.y] } { B[v.z] } { B[v.w] } }
- * The vector local is `v`, or `v_`, `v__`, ... where the codelet uses that
- * name. in_first + i (x.Index(i)) in the copy for component k becomes
+ * The vector local is `v` (a codelet's own `v` names.c has renamed). in_first + i (x.Index(i)) in the copy for component k becomes
  * in_first + i * width + k. A body that reads in[] at two different indices
  * cannot be split that way: the transform fails with a reason and the vector
  * variants are left out. The aligned body is the caller's business (head
@@ -24,11 +23,10 @@
 
 typedef struct {
   Arena *a;
-  Node *in;          /* the pointer parameter */
-  const char *vname; /* the vector local's name: "v", unless the codelet uses it */
-  int width;         /* components per vector */
-  int indexed;       /* in_first + i (x.Index(i)) in the statements split so far */
-  bool whole;        /* the loop body copied whole per component, even one statement */
+  Node *in;    /* the pointer parameter */
+  int width;   /* components per vector */
+  int indexed; /* in_first + i (x.Index(i)) in the statements split so far */
+  bool whole;  /* the loop body copied whole per component, even one statement */
   const char *why;
   Loc why_loc;
 } Vec;
@@ -101,7 +99,7 @@ static Node *per_component(Vec *vc, Node *s, const Reads *r, bool braced) {
   Node *blk = mk_block(a, s->loc);
   Node *v = NULL;
   if (r->first) {
-    v = mk_decl(a, r->first->loc, vc->vname, type_new(a, TY_VEC), node_clone(a, r->first));
+    v = mk_decl(a, r->first->loc, "v", type_new(a, TY_VEC), node_clone(a, r->first));
     block_add(a, blk, v);
   }
   node_walk(s, count_index, &vc->indexed);
@@ -177,18 +175,6 @@ static Node *split_body(Vec *vc, Node *body) {
   return per_component(vc, body, &r, true);
 }
 
-typedef struct {
-  const char *name;
-  bool used;
-} NameUse;
-
-static bool uses_name(Node *n, void *ctx) {
-  NameUse *u = ctx;
-  if (n->name && strcmp(n->name, u->name) == 0)
-    u->used = true;
-  return !u->used;
-}
-
 static const char *const INDEX_APART =
     "uses the input's Index() in a statement that reads no element";
 
@@ -198,13 +184,7 @@ static Node *vectorize(Arena *a, const Node *scalar_fn, int width, const char *n
   fn->name = name;
   Node *in = node_kid(fn, 0);
   in->ty = ty_ptr(a, type_new(a, TY_VEC), true);
-  *vc = (Vec){.a = a, .in = in, .vname = "v", .width = width, .whole = whole};
-  for (NameUse u = {vc->vname, false};; u.used = false) { /* a name the codelet does not use */
-    node_walk(fn, uses_name, &u);
-    if (!u.used)
-      break;
-    vc->vname = u.name = arena_printf(a, "%s_", u.name);
-  }
+  *vc = (Vec){.a = a, .in = in, .width = width, .whole = whole};
   int indexed = 0;
   node_walk(fn->body, count_index, &indexed);
   split_list(vc, fn->body);
