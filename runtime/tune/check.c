@@ -41,7 +41,8 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
       ((float *)host)[i] = sum || prod ? (float)f : (float)((int32_t)(r >> 40) - (1 << 23));
       break;
     case TUNE_F64: ((double *)host)[i] = sum || prod ? f : (double)(int64_t)(r >> 12); break;
-    case TUNE_PAIR: break; // never an element type (manifest.c)
+    case TUNE_PAIR:
+    case TUNE_BOOL: break; // never an element type (manifest.c)
     }
     if (pair) // values from a small range: ties, which the lower index wins
       switch (m->elem) {
@@ -51,7 +52,8 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
       case TUNE_U32: ((int32_t *)host)[i] = small; break;
       case TUNE_I64:
       case TUNE_U64: ((int64_t *)host)[i] = small; break;
-      case TUNE_PAIR: break;
+      case TUNE_PAIR:
+      case TUNE_BOOL: break;
       }
   }
 }
@@ -91,7 +93,8 @@ static size_t identity_of(tune_type t, int id, void *out) {
     memcpy(out, &v, sizeof v);
     return sizeof v;
   }
-  case TUNE_PAIR: break;
+  case TUNE_PAIR:
+  case TUNE_BOOL: break; // never an element type
   }
   return 0;
 }
@@ -122,6 +125,7 @@ static double as_double(tune_type t, const void *p) {
   case TUNE_F32: return *(const float *)p;
   case TUNE_F64: return *(const double *)p;
   case TUNE_PAIR: return NAN; // compared by tune_same() in parts
+  case TUNE_BOOL: return *(const unsigned char *)p != 0;
   }
   return 0;
 }
@@ -164,6 +168,13 @@ static void value_of(tune_type t, const void *p, char *buf, size_t len) {
   case TUNE_F32: snprintf(buf, len, "%.9g", *(const float *)p); break;
   case TUNE_F64: snprintf(buf, len, "%.17g", *(const double *)p); break;
   case TUNE_PAIR: snprintf(buf, len, "?"); break; // tune_value_text spells pairs
+  case TUNE_BOOL: { // a byte other than 0 or 1 is no bool a kernel wrote
+    unsigned b = *(const unsigned char *)p;
+    if (b <= 1)
+      snprintf(buf, len, "%s", b ? "true" : "false");
+    else
+      snprintf(buf, len, "(not a bool: byte %u)", b);
+  } break;
   }
 }
 

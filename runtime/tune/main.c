@@ -379,7 +379,12 @@ static int read_params(ctx *c, options *o) {
     errno = 0;
     tune_type t = c->m.param_types[k];
     uint64_t bits = 0;
-    if (t == TUNE_F32 || t == TUNE_F64) {
+    if (t == TUNE_BOOL) { // true, false, 1 or 0: one byte
+      const char *b = eq + 1;
+      int on = !strcmp(b, "true") || !strcmp(b, "1");
+      end = on || !strcmp(b, "false") || !strcmp(b, "0") ? (char *)b + strlen(b) : (char *)b;
+      bits = (uint64_t)on;
+    } else if (t == TUNE_F32 || t == TUNE_F64) {
       double d = strtod(eq + 1, &end);
       float f = (float)d;
       if (t == TUNE_F32)

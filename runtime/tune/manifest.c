@@ -35,11 +35,14 @@ static int read_uints(json_t *a, unsigned *out, int cap, int *n) {
 }
 
 size_t tune_type_size(tune_type t) {
-  return t == TUNE_PAIR ? 16 : t == TUNE_I32 || t == TUNE_U32 || t == TUNE_F32 ? 4 : 8;
+  return t == TUNE_PAIR                                    ? 16
+         : t == TUNE_BOOL                                  ? 1
+         : t == TUNE_I32 || t == TUNE_U32 || t == TUNE_F32 ? 4
+                                                           : 8;
 }
 
 const char *tune_type_name(tune_type t) {
-  static const char *names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "pair"};
+  static const char *names[] = {"i32", "u32", "i64", "u64", "f32", "f64", "pair", "bool"};
   return names[t];
 }
 
@@ -57,7 +60,8 @@ static int type_of_c(const char *c, tune_type elem, tune_type *out) {
                {"unsigned long long", TUNE_U64},
                {"unsigned long", TUNE_U64},
                {"float", TUNE_F32},
-               {"double", TUNE_F64}};
+               {"double", TUNE_F64},
+               {"bool", TUNE_BOOL}};
   if (c && !strcmp(c, "T")) {
     *out = elem;
     return 0;
@@ -265,7 +269,7 @@ static int read_variant(const char *path, json_t *o, tune_variant *v, const arg_
 // "meaning": inputs, parameters and their types, accumulator and result.
 static int read_meaning(const char *path, json_t *root, tune_manifest *m) {
   json_t *meaning = json_object_get(root, "meaning");
-  if (type_of_c(m->ctype, TUNE_I32, &m->elem) || m->elem == TUNE_PAIR)
+  if (type_of_c(m->ctype, TUNE_I32, &m->elem) || m->elem == TUNE_PAIR || m->elem == TUNE_BOOL)
     return BAD("%s: element type '%s' is not one the tuner knows", path, m->ctype);
   m->acc = m->res = m->elem;
   if (!meaning) { // older manifests: a plain fold of one input

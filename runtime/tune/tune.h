@@ -85,10 +85,21 @@ typedef enum { TUNE_SHAPE_1D, TUNE_SHAPE_ROWS, TUNE_SHAPE_COLS } tune_shape;
 // The value types a spectrum's inputs, accumulator, result and parameters
 // have (the manifest spells them as C: "T", "int", "unsigned", ...).
 // TUNE_PAIR is tgm_arg, struct {uint64 key; T value;} (argmax, argmin): 16
-// bytes, the value at byte 8, for every T the tuner knows.
-typedef enum { TUNE_I32, TUNE_U32, TUNE_I64, TUNE_U64, TUNE_F32, TUNE_F64, TUNE_PAIR } tune_type;
+// bytes, the value at byte 8, for every T the tuner knows. TUNE_BOOL is a
+// C++ bool (one byte, 0 or 1): an accumulator, result or parameter, never an
+// element type.
+typedef enum {
+  TUNE_I32,
+  TUNE_U32,
+  TUNE_I64,
+  TUNE_U64,
+  TUNE_F32,
+  TUNE_F64,
+  TUNE_PAIR,
+  TUNE_BOOL
+} tune_type;
 size_t tune_type_size(tune_type t);
-const char *tune_type_name(tune_type t); // i32, ..., f64, pair
+const char *tune_type_name(tune_type t); // i32, ..., f64, pair, bool
 
 typedef struct {
   char *kernel;

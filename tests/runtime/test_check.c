@@ -44,6 +44,21 @@ int main(void) {
   idx = 8;
   memcpy(gp, &idx, 8); // the same value at another index (a tie the lower index wins)
   CHECK(!tune_same(&mp, gp, wp));
+  // a bool (anybool): its byte exactly; the text says true, false, or a byte no bool has
+  tune_manifest mb = spectrum("||", TUNE_F32, TUNE_BOOL);
+  unsigned char want_b[3] = {1, 1, 1}, got_b = 1;
+  char text[64];
+  CHECK(tune_same(&mb, &got_b, want_b));
+  tune_value_text(&mb, &got_b, text, sizeof text);
+  CHECK(!strcmp(text, "true"));
+  got_b = 0;
+  CHECK(!tune_same(&mb, &got_b, want_b));
+  tune_value_text(&mb, &got_b, text, sizeof text);
+  CHECK(!strcmp(text, "false"));
+  got_b = 0xA5; // the poison left where a kernel wrote nothing
+  CHECK(!tune_same(&mb, &got_b, want_b));
+  tune_value_text(&mb, &got_b, text, sizeof text);
+  CHECK(!strcmp(text, "(not a bool: byte 165)"));
   // the data: every operator's values as documented, the same for the same seed
   enum { N = 4096 };
   static int32_t a[N], b[N];

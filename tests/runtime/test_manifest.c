@@ -108,6 +108,19 @@ int main(int argc, char **argv) {
     tune_manifest_free(&m);
   } else
     fprintf(stderr, "%s\n", tgm_last_error());
+  // a bool accumulator and result (anybool: `bool accum = false;`), a bool parameter
+  s = read_text(HEAD MEANING("\"x\", \"y\"", "{\"name\": \"t\", \"ctype\": \"bool\"}", "bool",
+                             "bool") VARIANT("\"in:y\", \"in:x\", \"n\", \"param:t\", \"out\"")
+                    REF("1024"),
+                &m);
+  CHECK_EQ_INT(s, TGM_OK);
+  if (s == TGM_OK) {
+    CHECK(m.acc == TUNE_BOOL && m.res == TUNE_BOOL && m.param_types[0] == TUNE_BOOL);
+    CHECK_EQ_INT(tune_type_size(TUNE_BOOL), 1);
+    CHECK(!strcmp(tune_type_name(TUNE_BOOL), "bool"));
+    tune_manifest_free(&m);
+  } else
+    fprintf(stderr, "%s\n", tgm_last_error());
   // and what the reader refuses in them
   const struct {
     const char *text, *why;
@@ -124,6 +137,11 @@ int main(int argc, char **argv) {
       {HEAD MEANING("\"x\", \"y\"", "", "struct foo", "T") VARIANT("\"n\"") REF("1024"),
        "accumulator 'struct foo'"},
       {HEAD MEANING("", "", "T", "T") VARIANT("\"n\"") REF("1024"), "meaning.inputs"},
+      {"{\"tgm_manifest\": 1, \"source_hash\": \"x\", \"spectrum\": \"s\", \"type\": \"f32\", "
+       "\"ctype\": \"bool\", \"op\": \"max\", \"namespace\": \"n\", " MEANING("\"x\", \"y\"", "",
+                                                                              "T", "T")
+           VARIANT("\"n\"") REF("1024"),
+       "element type 'bool'"},
       {HEAD "\"meaning\": {\"inputs\": [\"x\", \"y\"], \"params\": [{\"name\": \"t\", "
             "\"ctype\": \"T\"}], \"accumulator\": \"T\", \"result\": \"T\", \"plain\": false, "
             "\"identity_kind\": \"nothing\"}, " VARIANT("\"n\"") REF("1024"),
