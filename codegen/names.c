@@ -172,9 +172,14 @@ static bool tgm_prefix(const char *name) {
          strncmp(name, "__", 2) == 0;
 }
 
-/* An input's derived names (xf_lower.c) */
+static const char *const suffixes[DERIVED_COUNT] = {"_size", "_stride", "_value", "_first"};
+
+const char *names_derive(Arena *a, const char *input, Derived d) {
+  return arena_printf(a, "%s%s", input, suffixes[d]);
+}
+
+/* An input's derived names (names_derive) */
 static bool derived(const Names *nm, const char *name) {
-  static const char *const suffixes[] = {"_size", "_stride", "_value", "_first"};
   for (int i = 0; i < nm->prog->spectra.len; i++) {
     const Spectrum *s = nm->prog->spectra.items[i];
     for (int k = 0; k < s->inputs.len; k++) {

@@ -405,6 +405,10 @@ typedef struct {
 void names_apart(Ctx *ctx, Program *prog);
 extern const char *const names_invented[]; /* the names the passes declare */
 extern const int names_invented_count;
+/* The names lowering derives from an input's (xf_lower.c): in_size,
+ * in_stride, in_value, in_first; names.c keeps the user's apart from them. */
+typedef enum { DERIVED_SIZE, DERIVED_STRIDE, DERIVED_VALUE, DERIVED_FIRST, DERIVED_COUNT } Derived;
+const char *names_derive(Arena *a, const char *input, Derived d);
 
 /* --------------------------------------------------------------- front.c */
 

@@ -193,7 +193,7 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
   if (block) {
     f->ty = type_new(a, TY_ACC);
     f->spelling = "template <unsigned BLOCK>\n__device__ __forceinline__";
-    lw.value = mk_param(a, first->loc, arena_printf(a, "%s_value", first->name),
+    lw.value = mk_param(a, first->loc, names_derive(a, first->name, DERIVED_VALUE),
                         type_new(a, TY_ACC), 0);
     vec_push(a, &f->kids, lw.value);
     fn->body = node_rewrite(fn->body, take_transform, &lw);
@@ -209,14 +209,14 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
       p->qual |= Q_RESTRICT;
       vec_push(a, &f->kids, p);
     }
-    lw.size = mk_param(a, first->loc, arena_printf(a, "%s_size", first->name), type_new(a, TY_SIZE),
-                       0);
-    lw.stride = mk_param(a, first->loc, arena_printf(a, "%s_stride", first->name),
+    lw.size = mk_param(a, first->loc, names_derive(a, first->name, DERIVED_SIZE),
+                       type_new(a, TY_SIZE), 0);
+    lw.stride = mk_param(a, first->loc, names_derive(a, first->name, DERIVED_STRIDE),
                          type_new(a, TY_SIZE), 0);
     vec_push(a, &f->kids, lw.size);
     vec_push(a, &f->kids, lw.stride);
     if (spec->indexed) {
-      lw.first = mk_param(a, first->loc, arena_printf(a, "%s_first", first->name),
+      lw.first = mk_param(a, first->loc, names_derive(a, first->name, DERIVED_FIRST),
                           type_new(a, TY_SIZE), Q_INDEX);
       vec_push(a, &f->kids, lw.first);
     }

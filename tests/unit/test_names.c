@@ -33,10 +33,10 @@ static int check_source(const char *path, int *found) {
     for (const char *p = strstr(text, calls[c]); p; p = strstr(p + 1, calls[c])) {
       const char *q = strchr(p, '"'), *end = strchr(p, ';');
       if (!q || (end && q > end))
-        continue; /* the name is not a literal: made from the user's (in_size) */
+        continue; /* not a literal: made from the user's (names_derive: in_size) */
       const char *e = strchr(q + 1, '"');
       if (!e || memchr(q + 1, '%', (size_t)(e - q - 1)))
-        continue; /* in_size: made from the user's name, names.c's derived() */
+        continue; /* a name formatted from another's */
       ++*found;
       if (!invented(q + 1, (size_t)(e - q - 1))) {
         fprintf(stderr, "%s: %s\"%.*s\" is not in names_invented (codegen/names.c)\n", path,
