@@ -632,6 +632,26 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
             : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
                       : s->result_ctype);
     tpl_set(d, "meaning", gen_meaning(a, c));
+    { /* names.c renamed a user's name apart from tgm's: the call takes it so */
+      Buf r = {0};
+      for (int i = 0; i < s->inputs.len; i++) {
+        const SpecInput *in = s->inputs.items[i];
+        if (strcmp(in->name, in->user) != 0)
+          buf_printf(&r, "%sd_%s (input %s)", r.data ? ", " : "", in->name, in->user);
+      }
+      for (int i = 0; i < s->params.len; i++) {
+        const SpecParam *p = s->params.items[i];
+        if (strcmp(p->name, p->user) != 0)
+          buf_printf(&r, "%s%s (parameter %s)", r.data ? ", " : "", p->name, p->user);
+      }
+      tpl_set(d, "renamed",
+              r.data ? arena_printf(a,
+                                    "\n//\n// The codelet's names that tgm's code uses too are "
+                                    "renamed here: %s.",
+                                    r.data)
+                     : "");
+      buf_free(&r);
+    }
     Buf *bufs[] = {&decls, &args, &pdecls, &pargs, &ns_decls, &ns_args};
     for (size_t i = 0; i < COUNT_OF(bufs); i++)
       buf_free(bufs[i]);

@@ -7,7 +7,7 @@
 //   {{malloc}}(&d_temp, bytes);
 //   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);   // d_out[0]
 //
-// {{meaning}}
+// {{meaning}}{{renamed}}
 //
 // It keeps cub::DeviceReduce's contract:
 // - The temp size is at least 1 byte, so the allocation is never NULL (a NULL

@@ -10,7 +10,7 @@
 //   {{malloc}}(&d_temp, bytes);
 //   {{fname}}(d_temp, &bytes, {{embed_in_args}}, d_out, m, n, ld{{param_args}}, stream);   // d_out[0..{{out_count}})
 //
-// {{meaning}}
+// {{meaning}}{{renamed}}
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
 // - {{temp_contract}} A NULL d_temp is a size query, and only that. d_temp

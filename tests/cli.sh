@@ -45,6 +45,12 @@ expect 0 "--cols" -- "$gen" --cols --no-check --type=i32 -o "$work/cols" codelet
 [ -f "$work/cols/mean_i32_cols.cu" ] && grep -q '"shape": "cols"' "$work/cols/mean_i32_cols.json" &&
   grep -q '"id": "CT.SS"' "$work/cols/mean_i32_cols.json" || { echo "FAIL --cols files"; fails=$((fails + 1)); }
 expect 2 "--rows --cols" -- "$gen" --rows --cols --list codelets/sum.tgm
+# the embedded call names what names.c renamed (the user's `lo` is the call's `lo_`), nothing else
+expect 0 "--embed, renamed names" -- "$gen" --embed --variant=DT.V.ST --type=f32 -o "$work/names.cuh" tests/ops/names.tgm
+grep -q "renamed here: d_v_ (input v), lo_ (parameter lo), hi_ (parameter hi), n_ (parameter n), value_ (parameter value)\.$" "$work/names.cuh" ||
+  { echo "FAIL --embed names the renamed parameters"; fails=$((fails + 1)); }
+expect 0 "--embed, nothing renamed" -- "$gen" --embed --variant=DT.V.ST --type=f32 -o "$work/sum.cuh" codelets/sum.tgm
+grep -q "renamed here" "$work/sum.cuh" && { echo "FAIL --embed of sum names no renaming"; fails=$((fails + 1)); }
 
 # --reduce-api: tgm_reduce's typed calls, one header
 expect 0 "--reduce-api" -- "$gen" --reduce-api -o "$work/api.h" --type=f32 codelets/dot.tgm i32,i32,u32:codelets/bit_xor.tgm
