@@ -55,6 +55,47 @@ typedef struct {
   const char *output; /* its stdout, read back */
 } Harness;
 
+/* The text the check compiles: the file as written, each shared declaration
+ * (`__shared__ T x[N];`, alone on its line, as emit.c and the templates
+ * print it) followed on its line by `TGM_SIM_FRESH(x);` (sim/tgm_sim.h), so
+ * that the sim's shared memory holds junk until a block writes it, as a
+ * GPU's does: a kernel reading a slot nobody wrote fails the check rather
+ * than reading the zero of a C++ static. -1 where a `__shared__` is in
+ * another form (a new one: teach this scan, never check without it). */
+static int fresh_shared(Buf *out, const char *text) {
+  int seen = 0, marked = 0;
+  for (const char *p = strstr(text, "__shared__"); p; p = strstr(p + 1, "__shared__"))
+    seen++;
+  for (const char *line = text; *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    const char *at = line;
+    while (at < line + len && (*at == ' ' || *at == '\t'))
+      at++;
+    const char *semi = memchr(line, ';', len);
+    if (strncmp(at, "__shared__ ", 11) == 0 && semi && semi == line + len - 1) {
+      const char *name_end = at + 11; /* the declarator: before its first [ or the ; */
+      while (name_end < semi && *name_end != '[')
+        name_end++;
+      const char *name = name_end;
+      while (name > at + 11 && (name[-1] == '_' || (name[-1] >= '0' && name[-1] <= '9') ||
+                                ((name[-1] | 32) >= 'a' && (name[-1] | 32) <= 'z')))
+        name--;
+      if (name < name_end && name[-1] == ' ' && !memchr(at, ',', (size_t)(semi - at))) {
+        buf_printf(out, "%.*s TGM_SIM_FRESH(%.*s);", (int)len, line, (int)(name_end - name), name);
+        marked++;
+      } else
+        buf_printf(out, "%.*s", (int)len, line);
+    } else
+      buf_printf(out, "%.*s", (int)len, line);
+    if (!end)
+      break;
+    buf_puts(out, "\n");
+    line = end + 1;
+  }
+  return seen == marked ? 0 : -1;
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -248,16 +289,26 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
       goto out;
     }
 
-  /* the sources, exactly as they would be written */
+  /* the sources, exactly as they would be written, with shared memory fresh */
   const char *files[DIALECT_COUNT];
   for (int d = 0; d < DIALECT_COUNT; d++) {
-    Buf text = {0};
+    Buf text = {0}, sim = {0};
     char err[512];
     files[d] = arena_printf(a, "%s.%s", base, by[d]->target->ext);
     int bad = gen_source(&text, a, by[d], source, NULL, err, sizeof err);
+    if (!bad && fresh_shared(&sim, text.data ? text.data : "") != 0) {
+      diag_error(ctx->diag, loc,
+                 "internal error: a shared declaration of the generated %s is in a form the "
+                 "check cannot give fresh memory; please report it, with the codelet file",
+                 files[d]);
+      buf_free(&text);
+      buf_free(&sim);
+      goto out;
+    }
     if (!bad)
-      bad = write_file(dir, files[d], text.data ? text.data : "", text.len);
+      bad = write_file(dir, files[d], sim.data ? sim.data : "", sim.len);
     buf_free(&text);
+    buf_free(&sim);
     if (bad) {
       diag_error(ctx->diag, loc, "--check: cannot write %s/%s", dir, files[d]);
       goto out;

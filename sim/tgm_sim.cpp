@@ -156,6 +156,9 @@ struct sim_state {
   std::vector<unsigned> scratch;
   unsigned cur = 0, bar_arrived = 0, ndone = 0;
   unsigned long long rng = 1;
+  // shared declarations this block reached (fresh_shared), and the junk's source
+  std::vector<const void *> fresh_seen;
+  unsigned long long junk = 0x9e3779b97f4a7c15ull;
   bool failed = false;
   std::string err;
 
@@ -754,6 +757,7 @@ void run_block() {
   s.bar_arrived = 0;
   s.ndone = 0;
   s.qhead = s.qcount = 0;
+  s.fresh_seen.clear();
   for (unsigned t = 0; t < s.nthreads; ++t)
     s.scratch.push_back(t);
   release_scratch();
@@ -912,6 +916,19 @@ unsigned long long active_lanes() {
 unsigned int lane_id() {
   sim_state &s = S();
   return s.in_fiber ? (s.cur & (s.ws - 1)) : 0;
+}
+
+void fresh_shared(void *p, std::size_t n) {
+  sim_state &s = S();
+  if (!s.in_fiber || std::find(s.fresh_seen.begin(), s.fresh_seen.end(), p) != s.fresh_seen.end())
+    return; // outside a kernel, or this block's memory already
+  s.fresh_seen.push_back(p);
+  unsigned char *b = static_cast<unsigned char *>(p);
+  for (std::size_t i = 0; i < n; ++i) {
+    unsigned long long &x = s.junk; // xorshift64
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    b[i] = static_cast<unsigned char>(x >> 32);
+  }
 }
 
 void trap(const char *file, int line) {

@@ -180,6 +180,12 @@ void release_resources();
 
 namespace detail {
 status launch_impl(dim3 grid, dim3 block, void (*fn)(void *), void *ctx);
+// A GPU's shared memory holds whatever the last block left there; a static
+// starts at zero and keeps what the sim's last block wrote. fresh_shared()
+// fills the n bytes at p with random bytes the first time a thread of the
+// block reaches the declaration (TGM_SIM_FRESH below), so that a kernel
+// reading a slot nobody wrote reads junk, not the identity of +.
+void fresh_shared(void *p, std::size_t n);
 void set_pending(status s);
 bool set_default_warp_size(int ws); // also what reset_options() restores
 } // namespace detail
@@ -295,6 +301,10 @@ inline const bool wavefront_size_applied = set_default_warp_size(__AMDGCN_WAVEFR
   ::tgm_sim::detail::launch_host((grid), (block), (stream),                           \
                                  [&](auto &...tgm_sim_a_) { kernel(tgm_sim_a_...); }, \
                                  ::std::make_tuple(__VA_ARGS__))
+// After a shared declaration, `__shared__ T x[N]; TGM_SIM_FRESH(x);` (the
+// check of tgm-gen adds it to each of the generated file's): x holds junk
+// until the block writes it, as on a GPU.
+#define TGM_SIM_FRESH(x) ::tgm_sim::detail::fresh_shared(&(x), sizeof(x))
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
   TGM_LAUNCH(kernel, grid, block, stream, __VA_ARGS__)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tgm-gen's check (label sim): a user's cooperative codelet with a slip
-# (buggy_coop.tgm, and buggy_or.tgm where only sparse data shows it) makes
+# (buggy_coop.tgm, buggy_or.tgm where only sparse data shows it, and
+# unstored_partials.tgm where only junk in shared memory does) makes
 # every variant built on it wrong; the check must
 # leave exactly those out, say so, and write the rest (that it writes is the
 # point: the variants on shared atomics never run that codelet). --strict
@@ -44,6 +45,20 @@ grep -q "note: .* sparse data: the identity but for one element" "$work/err" ||
   { cat "$work/err"; fail "buggy_or: not caught by the sparse data"; }
 ! grep -q "note: [^ ]*\.VA1\." "$work/err" || fail "buggy_or: a shared-atomic (VA1) variant called wrong"
 
+# shared memory nobody wrote holds junk, as on a GPU (not a static's 0, the
+# identity of +): the talk's figure 1(c) as printed, its partials' tree
+# reading slots no Vector stored, is wrong in every tree (V) variant
+"$gen" --type=i32 -o "$work/up" "$root/tests/check/unstored_partials.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] || { cat "$work/err"; fail "unstored_partials: exit $rc, want 0"; }
+grep -q "unstored_partials.tgm:[0-9]*:[0-9]*: warning: 42 variants of usum_i32 are wrong on the CPU check" "$work/err" ||
+  { cat "$work/err"; fail "unstored_partials: the 42 tree variants (14 a target) not found wrong"; }
+python3 - "$work/up/usum_i32.json" <<'EOF' || fail "unstored_partials: the manifest holds the wrong variants"
+import json, sys
+blocks = {v["id"].split(".")[1] for v in json.load(open(sys.argv[1]))["variants"]}
+assert "V" not in blocks and {"VS", "VA1"} <= blocks, sorted(blocks)
+EOF
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
@@ -60,12 +75,24 @@ grep -q "needs a C++17 compiler: '/nonexistent/c++' is not there" "$work/err" ||
 [ ! -e "$work/nocxx" ] || fail "no compiler: something was written"
 
 # the talk's figure 1(a)-(c) as printed (tests/errors/talk_figure1.tgm) with
-# the slide's one bug fixed, the loop's step: every variant it makes is
-# right (--strict), its cooperative codelet (no __coop, a Vector) among them
+# the loop's step fixed: (c)'s partials' tree still reads slots nobody
+# stored (the `<=` and the missing store the shipped sum.tgm mends), so its
+# tree variants are wrong (--strict: an error); with those two mended too,
+# every variant it makes is right, its cooperative codelet (no __coop, a
+# Vector) among them
 sed 's/i < len; in.Stride())/i < len; i += in.Stride())/' "$root/tests/errors/talk_figure1.tgm" \
   >"$work/figure1.tgm"
-"$gen" --strict --type=i32 -o "$work/fig" "$work/figure1.tgm" 2>"$work/err" || { cat "$work/err"; fail "figure 1 fixed: exit $?"; }
-python3 - "$work/fig/sum_i32.json" <<'EOF' || fail "figure 1 fixed: the wrong variants"
+"$gen" --strict --type=i32 -o "$work/fig1" "$work/figure1.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "error: [0-9]* variants of sum_i32 are wrong on the CPU check (--strict" "$work/err" &&
+  grep -q "note: DT.V.ST (cuda, warp 32)" "$work/err" ||
+  { cat "$work/err"; fail "figure 1 as printed (step fixed): exit $rc, its tree variants not found wrong"; }
+sed -e 's|vthread.ThreadId() <= (in.Size() / vthread.MaxValue())|vthread.ThreadId() < (in.Size() + vthread.MaxValue() - 1) / vthread.MaxValue()|' \
+  -e 's|^    for(int offset = vthread.MaxValue()/2; offset > 0; offset /= 2){|    partial[vthread.ThreadId()] = val;\n&|' \
+  "$work/figure1.tgm" >"$work/figure1_mended.tgm"
+[ "$(grep -c 'partial\[vthread.ThreadId()\] = val' "$work/figure1_mended.tgm")" = 2 ] || fail "figure 1: the store not added"
+"$gen" --strict --type=i32 -o "$work/fig" "$work/figure1_mended.tgm" 2>"$work/err" || { cat "$work/err"; fail "figure 1 mended: exit $?"; }
+python3 - "$work/fig/sum_i32.json" <<'EOF' || fail "figure 1 mended: the wrong variants"
 import json, sys
 ids = [v["id"] for v in json.load(open(sys.argv[1]))["variants"]]
 assert len(ids) >= 6 and any(i.split(".")[1] == "V" for i in ids), ids
