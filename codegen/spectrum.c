@@ -291,6 +291,34 @@ static const char *const BODY_FORM =
     "'acc = max(acc, f(in[i]));' or 'if (c) acc op= f(in[i]);', after temporaries "
     "'T v = g(in[i]);'";
 
+static bool is_integer_kind(TypeKind k) {
+  return k == TY_BOOL || k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG;
+}
+
+/* `acc += v` with an integer accumulator and a floating-point v rounds
+ * acc + v each step ((int)(acc + v)): no fold of per-element values, which
+ * every variant is, gives that (1 + 0.5 + 0.5 is 1 this way, 2 summed in
+ * pairs). max and min commute with the rounding; + and * do not. */
+static void check_rounding(Derive *dv, const Node *at, const Node *value) {
+  Arena *a = dv->ctx->arena;
+  if (dv->failed || !value || !value->ty || (dv->s->op != OP_ADD && dv->s->op != OP_MUL))
+    return;
+  TypeKind acc = concrete(dv->acc->ty, dv->elem), v = concrete(value->ty, dv->elem);
+  if (!is_integer_kind(acc) || (v != TY_FLOAT && v != TY_DOUBLE))
+    return;
+  const char *op = op_name(dv->s->op), *acc_t = type_str(a, type_new(a, acc));
+  const char *name = dv->s->acc_user ? dv->s->acc_user : dv->acc->name;
+  const char *declared = dv->acc->ty->kind == TY_ELEM
+                             ? arena_printf(a, "T (%s for %s)", acc_t, elem_info(dv->elem)->name)
+                             : acc_t;
+  fail(dv, at->loc,
+       "the accumulator '%s' is %s but the value combined into it here is a %s: each step "
+       "rounds '%s %s value' to %s, which no other order of the steps gives; convert the value "
+       "('%s %s= (%s)(...)') or accumulate in a floating-point type",
+       name, declared, type_str(a, type_new(a, v)), name, op, acc_t, name, op,
+       type_str(a, dv->acc->ty));
+}
+
 /* The value statement s adds per element, or NULL (an error was reported). */
 static Node *statement_value(Derive *dv, Node *s) {
   Arena *a = dv->ctx->arena;
@@ -301,6 +329,11 @@ static Node *statement_value(Derive *dv, Node *s) {
       fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
       return NULL;
     }
+    check_rounding(dv, s->then, t);
+    if (s->els)
+      check_rounding(dv, s->els, e);
+    if (dv->failed)
+      return NULL;
     Uses u = {dv, "transform"};
     node_walk(s->cond, check_transform_use, &u);
     return mk_cond(a, s->loc, s->cond, t, e);
@@ -308,7 +341,8 @@ static Node *statement_value(Derive *dv, Node *s) {
   Node *v = combined_value(dv, s);
   if (!v)
     fail(dv, s->loc, "%s", BODY_FORM);
-  return v;
+  check_rounding(dv, s, v);
+  return dv->failed ? NULL : v;
 }
 
 /* ---------------------------------------------------------- Arg pairs */
@@ -670,6 +704,7 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
         vec_push(a, &s->params, pm);
       }
     }
+    s->elem = prog->elem;
     Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
     derive(&dv);
     s->scalar = scalar;
@@ -699,6 +734,7 @@ const Spectrum *spectrum_find(const Program *prog, const char *name) {
 /* ------------------------------------------------ matching the transform */
 
 typedef struct {
+  ElemType elem;
   const Node *scalar, *fn; /* the functions whose parameters p's and e's inputs are */
   bool (*at_index)(const Node *index, void *ctx);
   void *ctx;
@@ -711,7 +747,18 @@ static int param_pos(const Node *fn, const Node *decl) {
   return -1;
 }
 
+/* n without casts to the type it has already ((double)x of a double x:
+ * T is double for f64, so `(double)in[i]` is in[i]). */
+static const Node *strip_noop_cast(const Match *m, const Node *n) {
+  while (n && n->kind == ND_CAST && n->ty && n->lhs && n->lhs->ty &&
+         concrete(n->ty, m->elem) == concrete(n->lhs->ty, m->elem) && n->ty->kind != TY_OTHER)
+    n = n->lhs;
+  return n;
+}
+
 static bool match(const Match *m, const Node *p, const Node *e) {
+  p = strip_noop_cast(m, p);
+  e = strip_noop_cast(m, e);
   if (!p || !e)
     return p == e;
   if (p->kind == ND_INDEX && is_input_var(p->lhs))
@@ -758,7 +805,7 @@ bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
                               bool (*at_index)(const Node *index, void *ctx), void *ctx) {
   if (!s->transform || !s->scalar)
     return false;
-  Match m = {s->scalar->fn, fn, at_index, ctx};
+  Match m = {s->elem, s->scalar->fn, fn, at_index, ctx};
   return match(&m, s->transform, e);
 }
 

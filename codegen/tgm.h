@@ -381,8 +381,9 @@ typedef struct Spectrum {
   Node *epilogue;             /* the returned expression of the accumulator, or NULL */
   const char *epilogue_text;  /* NULL, or e.g. acc / len */
   bool epilogue_uses_n;
-  bool indexed; /* the transform uses in.Index(i), an element's index in the whole input */
-  bool pair;    /* the accumulator is an Arg: (value, index), combined by max or min */
+  bool indexed;  /* the transform uses in.Index(i), an element's index in the whole input */
+  bool pair;     /* the accumulator is an Arg: (value, index), combined by max or min */
+  ElemType elem; /* T of the program it was derived in */
 } Spectrum;
 
 typedef struct {

@@ -45,6 +45,11 @@ expect 0 "--cols" -- "$gen" --cols --no-check --type=i32 -o "$work/cols" codelet
 [ -f "$work/cols/mean_i32_cols.cu" ] && grep -q '"shape": "cols"' "$work/cols/mean_i32_cols.json" &&
   grep -q '"id": "CT.SS"' "$work/cols/mean_i32_cols.json" || { echo "FAIL --cols files"; fails=$((fails + 1)); }
 expect 2 "--rows --cols" -- "$gen" --rows --cols --list codelets/sum.tgm
+# a cast to the type a value has already matches no cast: widen's cooperative
+# codelet reads (double)in[i], its scalar codelet in[i]: for f64 (T is
+# double) the same value, so its tree variants are there (were none: no f64 variant)
+expect 0 "--type=f64 --list widen" -- "$gen" --type=f64 --list tests/ops/widen.tgm
+grep -q '^DT\.V\.ST ' "$work/out" || { echo "FAIL widen f64: no DT.V.ST"; fails=$((fails + 1)); }
 # the embedded call names what names.c renamed (the user's `lo` is the call's `lo_`), nothing else
 expect 0 "--embed, renamed names" -- "$gen" --embed --variant=DT.V.ST --type=f32 -o "$work/names.cuh" tests/ops/names.tgm
 grep -q "renamed here: d_v_ (input v), lo_ (parameter lo), hi_ (parameter hi), n_ (parameter n), value_ (parameter value)\.$" "$work/names.cuh" ||
@@ -182,7 +187,7 @@ __codelet __tag(scalar)
 T l2(const Array<1,T> x) {
   T acc = 0;
   for (unsigned i = 0; i < x.Size(); i += x.Stride())
-    acc += twice(square(x[i])) + pow(x[i], 2) * 0 + abs(x[i]) * 0;
+    acc += (T)(twice(square(x[i])) + pow(x[i], 2) * 0 + abs(x[i]) * 0); // pow: a double
   return sqrt(acc) + exp(log(floor(ceil(acc)))) * 0;
 }
 TGM
