@@ -397,10 +397,13 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     const Composition *c = by[h->target->dialect];
     char *out = read_file(a, dir, arena_printf(a, "%s.out", h->name));
     int reported = 0;
+    const char *fpe = NULL; /* the n at which the scalar codelet divided by zero */
     for (char *line = out; line && *line;) {
       char *nl = strchr(line, '\n');
       if (nl)
         *nl = 0;
+      if (strncmp(line, "REFERENCE\tFPE\t", 14) == 0)
+        fpe = line + 14;
       if (strncmp(line, "RESULT\t", 7) == 0) {
         char *id = line + 7, *tab = strchr(id, '\t');
         Plan *p = tab ? plan_by_id(c, id, (size_t)(tab - id)) : NULL;
@@ -416,6 +419,16 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
         }
       }
       line = nl ? nl + 1 : NULL;
+    }
+    if (fpe) { /* the user's code, not tgm's: at the epilogue where n = 0 has one */
+      const Spectrum *sp = c->spec;
+      bool empty = strcmp(fpe, "0") == 0, at_epilogue = empty && sp && sp->epilogue;
+      diag_error(ctx->diag, at_epilogue ? sp->epilogue->loc : loc,
+                 "the scalar codelet divides an integer by zero at n = %s%s: a CPU stops there, "
+                 "a GPU gives an undefined value; guard the division%s",
+                 fpe, at_epilogue ? " (its return, for an empty input)" : " (the check's data)",
+                 at_epilogue ? " (e.g. 'len ? accum / len : 0')" : "");
+      goto out;
     }
     if (status[i] != 0 || reported != h->plans.len) {
       diag_error(ctx->diag, loc,
