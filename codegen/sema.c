@@ -28,6 +28,7 @@ typedef struct {
   PtrVec returns;   /* Node *: return statements */
   PtrVec combines;  /* Node *: the statements that combine, in order */
   PtrVec loop_vars; /* Node *: declared in a for's init or stepped in its inc */
+  PtrVec returned;  /* Node *: the declarations a return statement reads */
   PtrVec maps;      /* Node *: the Map declarations, one per input */
   bool failed;
 } Check;
@@ -62,10 +63,23 @@ static bool is_loop_var(const Check *ck, const Node *decl) {
   return false;
 }
 
+static bool is_returned(const Check *ck, const Node *decl) {
+  for (int i = 0; i < ck->returned.len; i++)
+    if (ck->returned.items[i] == decl)
+      return true;
+  return false;
+}
+
 /* A value variable holds values being combined: a local or __shared of a
- * value type that is not a loop's index. */
+ * value type, or of any arithmetic type that a return reads (`double acc;
+ * ... return (T)sqrt(acc / len);`) or that is an atomic accumulator, that
+ * is not a loop's index. (spectrum.c holds every codelet's to the scalar
+ * codelet's accumulator type.) */
 static bool is_value(const Check *ck, const Node *decl) {
-  return decl && is_value_type(ck, decl->ty) && !is_loop_var(ck, decl);
+  return decl &&
+         (is_value_type(ck, decl->ty) ||
+          ((is_returned(ck, decl) || decl->atomic_op != OP_NONE) && type_is_arith(decl->ty))) &&
+         !is_loop_var(ck, decl);
 }
 
 /* The declaration an lvalue names: `x` or `x[i]`. */
@@ -164,10 +178,10 @@ static void check_decl(Check *ck, Node *n) {
   if (n->qual & Q_SHARED)
     vec_push(a, &ck->shared, n);
   if (n->atomic_op != OP_NONE) {
-    if (!is_value_type(ck, n->ty) || n->ty->kind == TY_CARRAY)
+    if (!type_is_arith(n->ty))
       error(ck, n->loc,
-            "atomic accumulator '%s' must have the element type T or the codelet's "
-            "return type, not '%s'",
+            "atomic accumulator '%s' must be one value of the accumulator's type (T, int, "
+            "float, double, ...), not '%s'",
             n->name, type_str(a, n->ty));
     if (cd->atomic)
       error(ck, n->loc, "a codelet has at most one atomic accumulator; '%s' is the second",
@@ -185,6 +199,19 @@ static void check_decl(Check *ck, Node *n) {
       cd->map = n;
     vec_push(a, &ck->maps, n);
   }
+}
+
+static bool find_var(Node *n, void *data) {
+  Check *ck = data;
+  if (n->kind == ND_VAR && n->decl && !is_returned(ck, n->decl))
+    vec_push(ck->ctx->arena, &ck->returned, n->decl);
+  return true;
+}
+
+static bool find_returned(Node *n, void *data) {
+  if (n->kind == ND_RETURN && n->lhs)
+    node_walk(n->lhs, find_var, data);
+  return true;
 }
 
 static bool find_loop_vars(Node *n, void *data) {
@@ -424,6 +451,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
   }
 
   node_walk(fn->body, find_loop_vars, &ck);
+  node_walk(fn->body, find_returned, &ck);
   node_walk(fn->body, visit, &ck);
 
   if (!always_returns(fn->body))
