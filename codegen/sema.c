@@ -24,6 +24,7 @@ const char *part_kind_name(PartKind k) {
 typedef struct {
   Ctx *ctx;
   Codelet *cd;
+  ElemType elem;    /* T */
   PtrVec shared;    /* Node *: __shared declarations */
   PtrVec returns;   /* Node *: return statements */
   PtrVec combines;  /* Node *: the statements that combine, in order */
@@ -212,6 +213,72 @@ static bool find_returned(Node *n, void *data) {
   if (n->kind == ND_RETURN && n->lhs)
     node_walk(n->lhs, find_var, data);
   return true;
+}
+
+/* `if (x > acc) acc = x;` and `acc = x > acc ? x : acc;` are how many
+ * write a max (< for a min): each becomes `acc = max(acc, x);` (min), the
+ * form tgm combines and prints. For floats the same too: a NaN x leaves acc
+ * as fmax does (acc starts from Lowest(), never NaN). `acc = acc > x ? acc
+ * : x` is that for integers only: for floats a NaN x replaces acc, and the
+ * next element replaces the NaN, which no reduction order gives (an error). */
+static Op minmax_of(const Node *cmp, const Node *acc, const Node *x) {
+  if (!cmp || cmp->kind != ND_BINARY)
+    return OP_NONE;
+  bool x_first = node_equal(cmp->lhs, x) && node_is_var(cmp->rhs, acc);
+  bool acc_first = node_is_var(cmp->lhs, acc) && node_equal(cmp->rhs, x);
+  bool greater = cmp->op == OP_GT || cmp->op == OP_GE, less = cmp->op == OP_LT || cmp->op == OP_LE;
+  if ((x_first && greater) || (acc_first && less))
+    return OP_MAX; /* x > acc, acc < x */
+  if ((x_first && less) || (acc_first && greater))
+    return OP_MIN; /* x < acc, acc > x */
+  return OP_NONE;
+}
+
+static Node *as_minmax(Check *ck, Loc loc, Node *acc_var, Op op, Node *x) {
+  Arena *a = ck->ctx->arena;
+  Node *call = mk_call(a, loc, op == OP_MAX ? "max" : "min", 2,
+                       mk_var(a, acc_var->loc, acc_var->decl), x);
+  call->ty = acc_var->ty;
+  return mk_assign(a, loc, OP_NONE, acc_var, call);
+}
+
+static Node *desugar_minmax(Node *n, void *data) {
+  Check *ck = data;
+  Node *as = n->kind == ND_IF && !n->els ? n->then : n->kind == ND_EXPR ? n : NULL;
+  if (as && as->kind == ND_BLOCK && as->kids.len == 1)
+    as = as->kids.items[0];
+  as = as && as->kind == ND_EXPR ? as->lhs : NULL;
+  if (!as || as->kind != ND_ASSIGN || as->op != OP_NONE || !as->lhs || as->lhs->kind != ND_VAR ||
+      !is_value(ck, as->lhs->decl) || (as->lhs->decl->qual & Q_SHARED))
+    return n;
+  const Node *acc = as->lhs->decl;
+  if (n->kind == ND_IF) { /* if (x > acc) acc = x; */
+    Op op = minmax_of(n->cond, acc, as->rhs);
+    return op == OP_NONE ? n : mk_expr(ck->ctx->arena, as_minmax(ck, n->loc, as->lhs, op, as->rhs));
+  }
+  Node *t = as->rhs; /* acc = x > acc ? x : acc; */
+  if (!t || t->kind != ND_COND)
+    return n;
+  if (node_is_var(t->els, acc)) {
+    Op op = minmax_of(t->cond, acc, t->then);
+    if (op != OP_NONE)
+      n->lhs = as_minmax(ck, as->loc, as->lhs, op, t->then);
+  } else if (node_is_var(t->then, acc)) { /* acc = acc > x ? acc : x; */
+    Op op = minmax_of(t->cond, acc, t->els);
+    bool float_acc = as->lhs->ty &&
+                     (as->lhs->ty->kind == TY_FLOAT || as->lhs->ty->kind == TY_DOUBLE ||
+                      (as->lhs->ty->kind == TY_ELEM && elem_info(ck->elem)->is_float));
+    if (op != OP_NONE && !float_acc)
+      n->lhs = as_minmax(ck, as->loc, as->lhs, op == OP_MAX ? OP_MIN : OP_MAX, t->els);
+    else if (op != OP_NONE)
+      error(ck, as->loc,
+            "for floating point, this takes a NaN element into '%s' and drops it at the next, "
+            "which no order of a reduction gives; write '%s = %s(%s, ...)' (a NaN ignored) or "
+            "'%s = x %s %s ? x : %s'",
+            acc->name, acc->name, op == OP_MAX ? "min" : "max", acc->name, acc->name,
+            op == OP_MAX ? "<" : ">", acc->name, acc->name);
+  }
+  return n;
 }
 
 static bool find_loop_vars(Node *n, void *data) {
@@ -420,8 +487,8 @@ static void check_accumulator(Check *ck) {
   }
 }
 
-static void check_codelet(Ctx *ctx, Codelet *cd) {
-  Check ck = {.ctx = ctx, .cd = cd};
+static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
+  Check ck = {.ctx = ctx, .cd = cd, .elem = elem};
   Arena *a = ctx->arena;
   Node *fn = cd->fn;
   cd->id = cd->tag; /* untagged: named after their kind, below */
@@ -452,6 +519,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd) {
 
   node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, find_returned, &ck);
+  fn->body = node_rewrite(fn->body, desugar_minmax, &ck);
   node_walk(fn->body, visit, &ck);
 
   if (!always_returns(fn->body))
@@ -569,7 +637,7 @@ static void check_spectra(Ctx *ctx, Program *prog) {
 
 void sema_check(Ctx *ctx, Program *prog) {
   for (int i = 0; i < prog->codelets.len; i++)
-    check_codelet(ctx, prog->codelets.items[i]);
+    check_codelet(ctx, prog->codelets.items[i], prog->elem);
   if (ctx->diag->nerrors == 0)
     check_spectra(ctx, prog);
   if (ctx->diag->nerrors == 0)
