@@ -30,6 +30,7 @@ typedef struct {
   PtrVec combines;  /* Node *: the statements that combine, in order */
   PtrVec loop_vars; /* Node *: declared in a for's init or stepped in its inc */
   PtrVec returned;  /* Node *: the declarations a return statement reads */
+  PtrVec in_loops;  /* Node *: declared in a loop's body, fresh each iteration */
   PtrVec maps;      /* Node *: the Map declarations, one per input */
   bool failed;
 } Check;
@@ -71,16 +72,25 @@ static bool is_returned(const Check *ck, const Node *decl) {
   return false;
 }
 
+static bool in_loop(const Check *ck, const Node *decl) {
+  for (int i = 0; i < ck->in_loops.len; i++)
+    if (ck->in_loops.items[i] == decl)
+      return true;
+  return false;
+}
+
 /* A value variable holds values being combined: a local or __shared of a
  * value type, or of any arithmetic type that a return reads (`double acc;
  * ... return (T)sqrt(acc / len);`) or that is an atomic accumulator, that
- * is not a loop's index. (spectrum.c holds every codelet's to the scalar
- * codelet's accumulator type.) */
+ * is not a loop's index nor declared in a loop's body (a temporary, `T v =
+ * in[i]; v = v * v;`, combines nothing: spectrum.c says where it is
+ * assigned). (spectrum.c holds every codelet's to the scalar codelet's
+ * accumulator type.) */
 static bool is_value(const Check *ck, const Node *decl) {
   return decl &&
          (is_value_type(ck, decl->ty) ||
           ((is_returned(ck, decl) || decl->atomic_op != OP_NONE) && type_is_arith(decl->ty))) &&
-         !is_loop_var(ck, decl);
+         !is_loop_var(ck, decl) && !in_loop(ck, decl);
 }
 
 /* The declaration an lvalue names: `x` or `x[i]`. */
@@ -281,10 +291,20 @@ static Node *desugar_minmax(Node *n, void *data) {
   return n;
 }
 
+static bool find_decl(Node *n, void *data) {
+  Check *ck = data;
+  if (n->kind == ND_DECL && !in_loop(ck, n))
+    vec_push(ck->ctx->arena, &ck->in_loops, n);
+  return true;
+}
+
 static bool find_loop_vars(Node *n, void *data) {
   Check *ck = data;
+  if (n->kind == ND_WHILE || n->kind == ND_DO)
+    node_walk(n->body, find_decl, ck);
   if (n->kind != ND_FOR)
     return true;
+  node_walk(n->body, find_decl, ck);
   if (n->init && n->init->kind == ND_DECL)
     vec_push(ck->ctx->arena, &ck->loop_vars, n->init);
   if (n->init && n->init->kind == ND_EXPR && n->init->lhs && n->init->lhs->kind == ND_ASSIGN &&

@@ -420,8 +420,9 @@ static void derive_transform(Derive *dv, Node *loop) {
       if (assigned_in(body, s))
         fail(dv, assigned_in(body, s)->loc,
              "temporary '%s' is assigned in the loop; a transform "
-             "is one expression of the elements",
-             s->name);
+             "is one expression of the elements: declare a new temporary for the new value "
+             "(e.g. 'T %s2 = ...;')",
+             s->name, s->name);
       vec_push(a, &dv->temps, s);
       continue;
     }
