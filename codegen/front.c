@@ -482,6 +482,33 @@ static const char *first_token(Conv *cv, CXCursor c) {
   return s;
 }
 
+/* A literal's own spelling (42, 0x2a, 1.5f, .5), not a macro's name. */
+static bool is_number(const char *s) {
+  return s && ((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9'));
+}
+
+/* A literal's value as C spells it in type k: 2147483647, 4294967295u,
+ * 9223372036854775807ll, 3.4028234663852886e+38f (a literal a macro gave:
+ * its tokens are the macro's name, or the prelude's). */
+static const char *number_text(Arena *a, enum CXTypeKind k, double d, long long v) {
+  const char *f = arena_printf(a, k == CXType_Float ? "%.9g" : "%.17g", d);
+  if (!strpbrk(f, ".e")) /* 2, not an int: 2.0 */
+    f = arena_printf(a, "%s.0", f);
+  switch (k) {
+  case CXType_Float: return arena_printf(a, "%sf", f);
+  case CXType_Double:
+  case CXType_LongDouble: return f;
+  case CXType_UInt:
+  case CXType_UShort:
+  case CXType_UChar: return arena_printf(a, "%lluu", (unsigned long long)(unsigned)v);
+  case CXType_ULong:
+  case CXType_ULongLong: return arena_printf(a, "%llullu", (unsigned long long)v);
+  case CXType_Long:
+  case CXType_LongLong: return arena_printf(a, "%lldll", v);
+  default: return arena_printf(a, "%lld", v);
+  }
+}
+
 static Type *conv_type(Conv *cv, CXType t);
 
 /* Recognises the prelude's class templates and the element typedef T. */
@@ -722,11 +749,20 @@ static Node *conv_expr(Conv *cv, CXCursor c) {
       n->ival = clang_EvalResult_getAsLongLong(ev);
       clang_EvalResult_dispose(ev);
     }
+    if (!is_number(n->spelling)) /* from a macro (INT_MAX): the number */
+      n->spelling = number_text(a, clang_getCursorType(c).kind, (double)n->ival, n->ival);
     break;
   }
   case CXCursor_FloatingLiteral: {
     n = node_new(a, ND_FLOAT, loc);
     n->spelling = first_token(cv, c);
+    if (!is_number(n->spelling)) { /* from a macro (FLT_MAX): the number */
+      CXEvalResult ev = clang_Cursor_Evaluate(c);
+      double d = ev ? clang_EvalResult_getAsDouble(ev) : 0;
+      if (ev)
+        clang_EvalResult_dispose(ev);
+      n->spelling = number_text(a, clang_getCursorType(c).kind, d, 0);
+    }
     n->fval = strtod(n->spelling, NULL);
     break;
   }

@@ -344,6 +344,11 @@ void names_apart(Ctx *ctx, Program *prog) {
       node_walk(((Codelet *)prog->codelets.items[k])->fn, rename_calls, &r);
     for (int k = 0; k < prog->helpers.len; k++)
       node_walk(prog->helpers.items[k], rename_calls, &r);
+    for (int k = 0; k < prog->spectra.len; k++) { /* copies of the scalar codelet's code */
+      Spectrum *s = prog->spectra.items[k];
+      node_walk(s->transform, rename_calls, &r);
+      node_walk(s->epilogue, rename_calls, &r);
+    }
     h->name = to;
   }
 }

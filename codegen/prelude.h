@@ -16,6 +16,8 @@
 //   Arg(value, in.Index(i))  an element's value and its index in the whole
 //                        input, for argmax/argmin (max/min of two Args)
 //   sqrt fabs abs exp log pow floor ceil   math, for every element type
+//   sqrtf fabsf ... fmaxf fminf fmax fmin isnan isinf isfinite   C's forms
+//   INT_MAX FLT_MAX ...  <climits>/<cfloat>'s limits, as numbers
 //   __device             marks a helper function (any function the file
 //                        defines is one), emitted with the kernels
 #ifndef TGM_PRELUDE_H
@@ -194,6 +196,45 @@ TGM_POW(TGM_D, TGM_D, TGM_L)
 TGM_POW(TGM_D, TGM_D, TGM_F)
 TGM_POW(TGM_D, TGM_D, TGM_D)
 #undef TGM_POW
+
+// C's float forms, fmax/fmin and the classifications, as CUDA and HIP have
+// them in device code (the generated code calls them by these names).
+#define TGM_MATHF(f) TGM_F f(TGM_F x);
+TGM_MATHF(sqrtf)
+TGM_MATHF(fabsf)
+TGM_MATHF(expf)
+TGM_MATHF(logf)
+TGM_MATHF(floorf)
+TGM_MATHF(ceilf)
+#undef TGM_MATHF
+TGM_F powf(TGM_F x, TGM_F y);
+TGM_F fmaxf(TGM_F a, TGM_F b);
+TGM_F fminf(TGM_F a, TGM_F b);
+TGM_D fmax(TGM_D a, TGM_D b);
+TGM_D fmin(TGM_D a, TGM_D b);
+bool isnan(TGM_F x);
+bool isnan(TGM_D x);
+bool isinf(TGM_F x);
+bool isinf(TGM_D x);
+bool isfinite(TGM_F x);
+bool isfinite(TGM_D x);
+
+// <climits> and <cfloat>'s limits, as numbers (what the generated code
+// then holds). INT_MAX may start an int min (as Highest()); FLT_MAX is no
+// float identity (that is an infinity: Highest()).
+#define INT_MAX 2147483647
+#define INT_MIN (-2147483647 - 1)
+#define UINT_MAX 4294967295U
+#define LLONG_MAX 9223372036854775807LL
+#define LLONG_MIN (-9223372036854775807LL - 1)
+#define ULLONG_MAX 18446744073709551615ULL
+#define FLT_MAX 3.40282347e+38F
+#define FLT_MIN 1.17549435e-38F
+#define FLT_EPSILON 1.19209290e-07F
+#define DBL_MAX 1.7976931348623157e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-16
+#define INFINITY __builtin_huge_valf()
 
 T Lowest();
 T Highest();

@@ -9,6 +9,7 @@
  * Every violation is an error at the user's file:line:col. */
 #include "tgm.h"
 
+#include <stdint.h>
 #include <string.h>
 
 const char *codelet_kind_name(CodeletKind k) {
@@ -225,8 +226,9 @@ static bool find_returned(Node *n, void *data) {
   return true;
 }
 
-/* `if (x > acc) acc = x;` and `acc = x > acc ? x : acc;` are how many
- * write a max (< for a min): each becomes `acc = max(acc, x);` (min), the
+/* `if (x > acc) acc = x;`, `acc = x > acc ? x : acc;` and, for a float
+ * acc, `acc = fmaxf(acc, x);` are how many write a max (< and fminf for a
+ * min): each becomes `acc = max(acc, x);` (min), the
  * form tgm combines and prints. For floats the same too: a NaN x leaves acc
  * as fmax does (acc starts from Lowest(), never NaN). `acc = acc > x ? acc
  * : x` is that for integers only: for floats a NaN x replaces acc, and the
@@ -267,6 +269,25 @@ static Node *desugar_minmax(Node *n, void *data) {
     return op == OP_NONE ? n : mk_expr(ck->ctx->arena, as_minmax(ck, n->loc, as->lhs, op, as->rhs));
   }
   Node *t = as->rhs; /* acc = x > acc ? x : acc; */
+  TypeKind k = as->lhs->ty ? type_concrete(as->lhs->ty, ck->elem) : TY_OTHER;
+  bool float_acc = k == TY_FLOAT || k == TY_DOUBLE;
+  if (t && t->kind == ND_CALL && t->kids.len == 2 &&
+      (node_is_var(t->kids.items[0], acc) || node_is_var(t->kids.items[1], acc))) {
+    /* acc = fmaxf(acc, x): max for a floating-point acc (fmax passes a NaN over, as max) */
+    static const char *const f[][2] = {{"fmaxf", "max"},
+                                       {"fmax", "max"},
+                                       {"fminf", "min"},
+                                       {"fmin", "min"}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+      if (strcmp(t->name, f[i][0]) == 0 && float_acc)
+        t->name = f[i][1];
+      else if (strcmp(t->name, f[i][0]) == 0)
+        error(ck, as->loc,
+              "%s takes '%s' through floating point, which rounds large integers; write '%s = "
+              "%s(%s, ...)'",
+              f[i][0], acc->name, acc->name, f[i][1], acc->name);
+    return n;
+  }
   if (!t || t->kind != ND_COND)
     return n;
   if (node_is_var(t->els, acc)) {
@@ -275,9 +296,6 @@ static Node *desugar_minmax(Node *n, void *data) {
       n->lhs = as_minmax(ck, as->loc, as->lhs, op, t->then);
   } else if (node_is_var(t->then, acc)) { /* acc = acc > x ? acc : x; */
     Op op = minmax_of(t->cond, acc, t->els);
-    bool float_acc = as->lhs->ty &&
-                     (as->lhs->ty->kind == TY_FLOAT || as->lhs->ty->kind == TY_DOUBLE ||
-                      (as->lhs->ty->kind == TY_ELEM && elem_info(ck->elem)->is_float));
     if (op != OP_NONE && !float_acc)
       n->lhs = as_minmax(ck, as->loc, as->lhs, op == OP_MAX ? OP_MIN : OP_MAX, t->els);
     else if (op != OP_NONE)
@@ -478,6 +496,52 @@ static bool is_identity(const Node *e, Op op, const char **want) {
   return false;
 }
 
+/* e as an integer constant: a literal, -e, a - b, a + b (a header's
+ * INT_MIN is (-2147483647 - 1)). */
+static bool const_int(const Node *e, long long *v) {
+  long long a, b;
+  while (e && e->kind == ND_CAST)
+    e = e->lhs;
+  if (!e)
+    return false;
+  if (e->kind == ND_INT) {
+    *v = e->ival;
+    return true;
+  }
+  if (e->kind == ND_UNARY && e->op == OP_NEG && const_int(e->lhs, &a)) {
+    *v = (long long)(0ull - (unsigned long long)a);
+    return true;
+  }
+  if (e->kind == ND_BINARY && (e->op == OP_SUB || e->op == OP_ADD) && const_int(e->lhs, &a) &&
+      const_int(e->rhs, &b)) {
+    *v = (long long)(e->op == OP_SUB ? (unsigned long long)a - (unsigned long long)b
+                                     : (unsigned long long)a + (unsigned long long)b);
+    return true;
+  }
+  return false;
+}
+
+/* An integer accumulator may start from its type's limit spelled as a
+ * number (INT_MAX, 2147483647 for a min of int; 0 for a max of unsigned):
+ * the same value as Highest() or Lowest(). Not for floats: their identity
+ * is an infinity, and FLT_MAX is not one. */
+static bool is_limit(const Check *ck, const Node *d, Op op) {
+  const Combiner *cb = combiner_of(op);
+  long long v;
+  if (!cb || (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST) || !d->ty ||
+      !const_int(d->init, &v))
+    return false;
+  bool low = cb->identity == ID_LOWEST;
+  unsigned long long u = (unsigned long long)v;
+  switch (type_concrete(d->ty, ck->elem)) {
+  case TY_INT: return low ? v == INT32_MIN : v == INT32_MAX;
+  case TY_UINT: return low ? v == 0 : u == UINT32_MAX;
+  case TY_LONG: return low ? v == INT64_MIN : v == INT64_MAX;
+  case TY_ULONG: return low ? v == 0 : u == UINT64_MAX;
+  default: return false;
+  }
+}
+
 /* Does e read the codelet's input: in[...], or cond ? in[...] : identity? */
 static bool reads_input(const Node *e, Op op) {
   const char *want;
@@ -499,7 +563,8 @@ static void check_accumulator(Check *ck) {
       continue;
     cd->accum = d;
     const char *want;
-    if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op))
+    if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op) &&
+        !is_limit(ck, d, cd->op))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
             op_name(cd->op));

@@ -235,16 +235,6 @@ static bool same_type(const Type *x, const Type *y) {
          (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
 }
 
-/* A scalar type's kind, T as the element type it stands for (float for f32). */
-static TypeKind concrete(const Type *t, ElemType elem) {
-  if (t->kind != TY_ELEM)
-    return t->kind;
-  const ElemInfo *e = elem_info(elem);
-  if (e->is_float)
-    return e->bytes == 4 ? TY_FLOAT : TY_DOUBLE;
-  return e->bytes == 4 ? (e->is_signed ? TY_INT : TY_UINT) : (e->is_signed ? TY_LONG : TY_ULONG);
-}
-
 /* Replaces temporaries by their initialisers (the transform is one
  * expression of the loaded elements), and the temporaries those read in
  * turn (`T a = x[i] * s; T b = a + 1;`: b is x[i] * s + 1), converted to
@@ -256,7 +246,8 @@ static Node *inline_temps(Node *n, void *ctx) {
   if (!(n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl)))
     return n;
   Node *init = node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
-  if (init->ty && n->decl->ty && concrete(init->ty, dv->elem) != concrete(n->decl->ty, dv->elem)) {
+  if (init->ty && n->decl->ty &&
+      type_concrete(init->ty, dv->elem) != type_concrete(n->decl->ty, dv->elem)) {
     Node *cast = node_new(dv->ctx->arena, ND_CAST, n->loc);
     cast->ty = n->decl->ty;
     cast->lhs = init;
@@ -303,7 +294,7 @@ static void check_rounding(Derive *dv, const Node *at, const Node *value) {
   Arena *a = dv->ctx->arena;
   if (dv->failed || !value || !value->ty || (dv->s->op != OP_ADD && dv->s->op != OP_MUL))
     return;
-  TypeKind acc = concrete(dv->acc->ty, dv->elem), v = concrete(value->ty, dv->elem);
+  TypeKind acc = type_concrete(dv->acc->ty, dv->elem), v = type_concrete(value->ty, dv->elem);
   if (!is_integer_kind(acc) || (v != TY_FLOAT && v != TY_DOUBLE))
     return;
   const char *op = op_name(dv->s->op), *acc_t = type_str(a, type_new(a, acc));
@@ -713,7 +704,7 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     for (int j = 0; s->acc_ty && j < prog->codelets.len; j++) {
       const Codelet *c = prog->codelets.items[j];
       if (strcmp(c->name, s->name) == 0 && c->atomic &&
-          concrete(c->atomic->ty, prog->elem) != concrete(s->acc_ty, prog->elem))
+          type_concrete(c->atomic->ty, prog->elem) != type_concrete(s->acc_ty, prog->elem))
         diag_error(ctx->diag, c->atomic->loc,
                    "atomic accumulator '%s' is '%s', but the spectrum's accumulator '%s' (line "
                    "%d) is '%s': the atomic combines the threads' accumulated values",
@@ -752,7 +743,8 @@ static int param_pos(const Node *fn, const Node *decl) {
  * T is double for f64, so `(double)in[i]` is in[i]). */
 static const Node *strip_noop_cast(const Match *m, const Node *n) {
   while (n && n->kind == ND_CAST && n->ty && n->lhs && n->lhs->ty &&
-         concrete(n->ty, m->elem) == concrete(n->lhs->ty, m->elem) && n->ty->kind != TY_OTHER)
+         type_concrete(n->ty, m->elem) == type_concrete(n->lhs->ty, m->elem) &&
+         n->ty->kind != TY_OTHER)
     n = n->lhs;
   return n;
 }

@@ -45,6 +45,15 @@ bool type_is_arith(const Type *t) {
                t->kind == TY_ELEM || t->kind == TY_ACC || t->kind == TY_RES);
 }
 
+TypeKind type_concrete(const Type *t, ElemType elem) {
+  if (t->kind != TY_ELEM)
+    return t->kind;
+  const ElemInfo *e = elem_info(elem);
+  if (e->is_float)
+    return e->bytes == 4 ? TY_FLOAT : TY_DOUBLE;
+  return e->bytes == 4 ? (e->is_signed ? TY_INT : TY_UINT) : (e->is_signed ? TY_LONG : TY_ULONG);
+}
+
 bool type_is_unsigned(const Type *t) { return t->kind == TY_UINT || t->kind == TY_ULONG; }
 
 static const char *base_str(Arena *a, const Type *t) {

@@ -495,6 +495,12 @@ template <class To, class From> inline To bit_cast(From f) {
 }
 } // namespace detail
 } // namespace tgm_sim
+// CUDA and HIP declare the classifications in the global namespace, as the
+// codelet prelude does (isnan(x) in a user's helper).
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+
 inline int __float_as_int(float x) { return ::tgm_sim::detail::bit_cast<int>(x); }
 inline float __int_as_float(int x) { return ::tgm_sim::detail::bit_cast<float>(x); }
 inline unsigned int __float_as_uint(float x) {

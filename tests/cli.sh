@@ -50,6 +50,10 @@ expect 2 "--rows --cols" -- "$gen" --rows --cols --list codelets/sum.tgm
 # double) the same value, so its tree variants are there (were none: no f64 variant)
 expect 0 "--type=f64 --list widen" -- "$gen" --type=f64 --list tests/ops/widen.tgm
 grep -q '^DT\.V\.ST ' "$work/out" || { echo "FAIL widen f64: no DT.V.ST"; fails=$((fails + 1)); }
+# C's fmaxf (fminf) is read as max (min) for a float accumulator
+sed 's/accum = max(accum, in\[i\]);/accum = fmaxf(accum, in[i]);/' codelets/max.tgm >"$work/fmaxf.tgm"
+expect 0 "fmaxf is a max for f32" -- "$gen" --type=f32 --dump=sema "$work/fmaxf.tgm"
+grep -q "tag=scalar kind=scalar op=max" "$work/out" || { echo "FAIL fmaxf f32: not a max"; fails=$((fails + 1)); }
 # the embedded call names what names.c renamed (the user's `lo` is the call's `lo_`), nothing else
 expect 0 "--embed, renamed names" -- "$gen" --embed --variant=DT.V.ST --type=f32 -o "$work/names.cuh" tests/ops/names.tgm
 grep -q "renamed here: d_v_ (input v), lo_ (parameter lo), hi_ (parameter hi), n_ (parameter n), value_ (parameter value)\.$" "$work/names.cuh" ||
