@@ -234,7 +234,8 @@ bool isfinite(TGM_D x);
 #define DBL_MAX 1.7976931348623157e+308
 #define DBL_MIN 2.2250738585072014e-308
 #define DBL_EPSILON 2.2204460492503131e-16
-#define INFINITY __builtin_huge_valf()
+#define INFINITY __int_as_float(0x7f800000) // CUDA's and HIP's intrinsic; NVRTC has no __builtin_huge_valf
+float __int_as_float(int x);
 
 T Lowest();
 T Highest();
