@@ -34,6 +34,22 @@ static void report_collision(Outputs *o, const char *path, const char *first, co
     diag_note(d, there->loc, "%s defines it here", first);
 }
 
+/* A file that cannot be written, at the codelet whose spectrum names it
+ * where the front end recorded one (a name too long for the file system). */
+static void report_write(Outputs *o, int i, const char *dst, int err) {
+  const char *path = o->names.items[i], *from = o->from.items[i];
+  const Origin *at = o->diag
+                         ? diag_find_origin(o->diag,
+                                            arena_strndup(o->arena, path, strcspn(path, ".")), from)
+                         : NULL;
+  if (!at) {
+    fprintf(stderr, "tgm-gen: error: cannot write '%s': %s\n", dst, strerror(err));
+    return;
+  }
+  diag_error(o->diag, at->loc, "cannot write '%s': %s%s", dst, strerror(err),
+             err == ENAMETOOLONG ? " (the spectrum's name makes the file's: shorten it)" : "");
+}
+
 Buf *outputs_add(Outputs *o, const char *path) {
   const char *from = o->diag && o->diag->current ? o->diag->current->path : "";
   for (int i = 0; i < o->names.len; i++)
@@ -86,7 +102,7 @@ int outputs_commit(Outputs *o, const char *dir) {
     dst[written] = arena_printf(o->arena, "%s/%s", dir, (char *)o->names.items[written]);
     tmp[written] = arena_printf(o->arena, "%s.tmp.%ld", dst[written], (long)getpid());
     if (write_all(tmp[written], o->bufs.items[written]) != 0) {
-      fprintf(stderr, "tgm-gen: error: cannot write '%s': %s\n", dst[written], strerror(errno));
+      report_write(o, written, dst[written], errno);
       unlink(tmp[written]);
       rc = -1;
       break;

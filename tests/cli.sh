@@ -50,6 +50,12 @@ expect 2 "--rows --cols" -- "$gen" --rows --cols --list codelets/sum.tgm
 # double) the same value, so its tree variants are there (were none: no f64 variant)
 expect 0 "--type=f64 --list widen" -- "$gen" --type=f64 --list tests/ops/widen.tgm
 grep -q '^DT\.V\.ST ' "$work/out" || { echo "FAIL widen f64: no DT.V.ST"; fails=$((fails + 1)); }
+# a spectrum's name longer than a file name may be: a located error, nothing written
+long=$(printf 's%.0s' $(seq 1 250))
+sed "s/\bsum\b/$long/g" codelets/sum.tgm >"$work/long.tgm"
+expect 1 "a file name too long" -- "$gen" --no-check --type=i32 -o "$work/long" "$work/long.tgm"
+grep -q "long.tgm:[0-9]*:[0-9]*: error: cannot write .*: File name too long (the spectrum's name makes the file's: shorten it)" "$work/err" &&
+  [ -z "$(ls -A "$work/long" 2>/dev/null)" ] || { echo "FAIL a file name too long: no located error, or files written"; fails=$((fails + 1)); }
 # C's fmaxf (fminf) is read as max (min) for a float accumulator
 sed 's/accum = max(accum, in\[i\]);/accum = fmaxf(accum, in[i]);/' codelets/max.tgm >"$work/fmaxf.tgm"
 expect 0 "fmaxf is a max for f32" -- "$gen" --type=f32 --dump=sema "$work/fmaxf.tgm"
