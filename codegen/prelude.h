@@ -104,6 +104,9 @@ struct Map {
   // `return count(map, threshold);`.
   template <typename R, typename... P, typename E>
   Map(R (*fn)(const Array<1, T>, P...), Partition<E> parts);
+  // Any other function, so that clang passes a codelet that takes its
+  // input later (`T f(T t, const Array<1,T> in)`) to tgm's located error.
+  template <typename R, typename... P, typename E> Map(R (*fn)(P...), Partition<E> parts);
   template <int D, typename E> operator Array<D, E>() const;
 };
 
