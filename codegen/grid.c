@@ -128,6 +128,26 @@ static void report_unused(Ctx *ctx, Composition *c) {
       diag_warning(ctx->diag, im->cd->loc, "codelet '%s' is used by no variant: %s", im->cd->id,
                    im->why);
   }
+  /* a codelet in use whose tree loop no warp shuffle replaces: right, but
+   * without the shuffle blocks (VS, VR, VW, VRW), which are often the fastest */
+  for (int b = 0; b < B_COUNT; b++) {
+    BlockImpl *im = &c->block[b];
+    if (im->fn || !im->cd || !im->why || !strstr(im->why, "maps onto warp shuffles"))
+      continue;
+    bool used = false, said = false;
+    for (int o = 0; o < B_COUNT; o++)
+      used |= c->block[o].cd == im->cd && c->block[o].fn;
+    for (int o = 0; o < b; o++)
+      said |= c->block[o].cd == im->cd && c->block[o].why &&
+              strstr(c->block[o].why, "maps onto warp shuffles");
+    if (used && !said)
+      diag_warning(ctx->diag, im->cd->loc,
+                   "codelet '%s' has no tree loop that maps onto warp shuffles (for (int offset "
+                   "= MaxValue() / 2; offset > 0; offset /= 2), combining the value offset "
+                   "lanes on): its variants use shared memory only, none of the shuffle blocks "
+                   "(VS, VR, VW, VRW)",
+                   im->cd->id);
+  }
 }
 
 void pass_grid(Ctx *ctx, Composition *c) {

@@ -56,6 +56,12 @@ sed "s/\bsum\b/$long/g" codelets/sum.tgm >"$work/long.tgm"
 expect 1 "a file name too long" -- "$gen" --no-check --type=i32 -o "$work/long" "$work/long.tgm"
 grep -q "long.tgm:[0-9]*:[0-9]*: error: cannot write .*: File name too long (the spectrum's name makes the file's: shorten it)" "$work/err" &&
   [ -z "$(ls -A "$work/long" 2>/dev/null)" ] || { echo "FAIL a file name too long: no located error, or files written"; fails=$((fails + 1)); }
+# a tree loop counting upward is right, but no warp shuffle replaces it: a warning says so
+sed 's|for (int offset = vthread.MaxValue() / 2; offset > 0; offset /= 2)|for (int offset = 1; offset < vthread.MaxValue(); offset *= 2)|' \
+  codelets/sum.tgm >"$work/upward.tgm"
+expect 0 "an upward tree" -- "$gen" --type=i32 --list "$work/upward.tgm"
+grep -q "upward.tgm:[0-9]*:[0-9]*: warning: codelet 'coop' has no tree loop that maps onto warp shuffles" "$work/err" &&
+  ! grep -q '^[A-Z0-9]*\.VS\.' "$work/out" || { echo "FAIL an upward tree: no warning, or VS variants"; fails=$((fails + 1)); }
 # C's fmaxf (fminf) is read as max (min) for a float accumulator
 sed 's/accum = max(accum, in\[i\]);/accum = fmaxf(accum, in[i]);/' codelets/max.tgm >"$work/fmaxf.tgm"
 expect 0 "fmaxf is a max for f32" -- "$gen" --type=f32 --dump=sema "$work/fmaxf.tgm"
