@@ -542,6 +542,41 @@ static bool is_limit(const Check *ck, const Node *d, Op op) {
   }
 }
 
+/* A constant a lane without an element could fall back to: 0, -1, 1.5f,
+ * Lowest(), Highest(). */
+static bool is_constant(const Node *e) {
+  long long v;
+  while (e && e->kind == ND_CAST)
+    e = e->lhs;
+  return e && (const_int(e, &v) || e->kind == ND_FLOAT || e->kind == ND_BOOL ||
+               (e->kind == ND_UNARY && e->op == OP_NEG && e->lhs && e->lhs->kind == ND_FLOAT) ||
+               (e->kind == ND_CALL && e->kids.len == 0 &&
+                (strcmp(e->name, "Lowest") == 0 || strcmp(e->name, "Highest") == 0)));
+}
+
+/* In a cooperative codelet, `v = c ? x : k` and `v = max(v, c ? x : k)`
+ * (any combine) give a lane with nothing to read the constant k: it must
+ * be the identity, or an empty lane changes the result (a max of negative
+ * numbers falling back to 0). */
+static bool check_fallback(Node *n, void *data) {
+  Check *ck = data;
+  if (n->kind != ND_ASSIGN || !n->lhs || n->lhs->kind != ND_VAR || !is_value(ck, n->lhs->decl) ||
+      (n->lhs->decl->qual & Q_SHARED) || ck->cd->op == OP_NONE)
+    return true;
+  Node *r = n->rhs;
+  if (r && r->kind == ND_CALL && r->kids.len == 2)
+    r = node_is_var(r->kids.items[0], n->lhs->decl) ? r->kids.items[1] : r->kids.items[0];
+  else if (r && r->kind == ND_BINARY && n->op == OP_NONE)
+    r = node_is_var(r->lhs, n->lhs->decl) ? r->rhs : r->lhs;
+  const char *want;
+  if (r && r->kind == ND_COND && is_constant(r->els) && !is_identity(r->els, ck->cd->op, &want))
+    error(ck, r->els->loc,
+          "a lane with nothing to read takes this value, which is not %s, the identity of "
+          "'%s': an empty lane would change the result",
+          want, op_name(ck->cd->op));
+  return true;
+}
+
 /* Does e read the codelet's input: in[...], or cond ? in[...] : identity? */
 static bool reads_input(const Node *e, Op op) {
   const char *want;
@@ -643,6 +678,8 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
             can_combine(&ck));
     else if (!ck.failed)
       check_accumulator(&ck);
+    if (!ck.failed && cd->coop)
+      node_walk(fn->body, check_fallback, &ck);
     for (int i = 0; i < cd->tunables.len; i++)
       error(&ck, ((Node *)cd->tunables.items[i])->loc,
             "only compound codelets have tunables; '%s' is unused here",
