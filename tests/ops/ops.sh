@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC] [TGM-TUNE]: a codelet file written as
+# ops.sh TGM-GEN FILE.tgm [NVCC] [HIPCC] [TGM-TUNE] [TEST_RT_RTC]: a codelet file written as
 # a user would write it (an operator no shipped codelet uses, the user's own
 # names, a loop body of several statements, a condition on the index): every
 # variant of i32 and f32 run on the CPU simulator (--strict: a wrong variant
@@ -7,12 +7,13 @@
 # of f32 too, the 16-byte vector body among the variants, then each
 # generated 1-D file compiled with nvcc (sm_80) and hipcc (gfx90a) where
 # they are installed, the CUB baseline included, and
+# each generated .cu compiled by NVRTC for sm_90 without a GPU (test_rt_rtc),
 # each manifest read by tgm-tune (--verify-only, every parameter 1): exit 0
 # (verified on a GPU) or 3 (no GPU), never a manifest it cannot read (a bool
 # result included); with
 # nvcc, the embedded call of f32's first variant compiled too.
 set -u
-gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-} tune=${5:-}
+gen=$1 file=$2 nvcc=${3:-} hipcc=${4:-} tune=${5:-} rtc=${6:-}
 case $nvcc in *NOTFOUND) nvcc= ;; esac
 case $hipcc in *NOTFOUND) hipcc= ;; esac
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,13 @@ for t in i32 f32; do
   if [ -n "$nvcc" ]; then
     "$nvcc" -std=c++17 -arch=sm_80 -c "$work/$base.cub.cu" -o "$work/$base.cub.o" ||
       { echo "FAIL: nvcc $base.cub.cu"; exit 1; }
+  fi
+  if [ -n "$rtc" ]; then
+    # NVRTC, as tgm-tune and tgm_reduce compile: it lacks what nvcc, hipcc and the sim have
+    # (__builtin_huge_valf was one); every variant at its first block size, sm_90, no GPU
+    "$rtc" cuda sm_90 "$work/$base.json" 1 >"$work/rtc.log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || { tail -20 "$work/rtc.log"; echo "FAIL: NVRTC $base.cu: exit $rc"; exit 1; }
   fi
   if [ -n "$tune" ]; then
     # shellcheck disable=SC2046
