@@ -534,12 +534,35 @@ static bool is_limit(const Check *ck, const Node *d, Op op) {
   bool low = cb->identity == ID_LOWEST;
   unsigned long long u = (unsigned long long)v;
   switch (type_concrete(d->ty, ck->elem)) {
+  case TY_FLOAT:
+  case TY_DOUBLE: return false; /* is_infinity */
   case TY_INT: return low ? v == INT32_MIN : v == INT32_MAX;
   case TY_UINT: return low ? v == 0 : u == UINT32_MAX;
   case TY_LONG: return low ? v == INT64_MIN : v == INT64_MAX;
   case TY_ULONG: return low ? v == 0 : u == UINT64_MAX;
   default: return false;
   }
+}
+
+/* A float accumulator may start from -INFINITY for a max, INFINITY for a
+ * min (the prelude's INFINITY, __int_as_float(0x7f800000)): Lowest() and
+ * Highest() for floats. */
+static bool is_infinity(const Check *ck, const Node *d, Op op) {
+  const Combiner *cb = combiner_of(op);
+  TypeKind k = d->ty ? type_concrete(d->ty, ck->elem) : TY_OTHER;
+  if (!cb || (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST) ||
+      (k != TY_FLOAT && k != TY_DOUBLE))
+    return false;
+  const Node *e = d->init;
+  while (e && e->kind == ND_CAST)
+    e = e->lhs;
+  bool neg = e && e->kind == ND_UNARY && e->op == OP_NEG;
+  if (neg)
+    e = e->lhs;
+  long long bits;
+  return e && e->kind == ND_CALL && e->name && strcmp(e->name, "__int_as_float") == 0 &&
+         e->kids.len == 1 && const_int(e->kids.items[0], &bits) && bits == 0x7f800000 &&
+         neg == (cb->identity == ID_LOWEST);
 }
 
 /* A constant a lane without an element could fall back to: 0, -1, 1.5f,
@@ -599,7 +622,7 @@ static void check_accumulator(Check *ck) {
     cd->accum = d;
     const char *want;
     if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op) &&
-        !is_limit(ck, d, cd->op))
+        !is_limit(ck, d, cd->op) && !is_infinity(ck, d, cd->op))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
             op_name(cd->op));

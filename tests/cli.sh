@@ -62,6 +62,12 @@ sed 's|for (int offset = vthread.MaxValue() / 2; offset > 0; offset /= 2)|for (i
 expect 0 "an upward tree" -- "$gen" --type=i32 --list "$work/upward.tgm"
 grep -q "upward.tgm:[0-9]*:[0-9]*: warning: codelet 'coop' has no tree loop that maps onto warp shuffles" "$work/err" &&
   ! grep -q '^[A-Z0-9]*\.VS\.' "$work/out" || { echo "FAIL an upward tree: no warning, or VS variants"; fails=$((fails + 1)); }
+# -INFINITY starts a float max (it is Lowest()); for an int it is no identity
+sed 's/T accum = Lowest();/T accum = -INFINITY;/' codelets/max.tgm >"$work/ninf.tgm"
+expect 0 "-INFINITY starts a max of f32" -- "$gen" --type=f32 --dump=sema "$work/ninf.tgm"
+expect 1 "-INFINITY does not start a max of i32" -- "$gen" --type=i32 --dump=sema "$work/ninf.tgm"
+grep -q "ninf.tgm:[0-9]*:[0-9]*: error: accumulator 'accum' must start from Lowest()" "$work/err" ||
+  { echo "FAIL -INFINITY for i32: no located error"; fails=$((fails + 1)); }
 # C's fmaxf (fminf) is read as max (min) for a float accumulator
 sed 's/accum = max(accum, in\[i\]);/accum = fmaxf(accum, in[i]);/' codelets/max.tgm >"$work/fmaxf.tgm"
 expect 0 "fmaxf is a max for f32" -- "$gen" --type=f32 --dump=sema "$work/fmaxf.tgm"
