@@ -91,3 +91,10 @@ void vec_push(Arena *a, PtrVec *v, void *item) {
   }
   v->items[v->len++] = item;
 }
+
+bool vec_has(const PtrVec *v, const void *item) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == item)
+      return true;
+  return false;
+}

@@ -59,27 +59,6 @@ static bool is_value_type(const Check *ck, const Type *t) {
   return t->kind == TY_ELEM || (t->kind == ret && ret != TY_VOID && ret != TY_OTHER);
 }
 
-static bool is_loop_var(const Check *ck, const Node *decl) {
-  for (int i = 0; i < ck->loop_vars.len; i++)
-    if (ck->loop_vars.items[i] == decl)
-      return true;
-  return false;
-}
-
-static bool is_returned(const Check *ck, const Node *decl) {
-  for (int i = 0; i < ck->returned.len; i++)
-    if (ck->returned.items[i] == decl)
-      return true;
-  return false;
-}
-
-static bool in_loop(const Check *ck, const Node *decl) {
-  for (int i = 0; i < ck->in_loops.len; i++)
-    if (ck->in_loops.items[i] == decl)
-      return true;
-  return false;
-}
-
 /* A value variable holds values being combined: a local or __shared of a
  * value type, or of any arithmetic type that a return reads (`double acc;
  * ... return (T)sqrt(acc / len);`) or that is an atomic accumulator, that
@@ -90,8 +69,9 @@ static bool in_loop(const Check *ck, const Node *decl) {
 static bool is_value(const Check *ck, const Node *decl) {
   return decl &&
          (is_value_type(ck, decl->ty) ||
-          ((is_returned(ck, decl) || decl->atomic_op != OP_NONE) && type_is_arith(decl->ty))) &&
-         !is_loop_var(ck, decl) && !in_loop(ck, decl);
+          ((vec_has(&ck->returned, decl) || decl->atomic_op != OP_NONE) &&
+           type_is_arith(decl->ty))) &&
+         !vec_has(&ck->loop_vars, decl) && !vec_has(&ck->in_loops, decl);
 }
 
 /* The declaration an lvalue names: `x` or `x[i]`. */
@@ -215,7 +195,7 @@ static void check_decl(Check *ck, Node *n) {
 
 static bool find_var(Node *n, void *data) {
   Check *ck = data;
-  if (n->kind == ND_VAR && n->decl && !is_returned(ck, n->decl))
+  if (n->kind == ND_VAR && n->decl && !vec_has(&ck->returned, n->decl))
     vec_push(ck->ctx->arena, &ck->returned, n->decl);
   return true;
 }
@@ -311,7 +291,7 @@ static Node *desugar_minmax(Node *n, void *data) {
 
 static bool find_decl(Node *n, void *data) {
   Check *ck = data;
-  if (n->kind == ND_DECL && !in_loop(ck, n))
+  if (n->kind == ND_DECL && !vec_has(&ck->in_loops, n))
     vec_push(ck->ctx->arena, &ck->in_loops, n);
   return true;
 }

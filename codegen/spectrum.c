@@ -55,13 +55,6 @@ static void fail(Derive *dv, Loc loc, const char *fmt, ...) {
   dv->failed = true;
 }
 
-static bool contains(const PtrVec *v, const void *x) {
-  for (int i = 0; i < v->len; i++)
-    if (v->items[i] == x)
-      return true;
-  return false;
-}
-
 static bool is_input_var(const Node *n) {
   return n && n->kind == ND_VAR && n->decl && n->decl->kind == ND_PARAM && n->decl->ty &&
          n->decl->ty->kind == TY_ARRAY;
@@ -87,7 +80,7 @@ static Node *strip_expr(Node *n) { return n && n->kind == ND_EXPR ? n->lhs : n; 
 static bool is_length(const Derive *dv, const Node *n) {
   if (is_input_method(n, "Size"))
     return true;
-  return n && n->kind == ND_VAR && contains(&dv->locals, n->decl) && n->decl->init &&
+  return n && n->kind == ND_VAR && vec_has(&dv->locals, n->decl) && n->decl->init &&
          is_input_method(n->decl->init, "Size");
 }
 
@@ -206,7 +199,7 @@ static bool check_transform_use(Node *n, void *ctx) {
          n->name);
     return false;
   case ND_VAR:
-    if (!n->decl || is_param_var(n) || contains(&dv->temps, n->decl))
+    if (!n->decl || is_param_var(n) || vec_has(&dv->temps, n->decl))
       return true; /* a function name, a parameter, a temporary */
     if (n->decl == dv->acc)
       fail(dv, n->loc, "the value combined into '%s' depends on '%s' itself, so it is not a fold",
@@ -243,7 +236,7 @@ static bool same_type(const Type *x, const Type *y) {
  * product). */
 static Node *inline_temps(Node *n, void *ctx) {
   Derive *dv = ctx;
-  if (!(n->kind == ND_VAR && n->decl && contains(&dv->temps, n->decl)))
+  if (!(n->kind == ND_VAR && n->decl && vec_has(&dv->temps, n->decl)))
     return n;
   Node *init = node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
   if (init->ty && n->decl->ty &&
@@ -455,7 +448,7 @@ static bool check_epilogue_use(Node *n, void *ctx) {
   }
   if (n->kind != ND_VAR || !n->decl || n->decl == dv->acc || is_param_var(n))
     return true;
-  bool pure_local = contains(&dv->locals, n->decl) && n->decl->init &&
+  bool pure_local = vec_has(&dv->locals, n->decl) && n->decl->init &&
                     !assigned_in(dv->cd->fn->body, n->decl);
   if (pure_local) {
     node_walk(n->decl->init, check_epilogue_use, dv); /* what it stands for */
@@ -470,7 +463,7 @@ static bool check_epilogue_use(Node *n, void *ctx) {
 
 static Node *inline_locals(Node *n, void *ctx) {
   Derive *dv = ctx;
-  if (n->kind == ND_VAR && n->decl && n->decl != dv->acc && contains(&dv->locals, n->decl))
+  if (n->kind == ND_VAR && n->decl && n->decl != dv->acc && vec_has(&dv->locals, n->decl))
     return node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_locals, dv);
   return n;
 }
@@ -562,7 +555,7 @@ static void derive(Derive *dv) {
     fail(dv, cd->loc, "scalar codelet '%s' has no loop over its input: %s", cd->id, SCALAR_FORM);
     return;
   }
-  if (!dv->acc || !contains(&dv->locals, dv->acc)) {
+  if (!dv->acc || !vec_has(&dv->locals, dv->acc)) {
     fail(dv, loop->loc,
          "cannot find the accumulator: declare it before the loop, from the "
          "identity ('T acc = 0;'), and combine into it in the loop");

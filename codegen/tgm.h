@@ -42,6 +42,7 @@ typedef struct {
 } PtrVec;
 
 void vec_push(Arena *a, PtrVec *v, void *item);
+bool vec_has(const PtrVec *v, const void *item); /* item is one of v's */
 
 /* ------------------------------------------------------------------ buf.c */
 
