@@ -130,10 +130,33 @@ static double as_double(tune_type t, const void *p) {
   return 0;
 }
 
-// got (R) against want[3] (R each): integers exactly; floating point equal
-// to the reference or between want[1] and want[2] (NaN only for NaN; a range
-// end outside the epilogue's domain, sqrt(< 0), allows as far as the other);
-// a pair's index exactly and its value exactly (NaN only for NaN).
+// a <= x <= b for integers of type t (signed or not; a bool a byte 0 or 1)
+static int int_between(tune_type t, const void *x, const void *a, const void *b) {
+  if (t == TUNE_I32 || t == TUNE_I64) {
+    int64_t v = t == TUNE_I32 ? *(const int32_t *)x : *(const int64_t *)x,
+            lo = t == TUNE_I32 ? *(const int32_t *)a : *(const int64_t *)a,
+            hi = t == TUNE_I32 ? *(const int32_t *)b : *(const int64_t *)b;
+    return lo <= v && v <= hi;
+  }
+  uint64_t v = t == TUNE_U32   ? *(const uint32_t *)x
+               : t == TUNE_U64 ? *(const uint64_t *)x
+                               : *(const unsigned char *)x,
+           lo = t == TUNE_U32   ? *(const uint32_t *)a
+                : t == TUNE_U64 ? *(const uint64_t *)a
+                                : *(const unsigned char *)a,
+           hi = t == TUNE_U32   ? *(const uint32_t *)b
+                : t == TUNE_U64 ? *(const uint64_t *)b
+                                : *(const unsigned char *)b;
+  return (t != TUNE_BOOL || v <= 1) && lo <= v && v <= hi;
+}
+
+// got (R) against want[3] (R each): integers exactly, or, an integer
+// epilogue of a floating-point fold (an RMS of i32 accumulated in double),
+// between want[1] and want[2] (which are want[0] where the fold is exact);
+// floating point equal to the reference or between want[1] and want[2] (NaN
+// only for NaN; a range end outside the epilogue's domain, sqrt(< 0), allows
+// as far as the other); a pair's index exactly and its value exactly (NaN
+// only for NaN).
 int tune_same(const tune_manifest *m, const void *got, const void *want) {
   size_t r = tune_type_size(m->res), elem = tune_type_size(m->elem);
   if (m->res == TUNE_PAIR) {
@@ -145,8 +168,11 @@ int tune_same(const tune_manifest *m, const void *got, const void *want) {
     double g = as_double(m->elem, gv), w = as_double(m->elem, wv);
     return g == w || (isnan(g) && isnan(w));
   }
-  if (!is_float(m->res))
-    return memcmp(got, want, r) == 0;
+  if (!is_float(m->res)) {
+    const char *a = (const char *)want + r, *b = (const char *)want + 2 * r;
+    return memcmp(got, want, r) == 0 || int_between(m->res, got, a, b) ||
+           int_between(m->res, got, b, a);
+  }
   double g = as_double(m->res, got), w = as_double(m->res, want);
   double a = as_double(m->res, (const char *)want + r),
          b = as_double(m->res, (const char *)want + 2 * r);

@@ -23,6 +23,24 @@ int main(void) {
   CHECK(tune_same(&mi, &got_i, want_i));
   got_i = -518; // absmax's miscompile: x for |x|
   CHECK(!tune_same(&mi, &got_i, want_i));
+  // an integer result of a floating-point fold (an RMS of i32 accumulated in
+  // double: the H200 gave 1024710917 for the reference's 1024710916): within
+  // the ends of the bound, in either order, and no further
+  tune_manifest mr = spectrum("sum", TUNE_I32, TUNE_I32);
+  int32_t want_r[3] = {1024710916, 1024710915, 1024710917}, got_r = 1024710917;
+  CHECK(tune_same(&mr, &got_r, want_r));
+  int32_t want_rr[3] = {-5, -4, -6}; // a decreasing epilogue: the ends swapped
+  got_r = -6;
+  CHECK(tune_same(&mr, &got_r, want_rr));
+  got_r = -7;
+  CHECK(!tune_same(&mr, &got_r, want_rr));
+  got_r = 1024710918;
+  CHECK(!tune_same(&mr, &got_r, want_r));
+  tune_manifest mu = spectrum("sum", TUNE_F32, TUNE_U64);
+  uint64_t want_u[3] = {1ull << 40, (1ull << 40) - 2, (1ull << 40) + 2}, got_u = (1ull << 40) + 1;
+  CHECK(tune_same(&mu, &got_u, want_u));
+  got_u = (1ull << 40) + 3;
+  CHECK(!tune_same(&mu, &got_u, want_u));
   // floating-point sums: the reference or within [want[1], want[2]]
   tune_manifest mf = spectrum("sum", TUNE_F32, TUNE_F32);
   float want_f[3] = {10.0f, 9.999f, 10.001f}, got_f = 10.0005f;
@@ -57,6 +75,11 @@ int main(void) {
   CHECK(!strcmp(text, "false"));
   got_b = 0xA5; // the poison left where a kernel wrote nothing
   CHECK(!tune_same(&mb, &got_b, want_b));
+  unsigned char either_b[3] = {1, 0, 1}; // `return accum > 0.5f` of a float sum, on the edge
+  got_b = 0;
+  CHECK(tune_same(&mb, &got_b, either_b));
+  got_b = 0xA5;
+  CHECK(!tune_same(&mb, &got_b, either_b));
   tune_value_text(&mb, &got_b, text, sizeof text);
   CHECK(!strcmp(text, "(not a bool: byte 165)"));
   // the data: every operator's values as documented, the same for the same seed
