@@ -294,7 +294,8 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   json_t *ref = launch(ns, "tgm_reference_kernel", "", "one", "1024", rargs, nr);
   json_object_set_new(ref, "out",
                       json_string("R[3]: the scalar codelet run sequentially (past "
-                                  "2^22 elements, 1024 parts combined in order); the "
+                                  "1024 elements, up to 1024 parts of at least 64 "
+                                  "combined in order); the "
                                   "lowest and highest a fold in another order may give"));
   json_object_set_new(ref, "bound", json_string(gen_reference_bound(c)));
   if (c->rows)

@@ -41,7 +41,7 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
   tgm_status s = launch_args(c, l, in, n, c->ref_out, NULL, vals, args);
   if (s == TGM_OK)
     s = tgm_memset(c->b, c->ref_out, 0xA5, 3 * c->res_size, c->s);
-  // the manifest's block (1024 parts above 2^22 elements), or less
+  // the manifest's block (up to 1024 parts above 1024 elements), or less
   if (!c->ref_block)
     c->ref_block = l->block_fixed ? l->block_fixed : 1;
   if (s == TGM_OK)

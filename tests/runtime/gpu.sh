@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # GPU truth (label gpu): every variant and knob setting of every generated
 # manifest verified on the real GPU against the spectrum's own scalar codelet
-# (tgm_reference_kernel) at the sizes of the sim suite and past 2^22 (where
-# the reference folds 1024 parts), and every variant of sum/i32 at 2^31+5
+# (tgm_reference_kernel) at the sizes of the sim suite and past 2^22 (the
+# reference folds up to 1024 parts past 1024 elements), and every variant of sum/i32 at 2^31+5
 # elements (64-bit indexing). A spectrum's parameters get fixed values here.
 # Skipped (77) without a GPU. Manifests: generated now with tgm-gen when it
 # is given, else $TGM_GEN_DIR, else generated/.
