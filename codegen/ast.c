@@ -53,6 +53,21 @@ bool node_is_var(const Node *n, const Node *decl) {
   return n && n->kind == ND_VAR && n->decl == decl;
 }
 
+Node **node_combine_operand(Node *as, const Node *acc) {
+  if (!as || as->kind != ND_ASSIGN || !acc || !node_is_var(as->lhs, acc) || !as->rhs)
+    return NULL;
+  if (as->op != OP_NONE)
+    return &as->rhs;
+  Node *r = as->rhs;
+  if (r->kind == ND_CALL && r->kids.len == 2)
+    return node_is_var(r->kids.items[0], acc)   ? (Node **)&r->kids.items[1]
+           : node_is_var(r->kids.items[1], acc) ? (Node **)&r->kids.items[0]
+                                                : NULL;
+  if (r->kind == ND_BINARY)
+    return node_is_var(r->lhs, acc) ? &r->rhs : node_is_var(r->rhs, acc) ? &r->lhs : NULL;
+  return NULL;
+}
+
 bool node_is_method(const Node *n, TypeKind tk, const char *method) {
   return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == tk &&
          strcmp(n->name, method) == 0;

@@ -566,11 +566,7 @@ static bool check_fallback(Node *n, void *data) {
   if (n->kind != ND_ASSIGN || !n->lhs || n->lhs->kind != ND_VAR || !is_value(ck, n->lhs->decl) ||
       (n->lhs->decl->qual & Q_SHARED) || ck->cd->op == OP_NONE)
     return true;
-  Node *r = n->rhs;
-  if (r && r->kind == ND_CALL && r->kids.len == 2)
-    r = node_is_var(r->kids.items[0], n->lhs->decl) ? r->kids.items[1] : r->kids.items[0];
-  else if (r && r->kind == ND_BINARY && n->op == OP_NONE)
-    r = node_is_var(r->lhs, n->lhs->decl) ? r->rhs : r->lhs;
+  Node **x = node_combine_operand(n, n->lhs->decl), *r = x ? *x : n->rhs; /* or a plain value */
   const char *want;
   if (r && r->kind == ND_COND && is_constant(r->els) && !is_identity(r->els, ck->cd->op, &want))
     error(ck, r->els->loc,

@@ -252,22 +252,15 @@ static Node *inline_temps(Node *n, void *ctx) {
 /* The value one combining statement adds: `acc op= e`, `acc = max(acc, e)`,
  * `acc = acc op e`. NULL when s is not one. */
 static Node *combined_value(Derive *dv, Node *s) {
-  Node *as = strip_expr(s);
   if (s && s->kind == ND_BLOCK && s->kids.len == 1)
     return combined_value(dv, s->kids.items[0]);
-  if (!as || as->kind != ND_ASSIGN || !is_var_of(as->lhs, dv->acc))
+  Node *as = strip_expr(s), **x = node_combine_operand(as, dv->acc);
+  if (!x || (as->op != OP_NONE && as->op != dv->s->op))
     return NULL;
-  if (as->op != OP_NONE)
-    return as->op == dv->s->op ? as->rhs : NULL;
-  Node *r = as->rhs;
-  if (r->kind == ND_CALL && r->kids.len == 2 &&
-      (strcmp(r->name, "max") == 0 || strcmp(r->name, "min") == 0))
-    return is_var_of(r->kids.items[0], dv->acc)   ? r->kids.items[1]
-           : is_var_of(r->kids.items[1], dv->acc) ? r->kids.items[0]
-                                                  : NULL;
-  if (r->kind == ND_BINARY)
-    return is_var_of(r->lhs, dv->acc) ? r->rhs : is_var_of(r->rhs, dv->acc) ? r->lhs : NULL;
-  return NULL;
+  Node *r = as->rhs; /* of the calls, only max and min combine */
+  if (as->op == OP_NONE && r->kind == ND_CALL && strcmp(r->name, "max") && strcmp(r->name, "min"))
+    return NULL;
+  return *x;
 }
 
 static const char *const BODY_FORM =

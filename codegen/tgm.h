@@ -236,6 +236,11 @@ bool node_is_method(const Node *n, TypeKind tk, const char *method);
 bool node_is_gpu(const Node *n, const char *name);
 /* True when n is a use of the variable declared by decl. */
 bool node_is_var(const Node *n, const Node *decl);
+/* The value a combine into acc adds: as is `acc op= X`, `acc = f(acc, X)`
+ * or `f(X, acc)` (max, min: any call of two), `acc = acc op X` or
+ * `X op acc`; the slot holding X, NULL when as is none of those. The one
+ * reading of a combine's operand (spectrum.c, sema.c, xf_shuffle.c). */
+Node **node_combine_operand(Node *as, const Node *acc);
 /* Rebuilds n bottom-up: fn gets each node after its children were rebuilt
  * and returns the node to put in its place (itself, another, or NULL to
  * drop a statement from a block). */

@@ -75,22 +75,7 @@ static Node **combine_operand(Node *s, Node **acc) {
   if (!as->lhs || as->lhs->kind != ND_VAR || !as->lhs->decl || (as->lhs->decl->qual & Q_SHARED))
     return NULL;
   *acc = as->lhs->decl;
-  if (as->op != OP_NONE)
-    return &as->rhs;
-  Node *r = as->rhs;
-  if (r && r->kind == ND_CALL && r->kids.len == 2) {
-    if (node_is_var(r->kids.items[0], *acc))
-      return (Node **)&r->kids.items[1];
-    if (node_is_var(r->kids.items[1], *acc))
-      return (Node **)&r->kids.items[0];
-  }
-  if (r && r->kind == ND_BINARY) {
-    if (node_is_var(r->lhs, *acc))
-      return &r->rhs;
-    if (node_is_var(r->rhs, *acc))
-      return &r->lhs;
-  }
-  return NULL;
+  return node_combine_operand(as, *acc);
 }
 
 /* Does the loop have the tree shape? Fills in its parts. */
