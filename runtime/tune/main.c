@@ -126,13 +126,17 @@ static int parse_args(int argc, char **argv, options *o) {
       }
       break;
     }
-    case 'b':
-      o->budget = atof(optarg);
-      if (o->budget <= 0) {
-        fprintf(stderr, "tgm-tune: --budget wants a positive number of seconds\n");
+    case 'b': {
+      char *end; // atof took "nan", "inf" and "5s"
+      errno = 0;
+      o->budget = strtod(optarg, &end);
+      if (end == optarg || *end || errno || !(o->budget > 0 && o->budget <= 1e6)) {
+        fprintf(stderr, "tgm-tune: --budget %s: a positive number of seconds, at most 1e6\n",
+                optarg);
         return EXIT_USAGE;
       }
       break;
+    }
     case 'd': o->deterministic = 1; break;
     case 'm':
       if (strcmp(optarg, "stream") && strcmp(optarg, "graph") && strcmp(optarg, "both") &&
@@ -168,11 +172,16 @@ static int parse_args(int argc, char **argv, options *o) {
           fprintf(stderr, "tgm-tune: --verify-sizes takes at most %d sizes\n", MAX_VERIFY_SIZES);
           return EXIT_USAGE;
         }
-        o->verify_sizes[o->n_verify_sizes++] = strtoull(p, &end, 0);
-        if (end == p || (*end && *end != ',')) {
-          fprintf(stderr, "tgm-tune: --verify-sizes wants numbers separated by commas\n");
+        errno = 0; // strtoull takes "-1" for 2^64 - 1, and leading blanks
+        unsigned long long v = isdigit((unsigned char)*p) ? strtoull(p, &end, 0) : 0;
+        if (!isdigit((unsigned char)*p) || (*end && *end != ',') || errno || v > (1ull << 40)) {
+          fprintf(stderr,
+                  "tgm-tune: --verify-sizes wants numbers from 0 to 2^40 separated by "
+                  "commas, not '%s'\n",
+                  p);
           return EXIT_USAGE;
         }
+        o->verify_sizes[o->n_verify_sizes++] = v;
         p = *end ? end + 1 : end;
       }
       break;

@@ -47,6 +47,23 @@ rc=$?
 if [ $rc -ne 2 ] || ! grep -q 'at most 32' "$err"; then
   echo "FAIL: 40 --verify-sizes: exit $rc, want 2 naming the limit:"; cat "$err"; exit 1
 fi
+# a size that is no count: exit 2, before the GPU (strtoull read -1 as 2^64 - 1)
+for bad in -1 " 5" 5x 1,,2 2e3 1099511627777 99999999999999999999999; do
+  "$tune" "$work/tiny.json" --verify-sizes "$bad" >/dev/null 2>"$err"
+  rc=$?
+  if [ $rc -ne 2 ] || ! grep -q -- '--verify-sizes wants numbers from 0 to 2^40' "$err"; then
+    echo "FAIL: --verify-sizes '$bad': exit $rc, want 2:"; cat "$err"; exit 1
+  fi
+done
+"$tune" "$work/tiny.json" --verify-sizes 0,0x10,1099511627776 >/dev/null 2>"$err"
+[ $? -eq 3 ] || { echo "FAIL: --verify-sizes 0,0x10,2^40 is good (want exit 3 here):"; cat "$err"; exit 1; }
+for bad in abc -5 0 nan inf 5s 1e7; do
+  "$tune" "$work/tiny.json" --budget "$bad" >/dev/null 2>"$err"
+  rc=$?
+  if [ $rc -ne 2 ] || ! grep -q -- "--budget $bad: a positive number of seconds" "$err"; then
+    echo "FAIL: --budget '$bad': exit $rc, want 2:"; cat "$err"; exit 1
+  fi
+done
 # usage errors come first and exit 2
 "$tune" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: no arguments should exit 2"; exit 1; }
 "$tune" "$dir/data/tiny.json" --mode fast >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: bad --mode should exit 2"; exit 1; }
