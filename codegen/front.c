@@ -395,6 +395,8 @@ typedef struct {
   CXTranslationUnit tu;
   PtrVec bindings; /* Binding *: clang declarations -> our ND_DECL/ND_PARAM */
   bool failed;
+  int depth;      /* statements and expressions being converted, nested */
+  bool deep_said; /* the nesting error is given once */
 } Conv;
 
 static char *take_string(Arena *a, CXString s) {
@@ -594,8 +596,41 @@ static Type *conv_type(Conv *cv, CXType t) {
   return ty;
 }
 
-static Node *conv_expr(Conv *cv, CXCursor c);
-static Node *conv_stmt(Conv *cv, CXCursor c);
+static Node *conv_expr_at(Conv *cv, CXCursor c);
+static Node *conv_stmt_at(Conv *cv, CXCursor c);
+
+/* Every pass walks the tree recursively: a file nested deeper than this
+ * (a chain of 30000 `+ 0`, an else-if chain as long) overflowed the stack
+ * here, a crash. Clang stops brackets at 256. */
+enum { MAX_NESTING = 1000 };
+
+static Node *too_deep(Conv *cv, CXCursor c) {
+  if (!cv->deep_said)
+    diag_error(cv->ctx->diag, loc_of(cv, c),
+               "this is nested more than %d statements and expressions deep; tgm "
+               "stops there (split the expression or the if-else chain)",
+               MAX_NESTING);
+  cv->deep_said = cv->failed = true;
+  return node_new(cv->arena, ND_INT, loc_of(cv, c)); /* nothing is generated */
+}
+
+static Node *conv_expr(Conv *cv, CXCursor c) {
+  if (cv->depth >= MAX_NESTING)
+    return too_deep(cv, c);
+  cv->depth++;
+  Node *n = conv_expr_at(cv, c);
+  cv->depth--;
+  return n;
+}
+
+static Node *conv_stmt(Conv *cv, CXCursor c) {
+  if (cv->depth >= MAX_NESTING)
+    return too_deep(cv, c);
+  cv->depth++;
+  Node *n = conv_stmt_at(cv, c);
+  cv->depth--;
+  return n;
+}
 
 static Op binop(enum CXBinaryOperatorKind k, bool *assign) {
   *assign = false;
@@ -734,7 +769,7 @@ static Node *conv_call(Conv *cv, CXCursor c) {
   return n;
 }
 
-static Node *conv_expr(Conv *cv, CXCursor c) {
+static Node *conv_expr_at(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   c = strip(c);
   Loc loc = loc_of(cv, c);
@@ -1018,7 +1053,7 @@ static Node *conv_block(Conv *cv, CXCursor c) {
   return n;
 }
 
-static Node *conv_stmt(Conv *cv, CXCursor c) {
+static Node *conv_stmt_at(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   enum CXCursorKind k = clang_getCursorKind(c);
   Loc loc = loc_of(cv, c);
