@@ -454,11 +454,71 @@ static bool check_epilogue_use(Node *n, void *ctx) {
   return false;
 }
 
+/* A local stands for its initial value converted to its own type: `int len
+ * = in.Size()` is (int)in.Size() in the epilogue (xf_epilogue widens that
+ * cast of n as lowering widens the local: long long), not the unsigned
+ * in.Size() (which divided a negative sum as unsigned). */
 static Node *inline_locals(Node *n, void *ctx) {
   Derive *dv = ctx;
-  if (n->kind == ND_VAR && n->decl && n->decl != dv->acc && vec_has(&dv->locals, n->decl))
-    return node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_locals, dv);
-  return n;
+  if (!(n->kind == ND_VAR && n->decl && n->decl != dv->acc && vec_has(&dv->locals, n->decl)))
+    return n;
+  Arena *a = dv->ctx->arena;
+  Node *v = node_rewrite(node_clone(a, n->decl->init), inline_locals, dv);
+  if (!v->ty || !n->decl->ty || v->ty->kind == n->decl->ty->kind)
+    return v;
+  Node *c = node_new(a, ND_CAST, n->loc);
+  c->ty = n->decl->ty;
+  c->lhs = v;
+  return c;
+}
+
+static bool is_literal(const Node *e) {
+  while (e && e->kind == ND_CAST)
+    e = e->lhs;
+  return e && (e->kind == ND_INT || e->kind == ND_FLOAT || e->kind == ND_BOOL);
+}
+
+/* The return's unsigned values keep their C meaning once widened. Lowering
+ * widens an unsigned local (`unsigned len = in.Size()`) and in.Size() to 64
+ * bits, so that any n works; `accum / len` with a signed accumulator would
+ * then divide as 64-bit unsigned where C divides as 32-bit unsigned (an int
+ * accumulator) or 64-bit signed (long long: the mean of {-4, -2} was
+ * 9223372036854775805). An explicit cast to C's common type, a no-op as
+ * written, keeps the meaning through the widening: (unsigned)len,
+ * (long long)len. A literal operand (len - 1, len > 0) keeps 64 bits. An int
+ * divided, shifted or compared by an unsigned is unsigned in C, as tgm
+ * keeps it, and rarely what is meant: a warning says so. */
+static Node *keep_unsigned_meaning(Node *x, void *ctx) {
+  Derive *dv = ctx;
+  if (x->kind != ND_BINARY || x->op == OP_LAND || x->op == OP_LOR || x->op == OP_COMMA || !x->lhs ||
+      !x->rhs)
+    return x;
+  for (int side = 0; side < 2; side++) {
+    Node **u = side ? &x->rhs : &x->lhs, *o = side ? x->lhs : x->rhs;
+    if (!(*u)->ty || !o->ty || (*u)->ty->kind != TY_UINT || (*u)->kind == ND_CAST ||
+        is_literal(*u) || is_literal(o))
+      continue;
+    TypeKind ok = type_concrete(o->ty, dv->elem);
+    TypeKind to = ok == TY_INT || ok == TY_BOOL ? TY_UINT : ok == TY_LONG ? TY_LONG : TY_VOID;
+    if (to == TY_VOID)
+      continue;
+    Arena *a = dv->ctx->arena;
+    bool sign_matters = x->op == OP_DIV || x->op == OP_REM || x->op == OP_SHR || x->op == OP_LT ||
+                        x->op == OP_GT || x->op == OP_LE || x->op == OP_GE;
+    if (to == TY_UINT && sign_matters)
+      diag_warning(dv->ctx->diag, x->loc,
+                   "'%s' is unsigned, so C computes this '%s' in unsigned: a negative int "
+                   "becomes 2^32 more (-4 / 2u is 2147483646); tgm keeps that meaning; cast "
+                   "the unsigned side ((int)%s) for a signed '%s'",
+                   emit_expr(a, dialect_get(DIALECT_CUDA), *u), op_name(x->op),
+                   emit_expr(a, dialect_get(DIALECT_CUDA), *u), op_name(x->op));
+    Node *c = node_new(a, ND_CAST, (*u)->loc);
+    c->ty = type_new(a, to);
+    c->lhs = *u;
+    *u = c;
+    break;
+  }
+  return x;
 }
 
 static bool uses_decl(Node *n, void *ctx) {
@@ -489,6 +549,7 @@ static void derive_epilogue(Derive *dv, Node *ret) {
   node_walk(e, check_epilogue_use, dv);
   if (dv->failed || is_var_of(e, dv->acc))
     return;
+  e = ret->lhs = node_rewrite(e, keep_unsigned_meaning, dv); /* the reference's too */
   Node *epi = node_rewrite(node_clone(dv->ctx->arena, e), inline_locals, dv);
   dv->s->epilogue = epi;
   node_walk(epi, uses_size, &dv->s->epilogue_uses_n);

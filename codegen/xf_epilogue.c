@@ -22,6 +22,11 @@ static Node *rebind(Node *x, void *ctx) {
   Epi *e = ctx;
   if (x->kind == ND_METHOD && strcmp(x->name, "Size") == 0)
     return mk_var(e->a, x->loc, e->n);
+  /* (int)in.Size(): `int len` widens to long long, as lowering widens it */
+  if (x->kind == ND_CAST && x->ty && x->ty->kind == TY_INT && node_is_var(x->lhs, e->n)) {
+    x->ty = type_new(e->a, TY_LONG);
+    return x;
+  }
   if (x->kind != ND_VAR || !x->decl)
     return x;
   if (x->decl == e->s->acc)

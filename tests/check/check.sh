@@ -70,6 +70,23 @@ for shape in "" --rows; do
     { cat "$work/err"; fail "float_fold_int $shape: not all checked right"; }
 done
 
+# a length's C type survives tgm's widening to 64 bits: an i64 mean by
+# `unsigned len` divides signed ((long long)len in the epilogue and the
+# reference), an i32 one unsigned, as C does (with a warning at the '/'); an
+# `int len` mean divides by (long long)n (was: every variant called wrong)
+"$gen" --strict --type=i64,i32 -o "$work/mul" "$root/tests/check/mean_unsigned_len.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "mean_unsigned_len: exit $?"; }
+grep -q "return n ? accum / (long long)n : 0;" "$work/mul/meanlen_i64.cu" &&
+  grep -q "return len ? accum / (long long)len : 0;" "$work/mul/meanlen_i64.cu" ||
+  fail "mean_unsigned_len i64: the division is not signed"
+grep -q "return n ? accum / (unsigned)n : 0;" "$work/mul/meanlen_i32.cu" ||
+  fail "mean_unsigned_len i32: the division is not C's unsigned one"
+[ "$(grep -c "mean_unsigned_len.tgm:[0-9]*:[0-9]*: warning: 'len' is unsigned, so C computes this '/' in unsigned" "$work/err")" -eq 1 ] ||
+  { cat "$work/err"; fail "mean_unsigned_len: want one warning (i32's)"; }
+"$gen" --strict --type=i32 -o "$work/mil" "$root/tests/check/mean_int_len.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "mean_int_len: exit $? (its variants called wrong?)"; }
+grep -q "accum / (long long)n" "$work/mil/meanint_i32.cu" || fail "mean_int_len: the epilogue's n is not long long"
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
