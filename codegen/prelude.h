@@ -151,7 +151,9 @@ TGM_MINMAX(TGM_D, TGM_D, TGM_D)
 #undef TGM_MINMAX
 
 // Math: float in, float out; double and the integers in, double out (as
-// C++'s <cmath>). abs keeps its argument's type.
+// C++'s <cmath>; sema writes the integer's cast to double, which device
+// code needs). abs keeps its argument's type; of an unsigned one it is
+// sema's error (C++ has none).
 #define TGM_MATH1(f)                                                           \
   TGM_F f(TGM_F x);                                                            \
   TGM_D f(TGM_D x);                                                            \

@@ -756,7 +756,56 @@ static void check_spectra(Ctx *ctx, Program *prog) {
   }
 }
 
+/* C's math on an integer: the prelude declares sqrt, fabs, exp, log,
+ * floor and ceil of an integer as <cmath> does (double out), but CUDA's
+ * device code has no such overload (nvcc: "calling a constexpr __host__
+ * function", l2norm over i32 did not compile) and the simulator took it:
+ * the argument is made double, as <cmath> makes it. abs of an unsigned
+ * value C++ refuses (nvcc and hipcc: ambiguous); it would be the value
+ * itself, and |a - b| of unsigned values wraps before abs sees it: an
+ * error. */
+typedef struct {
+  Ctx *ctx;
+  ElemType elem;
+} MathArgs;
+
+static Node *math_args(Node *n, void *data) {
+  MathArgs *m = data;
+  static const char *const to_double[] = {"sqrt", "fabs", "exp", "log", "floor", "ceil"};
+  if (n->kind != ND_CALL || n->kids.len != 1 || !n->name)
+    return n;
+  Node *x = n->kids.items[0];
+  if (!x->ty)
+    return n;
+  TypeKind k = type_concrete(x->ty, m->elem);
+  bool integer = k == TY_BOOL || k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG;
+  if (!strcmp(n->name, "abs") && (k == TY_UINT || k == TY_ULONG))
+    diag_error(m->ctx->diag, n->loc,
+               "abs of an unsigned value ('%s' is %s): C++ has none, and it would be the value "
+               "itself (a - b of unsigned values wraps below 0 before abs sees it); write "
+               "'a > b ? a - b : b - a', or abs((int)(...)) for a signed difference",
+               emit_expr(m->ctx->arena, dialect_get(DIALECT_CUDA), x),
+               type_str(m->ctx->arena, type_new(m->ctx->arena, k)));
+  for (size_t i = 0; integer && i < COUNT_OF(to_double); i++)
+    if (!strcmp(n->name, to_double[i])) {
+      Node *c = node_new(m->ctx->arena, ND_CAST, x->loc);
+      c->ty = type_new(m->ctx->arena, TY_DOUBLE);
+      c->lhs = x;
+      n->kids.items[0] = c;
+    }
+  return n;
+}
+
 void sema_check(Ctx *ctx, Program *prog) {
+  MathArgs m = {ctx, prog->elem};
+  for (int i = 0; i < prog->codelets.len; i++) {
+    Codelet *cd = prog->codelets.items[i];
+    cd->fn->body = node_rewrite(cd->fn->body, math_args, &m);
+  }
+  for (int i = 0; i < prog->helpers.len; i++) {
+    Node *h = prog->helpers.items[i];
+    h->body = node_rewrite(h->body, math_args, &m);
+  }
   for (int i = 0; i < prog->codelets.len; i++)
     check_codelet(ctx, prog->codelets.items[i], prog->elem);
   if (ctx->diag->nerrors == 0)
