@@ -155,12 +155,26 @@ static bool at_thread_id(const Node *index, void *ctx) {
          index->lhs->ty->kind == TY_VECTOR && strcmp(index->name, "ThreadId") == 0;
 }
 
-/* Block level: the transform of the thread's element is the thread's value. */
+static bool is_int_literal(const Node *n, long long v) {
+  while (n && n->kind == ND_CAST)
+    n = n->lhs;
+  return n && n->kind == ND_INT && n->ival == v;
+}
+
+/* Block level: the transform of the thread's element is the thread's value.
+ * A true-or-false transform (a count: `accum += in[i] > t;`) adds 1 or 0,
+ * which a cooperative codelet may spell `in[tid] > t ? 1 : 0`: that whole
+ * condition is the value (taking only the comparison for it left `value ?
+ * 1 : 0`, each thread's count cut to 1, and every such variant wrong). */
 static Node *take_transform(Node *n, void *ctx) {
   Lower *lw = ctx;
   if (n->kind != ND_VAR && n->kind != ND_INT && n->kind != ND_FLOAT &&
       spectrum_match_transform(lw->spec, lw->fn, n, at_thread_id, NULL))
     return mk_var(lw->a, n->loc, lw->value);
+  if (n->kind == ND_COND && n->cond && n->cond->kind == ND_VAR && n->cond->decl == lw->value &&
+      lw->spec->transform && lw->spec->transform->ty && lw->spec->transform->ty->kind == TY_BOOL &&
+      is_int_literal(n->then, 1) && is_int_literal(n->els, 0))
+    return n->cond;
   return n;
 }
 

@@ -87,6 +87,13 @@ grep -q "return n ? accum / (unsigned)n : 0;" "$work/mul/meanlen_i32.cu" ||
   { cat "$work/err"; fail "mean_int_len: exit $? (its variants called wrong?)"; }
 grep -q "accum / (long long)n" "$work/mil/meanint_i32.cu" || fail "mean_int_len: the epilogue's n is not long long"
 
+# a true-or-false transform spelled `c ? 1 : 0` in the cooperative codelet
+# (count_bool.tgm): every variant right, none left out
+"$gen" --strict --type=i32 -o "$work/cb" "$root/tests/check/count_bool.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "count_bool: exit $?"; }
+grep -q "checked cbool_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "count_bool: not all 126 variants kept"; }
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
