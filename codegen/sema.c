@@ -476,7 +476,7 @@ static bool is_identity(const Node *e, Op op, const char **want) {
   return false;
 }
 
-/* e as an integer constant: a literal, -e, a - b, a + b (a header's
+/* e as an integer constant: a literal, -e, ~e, a - b, a + b (a header's
  * INT_MIN is (-2147483647 - 1)). */
 static bool const_int(const Node *e, long long *v) {
   long long a, b;
@@ -492,6 +492,10 @@ static bool const_int(const Node *e, long long *v) {
     *v = (long long)(0ull - (unsigned long long)a);
     return true;
   }
+  if (e->kind == ND_UNARY && e->op == OP_BITNOT && const_int(e->lhs, &a)) {
+    *v = ~a; /* ~0u: all ones, as the type it is converted to holds them */
+    return true;
+  }
   if (e->kind == ND_BINARY && (e->op == OP_SUB || e->op == OP_ADD) && const_int(e->lhs, &a) &&
       const_int(e->rhs, &b)) {
     *v = (long long)(e->op == OP_SUB ? (unsigned long long)a - (unsigned long long)b
@@ -501,48 +505,42 @@ static bool const_int(const Node *e, long long *v) {
   return false;
 }
 
-/* An integer accumulator may start from its type's limit spelled as a
- * number (INT_MAX, 2147483647 for a min of int; 0 for a max of unsigned):
- * the same value as Highest() or Lowest(). Not for floats: their identity
- * is an infinity, and FLT_MAX is not one. */
-static bool is_limit(const Check *ck, const Node *d, Op op) {
+/* Is constant e, as a value of type k, the identity of op? Besides
+ * is_identity's spellings: an integer limit spelled as a number (INT_MAX,
+ * 2147483647, ~0u, -1 as an unsigned, 0 for a max of unsigned: the same
+ * value as Highest() or Lowest() in k), all ones as a number for &, and for
+ * a float an infinity (the prelude's INFINITY, __int_as_float(0x7f800000):
+ * FLT_MAX is not one). For an accumulator's start and a cooperative
+ * codelet's fallback for an empty lane alike. */
+static bool is_identity_as(const Check *ck, const Node *e, const Type *ty, Op op,
+                           const char **want) {
+  if (is_identity(e, op, want))
+    return true;
   const Combiner *cb = combiner_of(op);
-  long long v;
-  if (!cb || (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST) || !d->ty ||
-      !const_int(d->init, &v))
+  if (!cb || !ty ||
+      (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST && cb->identity != ID_ONES))
     return false;
-  bool low = cb->identity == ID_LOWEST;
-  unsigned long long u = (unsigned long long)v;
-  switch (type_concrete(d->ty, ck->elem)) {
-  case TY_FLOAT:
-  case TY_DOUBLE: return false; /* is_infinity */
-  case TY_INT: return low ? v == INT32_MIN : v == INT32_MAX;
-  case TY_UINT: return low ? v == 0 : u == UINT32_MAX;
-  case TY_LONG: return low ? v == INT64_MIN : v == INT64_MAX;
-  case TY_ULONG: return low ? v == 0 : u == UINT64_MAX;
+  bool low = cb->identity == ID_LOWEST, ones = cb->identity == ID_ONES;
+  TypeKind k = type_concrete(ty, ck->elem);
+  long long v;
+  if (k == TY_FLOAT || k == TY_DOUBLE) {
+    while (e && e->kind == ND_CAST)
+      e = e->lhs;
+    bool neg = e && e->kind == ND_UNARY && e->op == OP_NEG;
+    if (neg)
+      e = e->lhs;
+    return !ones && e && e->kind == ND_CALL && e->name && strcmp(e->name, "__int_as_float") == 0 &&
+           e->kids.len == 1 && const_int(e->kids.items[0], &v) && v == 0x7f800000 && neg == low;
+  }
+  if (!const_int(e, &v))
+    return false;
+  switch (k) { /* the constant converted to k, as C converts it */
+  case TY_INT: return (int32_t)v == (ones ? -1 : low ? INT32_MIN : INT32_MAX);
+  case TY_UINT: return (uint32_t)v == (ones || !low ? UINT32_MAX : 0);
+  case TY_LONG: return v == (ones ? -1 : low ? INT64_MIN : INT64_MAX);
+  case TY_ULONG: return (unsigned long long)v == (ones || !low ? UINT64_MAX : 0);
   default: return false;
   }
-}
-
-/* A float accumulator may start from -INFINITY for a max, INFINITY for a
- * min (the prelude's INFINITY, __int_as_float(0x7f800000)): Lowest() and
- * Highest() for floats. */
-static bool is_infinity(const Check *ck, const Node *d, Op op) {
-  const Combiner *cb = combiner_of(op);
-  TypeKind k = d->ty ? type_concrete(d->ty, ck->elem) : TY_OTHER;
-  if (!cb || (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST) ||
-      (k != TY_FLOAT && k != TY_DOUBLE))
-    return false;
-  const Node *e = d->init;
-  while (e && e->kind == ND_CAST)
-    e = e->lhs;
-  bool neg = e && e->kind == ND_UNARY && e->op == OP_NEG;
-  if (neg)
-    e = e->lhs;
-  long long bits;
-  return e && e->kind == ND_CALL && e->name && strcmp(e->name, "__int_as_float") == 0 &&
-         e->kids.len == 1 && const_int(e->kids.items[0], &bits) && bits == 0x7f800000 &&
-         neg == (cb->identity == ID_LOWEST);
 }
 
 /* A constant a lane without an element could fall back to: 0, -1, 1.5f,
@@ -568,7 +566,8 @@ static bool check_fallback(Node *n, void *data) {
     return true;
   Node **x = node_combine_operand(n, n->lhs->decl), *r = x ? *x : n->rhs; /* or a plain value */
   const char *want;
-  if (r && r->kind == ND_COND && is_constant(r->els) && !is_identity(r->els, ck->cd->op, &want))
+  if (r && r->kind == ND_COND && is_constant(r->els) &&
+      !is_identity_as(ck, r->els, n->lhs->decl->ty, ck->cd->op, &want))
     error(ck, r->els->loc,
           "a lane with nothing to read takes this value, which is not %s, the identity of "
           "'%s': an empty lane would change the result",
@@ -597,8 +596,7 @@ static void check_accumulator(Check *ck) {
       continue;
     cd->accum = d;
     const char *want;
-    if (!is_identity(d->init, cd->op, &want) && !reads_input(d->init, cd->op) &&
-        !is_limit(ck, d, cd->op) && !is_infinity(ck, d, cd->op))
+    if (!is_identity_as(ck, d->init, d->ty, cd->op, &want) && !reads_input(d->init, cd->op))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
             op_name(cd->op));

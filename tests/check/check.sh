@@ -94,6 +94,13 @@ grep -q "accum / (long long)n" "$work/mil/meanint_i32.cu" || fail "mean_int_len:
 grep -q "checked cbool_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
   { cat "$work/err"; fail "count_bool: not all 126 variants kept"; }
 
+# an identity in C's spelling: ~0u and UINT_MAX for a min over u32
+# (limits.tgm), in the scalar and the cooperative codelets
+"$gen" --strict --type=u32 -o "$work/lim" "$root/tests/check/limits.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "limits: exit $?"; }
+grep -q "checked umin_u32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "limits: not all 126 variants kept"; }
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
