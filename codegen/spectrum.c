@@ -109,6 +109,15 @@ static const Node *assigned_in(Node *n, const Node *decl) {
   return as.where;
 }
 
+/* in.Stride(), or a local set once to it before the loop (`const unsigned
+ * step = in.Stride();`), as is_length reads in.Size()'s. */
+static bool is_stride(const Derive *dv, const Node *n) {
+  if (is_input_method(n, "Stride"))
+    return true;
+  return n && n->kind == ND_VAR && vec_has(&dv->locals, n->decl) && n->decl->init &&
+         is_input_method(n->decl->init, "Stride") && !assigned_in(dv->cd->fn->body, n->decl);
+}
+
 /* ------------------------------------------------------------ the loop */
 
 static void check_loop(Derive *dv, Node *loop) {
@@ -137,12 +146,11 @@ static void check_loop(Derive *dv, Node *loop) {
     return;
   }
   Node *inc = strip_expr(loop->inc);
-  bool strided =
-      inc && inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index) &&
-      ((inc->op == OP_ADD && is_input_method(inc->rhs, "Stride")) ||
-       (inc->op == OP_NONE && inc->rhs->kind == ND_BINARY && inc->rhs->op == OP_ADD &&
-        ((is_var_of(inc->rhs->lhs, dv->index) && is_input_method(inc->rhs->rhs, "Stride")) ||
-         (is_var_of(inc->rhs->rhs, dv->index) && is_input_method(inc->rhs->lhs, "Stride")))));
+  bool strided = inc && inc->kind == ND_ASSIGN && is_var_of(inc->lhs, dv->index) &&
+                 ((inc->op == OP_ADD && is_stride(dv, inc->rhs)) ||
+                  (inc->op == OP_NONE && inc->rhs->kind == ND_BINARY && inc->rhs->op == OP_ADD &&
+                   ((is_var_of(inc->rhs->lhs, dv->index) && is_stride(dv, inc->rhs->rhs)) ||
+                    (is_var_of(inc->rhs->rhs, dv->index) && is_stride(dv, inc->rhs->lhs)))));
   if (strided)
     return;
   bool steps = inc && ((inc->kind == ND_UNARY && is_var_of(inc->lhs, dv->index)) ||

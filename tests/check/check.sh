@@ -101,6 +101,12 @@ grep -q "checked cbool_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/e
 grep -q "checked umin_u32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
   { cat "$work/err"; fail "limits: not all 126 variants kept"; }
 
+# a step through a local alias of in.Stride() (step_alias.tgm)
+"$gen" --strict --type=i32 -o "$work/sa" "$root/tests/check/step_alias.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "step_alias: exit $?"; }
+grep -q "checked sstep_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "step_alias: not all 126 variants kept"; }
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
