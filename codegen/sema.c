@@ -289,6 +289,19 @@ static Node *desugar_minmax(Node *n, void *data) {
   return n;
 }
 
+/* acc++ and ++acc as a statement (a count: `if (c) accum++;`) are acc += 1
+ * (were "cannot find how codelet ... combines values"). Not the loop's
+ * index (is_value leaves loop variables out). */
+static Node *desugar_increment(Node *n, void *data) {
+  Check *ck = data;
+  Node *u = n->kind == ND_EXPR ? n->lhs : NULL;
+  if (!u || u->kind != ND_UNARY || (u->op != OP_POSTINC && u->op != OP_PREINC) || !u->lhs ||
+      u->lhs->kind != ND_VAR || !is_value(ck, u->lhs->decl) || (u->lhs->decl->qual & Q_SHARED))
+    return n;
+  n->lhs = mk_assign(ck->ctx->arena, u->loc, OP_ADD, u->lhs, mk_int(ck->ctx->arena, u->loc, 1));
+  return n;
+}
+
 static bool find_decl(Node *n, void *data) {
   Check *ck = data;
   if (n->kind == ND_DECL && !vec_has(&ck->in_loops, n))
@@ -636,6 +649,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
 
   node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, find_returned, &ck);
+  fn->body = node_rewrite(fn->body, desugar_increment, &ck);
   fn->body = node_rewrite(fn->body, desugar_minmax, &ck);
   node_walk(fn->body, visit, &ck);
 

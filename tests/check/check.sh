@@ -107,6 +107,12 @@ grep -q "checked umin_u32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/er
 grep -q "checked sstep_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
   { cat "$work/err"; fail "step_alias: not all 126 variants kept"; }
 
+# a count by accum++ (count_plusplus.tgm)
+"$gen" --strict --type=i32 -o "$work/pp" "$root/tests/check/count_plusplus.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "count_plusplus: exit $?"; }
+grep -q "checked cpp_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "count_plusplus: not all 126 variants kept"; }
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?
