@@ -25,6 +25,14 @@
 #include <string.h>
 
 #define PRELUDE_PATH "/tgm-prelude/tgm_prelude.h"
+/* The standard headers a codelet may include for names the prelude already
+ * declares (INT_MAX, FLT_MAX, sqrtf, size_t): empty files here, so that
+ * `#include <climits>` is no "file not found" (-nostdinc). */
+#define STD_DIR "/tgm-prelude/std"
+#define STD_TEXT "// tgm: the prelude declares what a codelet uses of this header\n"
+static const char *const std_paths[] = {STD_DIR "/climits", STD_DIR "/limits.h", STD_DIR "/cfloat",
+                                        STD_DIR "/float.h", STD_DIR "/cmath",    STD_DIR "/math.h",
+                                        STD_DIR "/cstddef", STD_DIR "/stddef.h"};
 
 /* ------------------------------------------------------- finding codelets */
 
@@ -1418,6 +1426,8 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
       "-fsyntax-only",
       "-nostdinc",
       "-nostdinc++",
+      "-isystem",
+      STD_DIR,
       "-include",
       PRELUDE_PATH,
       clang_args_elem(a, elem),
@@ -1440,14 +1450,17 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
   diag_limit_begin(d, MAX_ERRORS);
   for (int k = 0; k < nparses; k++) {
     char *text = spans.len ? text_for(a, f, base, &spans, k) : base;
-    struct CXUnsavedFile files[2] = {
+    struct CXUnsavedFile files[2 + COUNT_OF(std_paths)] = {
         {main_path, text, (unsigned long)f->len},
         {PRELUDE_PATH, tgm_prelude_text, (unsigned long)strlen(tgm_prelude_text)},
     };
+    for (size_t h = 0; h < COUNT_OF(std_paths); h++)
+      files[2 + h] = (struct CXUnsavedFile){std_paths[h], STD_TEXT,
+                                            (unsigned long)strlen(STD_TEXT)};
     Conv cv = {.ctx = ctx, .arena = a, .file = f};
     enum CXErrorCode ec = clang_parseTranslationUnit2(index, main_path, args, (int)COUNT_OF(args),
-                                                      files, 2, CXTranslationUnit_KeepGoing,
-                                                      &cv.tu);
+                                                      files, (unsigned)COUNT_OF(files),
+                                                      CXTranslationUnit_KeepGoing, &cv.tu);
     if (ec != CXError_Success || !cv.tu) {
       diag_error(d, (Loc){f->path, 0, 0}, "libclang could not parse the file (code %d)", (int)ec);
       break;

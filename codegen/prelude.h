@@ -28,6 +28,7 @@
 #define TGM_ELEM_ID 1
 #endif
 typedef TGM_ELEM T;
+typedef unsigned long size_t; // <cstddef>'s, for an index or a length
 
 // The arithmetic types as the declarations below spell them: T where it is
 // the element type (TGM_ELEM_ID 1..5: int, unsigned, long long, float,

@@ -221,5 +221,13 @@ printf '__device T square(T v) { return v * v; }\n' | cat - "$work/sq.tgm" >"$wo
 expect 0 "a spectrum with a helper" -- "$gen" --type=f32 -o "$work/o6" "$work/helper.tgm"
 check "the helper is emitted" -- grep -q "^T square(T v) {" "$work/o6/sumsq_f32.cu"
 
+# the standard headers a codelet may include for what the prelude declares
+# (were "'climits' file not found"), and size_t (was "unknown type name")
+{ printf '#include <climits>\n#include <cmath>\n#include <cstddef>\n#include <float.h>\n'
+  sed 's/for (unsigned i = 0; i < len;/for (size_t i = 0; i < len;/' codelets/sum.tgm; } >"$work/std.tgm"
+expect 0 "standard headers and size_t" -- "$gen" --type=i32 --dump=sema "$work/std.tgm"
+printf '#include <vector>\n' | cat - codelets/sum.tgm >"$work/vector.tgm"
+expect 1 "a header the prelude does not stand for" -- "$gen" --type=i32 --dump=sema "$work/vector.tgm"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
