@@ -179,13 +179,17 @@ static void rm_tree(const char *dir) {
     waitpid(pid, &st, 0);
 }
 
-/* A literal for a scalar parameter's value: 3 for integers, 0.25 for floats
- * (a count_if threshold then splits random data in [-1000, 1000] or [-1, 1]). */
-static const char *param_value(Arena *a, const SpecParam *p, ElemType elem) {
+/* A literal for the k-th scalar parameter's value: 3, 303, 603, ... for
+ * integers, 0.25, 0.75, 1.25, ... for floats (a count_if threshold splits
+ * random data in [-1000, 1000] or [-1, 1]; two parameters a band, lo < hi,
+ * that holds some of it: every parameter 3 left `lo < x && x < hi` empty, so
+ * a codelet passing them the other way round went unseen). */
+static const char *param_value(Arena *a, const SpecParam *p, ElemType elem, int k) {
   const Type *t = p->ty;
   bool is_float = t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE ||
                         (t->kind == TY_ELEM && elem_info(elem)->is_float));
-  return arena_printf(a, "(%s)%s", p->ctype, is_float ? "0.25" : "3");
+  return is_float ? arena_printf(a, "(%s)%g", p->ctype, 0.25 + 0.5 * k)
+                  : arena_printf(a, "(%s)%d", p->ctype, 3 + 300 * k);
 }
 
 /* The harness of one shard. */
@@ -216,7 +220,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     TplDict *it = tpl_item(d, "params");
     tpl_set(it, "ctype", p->ctype);
     tpl_set(it, "name", p->name);
-    tpl_set(it, "value", param_value(a, p, c->elem));
+    tpl_set(it, "value", param_value(a, p, c->elem, i));
     buf_printf(&pargs, ", %s", p->name);
   }
   tpl_set(d, "ins", arena_strndup(a, ins.data, ins.len));

@@ -113,6 +113,17 @@ grep -q "checked sstep_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/e
 grep -q "checked cpp_i32 on the CPU .*: 126 CUDA variants .* 0 wrong" "$work/err" ||
   { cat "$work/err"; fail "count_plusplus: not all 126 variants kept"; }
 
+# parameters get distinct values in the check (lo 3, hi 303), and a
+# cooperative codelet testing the band the wrong way round is left out
+TGM_CHECK_KEEP=1 "$gen" --type=i32 -o "$work/bs" "$root/tests/check/band_swapped.tgm" 2>"$work/err" ||
+  { cat "$work/err"; fail "band_swapped: exit $?"; }
+kept=$(sed -n "s/^tgm-gen: the check's files are in //p" "$work/err")
+grep -q "band_swapped.tgm:[0-9]*:[0-9]*: warning: codelet 'coop' is used by no variant" "$work/err" ||
+  { cat "$work/err"; fail "band_swapped: the swapped band was not left out"; }
+grep -Eq "T lo_* = \(T\)3;" "$kept"/*.cpp && grep -Eq "T hi_* = \(T\)303;" "$kept"/*.cpp ||
+  fail "band_swapped: the check's parameters are not 3 and 303"
+rm -rf "$kept"
+
 # --strict: an error, and nothing written
 "$gen" --strict --type=i32 -o "$work/strict" "$root/tests/check/buggy_coop.tgm" 2>"$work/err"
 rc=$?

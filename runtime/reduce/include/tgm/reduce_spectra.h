@@ -325,7 +325,7 @@ static inline tgm_status tgm_reduce_dot_f64(tgm_ctx *ctx, const double *d_x, con
                              stream);
 }
 
-// l2norm, i32: out[0] = sqrt(accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, i32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 static inline tgm_status tgm_reduce_l2norm_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -333,7 +333,7 @@ static inline tgm_status tgm_reduce_l2norm_i32(tgm_ctx *ctx, const int32_t *d_in
                              stream);
 }
 
-// l2norm, u32: out[0] = sqrt(accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, u32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 static inline tgm_status tgm_reduce_l2norm_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -341,7 +341,7 @@ static inline tgm_status tgm_reduce_l2norm_u32(tgm_ctx *ctx, const uint32_t *d_i
                              stream);
 }
 
-// l2norm, i64: out[0] = sqrt(accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, i64: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 static inline tgm_status tgm_reduce_l2norm_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
