@@ -1384,6 +1384,53 @@ static const char *clang_args_elem_id(Arena *a, ElemType elem) {
   return arena_printf(a, "-DTGM_ELEM_ID=%d", ids[elem]);
 }
 
+/* Clang parses on a thread of 8 MiB stack and recurses once a level of an
+ * expression or an if-else chain: a chain of 100000 '+ 0' or 20000 'else
+ * if' overflowed it, a crash before any error of tgm's (which stops at
+ * MAX_NESTING levels when it converts the tree). Before clang, from the
+ * tokens: operators and if/else in one statement (no ';', '{', '}'
+ * between), and an else-if chain (its ';' and '}' followed by 'else'), past
+ * MAX_CHAIN, are an error at the token where the count passes it. */
+enum { MAX_CHAIN = 4 * MAX_NESTING };
+
+static bool chains_fit(Diag *d, const SrcFile *f, const Toks *ts) {
+  const char *s = f->text;
+  int depth = 0, ops = 0, elses[257] = {0};
+  for (int i = 0; i < ts->len; i++) {
+    Tok t = ts->items[i];
+    char c = s[t.start];
+    bool word = is_ident_char(c),
+         next_else = i + 1 < ts->len && tok_is(s, ts->items[i + 1], "else");
+    if (c == '{' || c == '}') {
+      depth += c == '{' ? 1 : -1;
+      depth = depth < 0 ? 0 : depth > 256 ? 256 : depth; /* clang stops brackets at 256 */
+      ops = 0;
+      if (c == '}' && !next_else)
+        elses[depth] = 0;
+      continue;
+    }
+    if (c == ';') {
+      ops = 0;
+      if (!next_else)
+        elses[depth] = 0;
+      continue;
+    }
+    if (word && tok_is(s, t, "else"))
+      elses[depth]++;
+    if ((!word && c != '(' && c != ')' && c != '[' && c != ']' && c != ',') ||
+        (word && (tok_is(s, t, "if") || tok_is(s, t, "else"))))
+      ops++;
+    if (ops > MAX_CHAIN || elses[depth] > MAX_CHAIN) {
+      diag_error(d, loc_of_offset(f, t.start),
+                 "%s is nested deeper than tgm parses (more than %d operators or else-ifs "
+                 "in one chain); split it",
+                 ops > MAX_CHAIN ? "this expression" : "this if-else chain", MAX_CHAIN);
+      return false;
+    }
+  }
+  return true;
+}
+
 static const char prelude_name[] = "<tgm prelude>";
 
 Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explicit) {
@@ -1399,6 +1446,10 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
   PtrVec spans = {0};
   find_codelets(a, f, &spans);
   Toks toks = lex_all(f->text, f->len);
+  if (!chains_fit(d, f, &toks)) {
+    free(toks.items);
+    return prog;
+  }
   int fixed = fixed_elem(ctx, f, &spans, &toks, elem, elem_explicit);
   char *base = fixed == -2 ? NULL : base_text(a, f, &toks, fixed);
   free(toks.items);
