@@ -55,7 +55,7 @@ for bad in -1 " 5" 5x 1,,2 2e3 1099511627777 99999999999999999999999; do
     echo "FAIL: --verify-sizes '$bad': exit $rc, want 2:"; cat "$err"; exit 1
   fi
 done
-"$tune" "$work/tiny.json" --verify-sizes 0,0x10,1099511627776 >/dev/null 2>"$err"
+"$tune" "$work/tiny.json" --db "$work/db.json" --verify-sizes 0,0x10,1099511627776 >/dev/null 2>"$err"
 [ $? -eq 3 ] || { echo "FAIL: --verify-sizes 0,0x10,2^40 is good (want exit 3 here):"; cat "$err"; exit 1; }
 for bad in abc -5 0 nan inf 5s 1e7; do
   "$tune" "$work/tiny.json" --budget "$bad" >/dev/null 2>"$err"
