@@ -1049,10 +1049,27 @@ static unsigned offset_of(CXCursor c) {
   return off;
 }
 
+/* `typedef T acc_t;` or `using acc_t = T;` alone: a local type name, which
+ * declares nothing to run (its uses are their type: conv_named reads
+ * through to T). */
+static bool only_type_names(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_DeclStmt)
+    return false;
+  Cursors cs = children(c);
+  bool only = cs.len > 0;
+  for (int i = 0; i < cs.len; i++)
+    only &= clang_getCursorKind(cs.items[i]) == CXCursor_TypedefDecl ||
+            clang_getCursorKind(cs.items[i]) == CXCursor_TypeAliasDecl;
+  free(cs.items);
+  return only;
+}
+
 static Node *conv_block(Conv *cv, CXCursor c) {
   Node *n = node_new(cv->arena, ND_BLOCK, loc_of(cv, c));
   Cursors cs = children(c);
   for (int i = 0; i < cs.len; i++) {
+    if (only_type_names(cs.items[i]))
+      continue;
     Node *s = conv_stmt(cv, cs.items[i]);
     if (s)
       vec_push(cv->arena, &n->kids, s);

@@ -234,5 +234,10 @@ expect 0 "standard headers and size_t" -- "$gen" --type=i32 --dump=sema "$work/s
 printf '#include <vector>\n' | cat - codelets/sum.tgm >"$work/vector.tgm"
 expect 1 "a header the prelude does not stand for" -- "$gen" --type=i32 --dump=sema "$work/vector.tgm"
 
+# a local type name (was "unsupported declaration in a codelet")
+sed 's/  T accum = 0;/  typedef T acc_t;\n  using big = acc_t;\n  big accum = 0;/' codelets/sum.tgm >"$work/typedef.tgm"
+expect 0 "a local typedef and using" -- "$gen" --no-check --type=i32 -o "$work/td" "$work/typedef.tgm"
+check "the local type reads as T" -- grep -q "^  T accum = 0;" "$work/td/sum_i32.cu"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
