@@ -305,6 +305,16 @@ static bool array_elem_at(const char *s, const Toks *ts, int i, ElemUse *use) {
   return true;
 }
 
+/* Does the signature from token i to offset end hold `Array < D , T >`? */
+static bool t_array_in(const char *s, const Toks *ts, int i, size_t end) {
+  for (; i + 5 < ts->len && ts->items[i].start < end; i++)
+    if (tok_is(s, ts->items[i], "Array") && tok_is(s, ts->items[i + 1], "<") &&
+        tok_is(s, ts->items[i + 3], ",") && tok_is(s, ts->items[i + 4], "T") &&
+        tok_is(s, ts->items[i + 5], ">"))
+      return true;
+  return false;
+}
+
 /* Finds the element type a file's codelets fix, if any: the keyword element
  * types of their Array parameters (`T` and other names fix nothing). They
  * must be tgm's types and agree; with an explicit --type, agree with it.
@@ -336,8 +346,19 @@ static int fixed_elem(Ctx *ctx, const SrcFile *f, const PtrVec *spans, const Tok
       first = use;
       have = true;
       if (elem_explicit && (ElemType)use.elem != elem) {
-        diag_error(ctx->diag, at, "codelet fixes the element type to %.*s (%s) but --type=%s", n,
-                   s + use.start, elem_info((ElemType)use.elem)->name, elem_info(elem)->name);
+        const Span *sp = spans->items[k];
+        int from = i;
+        while (from > 0 && ts->items[from - 1].start >= sp->decl_start)
+          from--;
+        if (t_array_in(s, ts, from, sig_end(f, sp))) /* a mask of int beside Array<1,T> */
+          diag_error(ctx->diag, at,
+                     "the inputs of a spectrum share one element type: this one is %.*s, "
+                     "another is T (%s with --type=%s); write Array<1,T> for it too (its "
+                     "values then compare as T)",
+                     n, s + use.start, elem_info(elem)->ctype, elem_info(elem)->name);
+        else
+          diag_error(ctx->diag, at, "codelet fixes the element type to %.*s (%s) but --type=%s", n,
+                     s + use.start, elem_info((ElemType)use.elem)->name, elem_info(elem)->name);
         return -2;
       }
     } else if (use.elem != first.elem) {
