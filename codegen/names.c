@@ -224,14 +224,19 @@ static const char *code_name(Names *nm, const char *name, NameRole role) {
       return nm->to.items[i];
   if (!clashes(nm, name, role))
     return name;
-  const char *to = name;
-  bool taken;
-  do {
-    to = arena_printf(nm->a, "%s_", to);
-    taken = clashes(nm, to, role) || set_has(&nm->user, to);
+  /* name_, name__, ...; a name of tgm's prefix (tgm_scale, __x) keeps it
+     whatever follows, so it becomes u_tgm_scale, u___x first (appending
+     alone looped for ever, memory growing) */
+  const char *to = tgm_prefix(name) ? arena_printf(nm->a, "u_%s", name)
+                                    : arena_printf(nm->a, "%s_", name);
+  for (;;) {
+    bool taken = clashes(nm, to, role) || set_has(&nm->user, to);
     for (int i = 0; i < nm->to.len && !taken; i++) /* another name's new name */
       taken = strcmp(nm->to.items[i], to) == 0;
-  } while (taken);
+    if (!taken)
+      break;
+    to = arena_printf(nm->a, "%s_", to);
+  }
   vec_push(nm->a, &nm->from, (void *)name);
   vec_push(nm->a, &nm->to, (void *)to);
   return to;

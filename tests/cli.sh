@@ -239,5 +239,13 @@ sed 's/  T accum = 0;/  typedef T acc_t;\n  using big = acc_t;\n  big accum = 0;
 expect 0 "a local typedef and using" -- "$gen" --no-check --type=i32 -o "$work/td" "$work/typedef.tgm"
 check "the local type reads as T" -- grep -q "^  T accum = 0;" "$work/td/sum_i32.cu"
 
+# names of tgm's prefix (tgm_, __): renamed u_tgm_acc, u___i (appending '_'
+# kept the prefix and looped for ever, memory growing: run under a limit)
+sed 's/\baccum\b/tgm_acc/g; s/unsigned i = 0; i < len; i += in.Stride())/unsigned __i = 0; __i < len; __i += in.Stride())/; s/tgm_acc += in\[i\]/tgm_acc += in[__i]/' \
+  codelets/sum.tgm >"$work/prefix.tgm"
+expect 0 "tgm_acc and __i" -- bash -c 'ulimit -v 4000000; exec timeout 60 "$@"' _ "$gen" --no-check \
+  --type=i32 -o "$work/prefix" "$work/prefix.tgm"
+check "tgm_acc is u_tgm_acc, __i is u___i" -- grep -q "u_tgm_acc += in\[u___i\];" "$work/prefix/sum_i32.cu"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
