@@ -95,7 +95,8 @@ static void usage(FILE *fp) {
         "\n"
         "embedding (one header with the chosen kernels and a CUB-like call):\n"
         "  --embed=DB      the winners of a tgm-tune database, per size bucket\n"
-        "  --embed --variant=ID   one variant (an id from --list), untuned\n"
+        "  --embed --variant=ID   one variant (an id from --list), untuned, checked\n"
+        "                  on the CPU first (--no-check: not)\n"
         "  --rows --embed, --cols --embed   tgm_NAME_rows_TYPE / tgm_NAME_cols_TYPE: the\n"
         "                  variants checked, the kernel picked per call from the shape\n"
         "                  and the GPU (templates/launch_rule.tpl); --embed=DB: tgm-tune's\n"
@@ -255,10 +256,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
   }
   if (opt->no_check && opt->strict)
     return bad_usage("--strict asks for the check that --no-check turns off%s", "");
-  if ((opt->no_check || opt->strict) &&
-      (!opt->outdir || (opt->embed && !shaped) || opt->list || opt->dump != DUMP_NONE))
-    return bad_usage("--strict and --no-check go with -o DIR (or --rows/--cols --embed), when "
-                     "variants are written%s",
+  if ((opt->no_check || opt->strict) && (!opt->outdir || (opt->embed && !shaped && !opt->variant) ||
+                                         opt->list || opt->dump != DUMP_NONE))
+    return bad_usage("--strict and --no-check go with -o DIR (or --rows/--cols --embed, or "
+                     "--embed --variant), when variants are written%s",
                      "");
   return -1;
 }
@@ -332,6 +333,33 @@ static int dialects_checked(Ctx *ctx, const Options *opt, const char *path, cons
   return ctx->diag->nerrors ? -1 : 0;
 }
 
+/* --embed --variant=ID: that variant alone, on the CPU check in the
+ * header's dialect at every warp width, before it is written (a database's
+ * winners were checked by tgm-tune on the GPU). It was written unchecked: a
+ * variant the check of -o DIR leaves out went into the header, exit 0. */
+static int variant_checked(Ctx *ctx, const Options *opt, const char *path,
+                           const Composition *comp) {
+  Composition *by[DIALECT_COUNT];
+  for (int d = 0; d < DIALECT_COUNT; d++) {
+    by[d] = composition_for(ctx->arena, comp, (DialectKind)d, dialect_get((DialectKind)d));
+    int kept = 0;
+    for (int i = 0; i < by[d]->plans.len; i++) {
+      Plan *p = by[d]->plans.items[i];
+      if (d == (int)opt->dialect && strcmp(p->id, opt->variant) == 0)
+        by[d]->plans.items[kept++] = p;
+    }
+    by[d]->plans.len = kept;
+  }
+  if (check_compositions(ctx, by, path, &opt->check) != 0 || ctx->diag->nerrors)
+    return -1;
+  if (by[opt->dialect]->plans.len == 0) {
+    diag_error(ctx->diag, (Loc){path, 0, 0},
+               "--variant=%s is wrong on the CPU check (above): nothing written", opt->variant);
+    return -1;
+  }
+  return 0;
+}
+
 /* --embed: one header with the chosen variants (from a database or one
  * named variant) and the CUB-like entry point. */
 static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *prog,
@@ -367,6 +395,8 @@ static void run_embed(Ctx *ctx, const Options *opt, const char *path, Program *p
   if (opt->variant) {
     EmbedChoice *ch = arena_alloc(arena, sizeof *ch);
     if (embed_choose_variant(ctx, c, opt->variant, ch) != 0)
+      return;
+    if (!opt->no_check && variant_checked(ctx, opt, path, comps->items[0]) != 0)
       return;
     vec_push(arena, &choices, ch);
     how = arena_printf(arena, "by hand (--variant=%s, untuned knobs)", opt->variant);

@@ -247,5 +247,14 @@ expect 0 "tgm_acc and __i" -- bash -c 'ulimit -v 4000000; exec timeout 60 "$@"' 
   --type=i32 -o "$work/prefix" "$work/prefix.tgm"
 check "tgm_acc is u_tgm_acc, __i is u___i" -- grep -q "u_tgm_acc += in\[u___i\];" "$work/prefix/sum_i32.cu"
 
+# --embed --variant runs the variant on the CPU check first: one the check
+# finds wrong is an error, nothing written (it was embedded, exit 0)
+expect 1 "--embed --variant of a wrong variant" -- "$gen" --embed --variant=DSL.VS.SV --type=i32 \
+  -o "$work/bug.cuh" tests/check/buggy_coop.tgm
+check "it says so" -- grep -q "error: --variant=DSL.VS.SV is wrong on the CPU check" "$work/err"
+check "nothing written" -- test ! -e "$work/bug.cuh"
+expect 0 "--embed --no-check --variant" -- "$gen" --embed --no-check --variant=DSL.VS.SV --type=i32 \
+  -o "$work/bug.cuh" tests/check/buggy_coop.tgm
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
