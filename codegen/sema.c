@@ -598,8 +598,9 @@ static bool reads_input(const Node *e, Op op) {
 }
 
 /* The first combine into a plain local is the accumulator; it must start
- * from the operator's identity (or from the thread's own input element),
- * or threads with no input would corrupt the result. */
+ * from the operator's identity (or, in a cooperative codelet, from the
+ * thread's own input element), or threads with no input would corrupt the
+ * result. */
 static void check_accumulator(Check *ck) {
   Codelet *cd = ck->cd;
   for (int i = 0; i < ck->combines.len; i++) {
@@ -609,7 +610,12 @@ static void check_accumulator(Check *ck) {
       continue;
     cd->accum = d;
     const char *want;
-    if (!is_identity_as(ck, d->init, d->ty, cd->op, &want) && !reads_input(d->init, cd->op))
+    /* a lane's own element starts a cooperative codelet's value; a scalar
+       codelet's `T best = in[0];` folded in[0] twice into a sum, read past
+       an empty input, and its vector form declared `best` four times (an
+       internal error) */
+    if (!is_identity_as(ck, d->init, d->ty, cd->op, &want) &&
+        !(cd->coop && reads_input(d->init, cd->op)))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
             op_name(cd->op));
