@@ -28,12 +28,15 @@
 #include <string.h>
 
 /* Every name the passes declare in code (mk_decl, mk_param) or print as a
- * name of their own. */
+ * name of their own, and the GPU's built-in variables the templates do not
+ * spell (a parameter `warpSize` met the simulator's `extern int warpSize`:
+ * an internal error). */
 const char *const names_invented[] = {
-    "A",     "BLOCK", "GROUP",   "ITEMS", "R",     "T",         "V",         "bid", "bid_y",
-    "block", "count", "counter", "gdim",  "group", "group_id",  "group_tid", "in",  "is_last",
-    "items", "lane",  "ld",      "m",     "n",     "out",       "partials",  "row", "shfl",
-    "tid",   "v",     "value",   "w",     "warp",  "warp_size", "width",
+    "A",         "BLOCK",   "GROUP",    "ITEMS",   "R",         "T",        "V",        "bid",
+    "bid_y",     "block",   "count",    "counter", "gdim",      "group",    "group_id", "group_tid",
+    "in",        "is_last", "items",    "lane",    "ld",        "m",        "n",        "out",
+    "partials",  "row",     "shfl",     "tid",     "v",         "value",    "w",        "warp",
+    "warp_size", "width",   "warpSize", "gridDim", "threadIdx", "blockIdx", "blockDim",
 };
 const int names_invented_count = (int)(sizeof names_invented / sizeof *names_invented);
 

@@ -256,5 +256,10 @@ check "nothing written" -- test ! -e "$work/bug.cuh"
 expect 0 "--embed --no-check --variant" -- "$gen" --embed --no-check --variant=DSL.VS.SV --type=i32 \
   -o "$work/bug.cuh" tests/check/buggy_coop.tgm
 
+# a parameter named like a GPU built-in the templates do not spell
+# (warpSize met the simulator's extern int warpSize: an internal error)
+sed 's/threshold/warpSize/g' codelets/count_if.tgm >"$work/warpsize.tgm"
+expect 0 "a parameter named warpSize" -- "$gen" --strict --type=i32 -o "$work/ws" "$work/warpsize.tgm"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
