@@ -181,13 +181,17 @@ const char *names_derive(Arena *a, const char *input, Derived d) {
   return arena_printf(a, "%s%s", input, suffixes[d]);
 }
 
-/* An input's derived names (names_derive) */
+/* An input's derived names (names_derive), and d_<input>, its device
+ * pointer in the embedded call (a parameter d_in made that call's
+ * parameters two of one name). */
 static bool derived(const Names *nm, const char *name) {
   for (int i = 0; i < nm->prog->spectra.len; i++) {
     const Spectrum *s = nm->prog->spectra.items[i];
     for (int k = 0; k < s->inputs.len; k++) {
       const char *in = ((const SpecInput *)s->inputs.items[k])->name;
       size_t len = strlen(in);
+      if (strncmp(name, "d_", 2) == 0 && strcmp(name + 2, in) == 0)
+        return true;
       for (size_t j = 0; j < sizeof suffixes / sizeof *suffixes; j++)
         if (strncmp(name, in, len) == 0 && strcmp(name + len, suffixes[j]) == 0)
           return true;

@@ -261,5 +261,11 @@ expect 0 "--embed --no-check --variant" -- "$gen" --embed --no-check --variant=D
 sed 's/threshold/warpSize/g' codelets/count_if.tgm >"$work/warpsize.tgm"
 expect 0 "a parameter named warpSize" -- "$gen" --strict --type=i32 -o "$work/ws" "$work/warpsize.tgm"
 
+# a parameter named d_in, the embedded call's device pointer of input in
+sed 's/threshold/d_in/g' codelets/count_if.tgm >"$work/d_in.tgm"
+expect 0 "a parameter named d_in, embedded" -- "$gen" --embed --variant=DSL.VS.SV --type=f32 \
+  -o "$work/d_in.cuh" "$work/d_in.tgm"
+check "the call's parameters differ" -- grep -q "size_t n, float d_in_, cudaStream_t stream" "$work/d_in.cuh"
+
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
