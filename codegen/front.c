@@ -643,23 +643,19 @@ static Node *too_deep(Conv *cv, CXCursor c) {
   return node_new(cv->arena, ND_INT, loc_of(cv, c)); /* nothing is generated */
 }
 
-static Node *conv_expr(Conv *cv, CXCursor c) {
+/* conv(cv, c) one level deeper, or too_deep past MAX_NESTING */
+static Node *nested(Conv *cv, CXCursor c, Node *(*conv)(Conv *, CXCursor)) {
   if (cv->depth >= MAX_NESTING)
     return too_deep(cv, c);
   cv->depth++;
-  Node *n = conv_expr_at(cv, c);
+  Node *n = conv(cv, c);
   cv->depth--;
   return n;
 }
 
-static Node *conv_stmt(Conv *cv, CXCursor c) {
-  if (cv->depth >= MAX_NESTING)
-    return too_deep(cv, c);
-  cv->depth++;
-  Node *n = conv_stmt_at(cv, c);
-  cv->depth--;
-  return n;
-}
+static Node *conv_expr(Conv *cv, CXCursor c) { return nested(cv, c, conv_expr_at); }
+
+static Node *conv_stmt(Conv *cv, CXCursor c) { return nested(cv, c, conv_stmt_at); }
 
 static Op binop(enum CXBinaryOperatorKind k, bool *assign) {
   *assign = false;

@@ -77,11 +77,14 @@ static Node *strip_expr(Node *n) { return n && n->kind == ND_EXPR ? n->lhs : n; 
 
 /* A local declared before the loop whose value is the input's length:
  * `unsigned len = in.Size();` */
-static bool is_length(const Derive *dv, const Node *n) {
-  if (is_input_method(n, "Size"))
-    return true;
+/* A local before the loop initialised to in.METHOD() (`len = in.Size()`). */
+static bool local_set_to(const Derive *dv, const Node *n, const char *method) {
   return n && n->kind == ND_VAR && vec_has(&dv->locals, n->decl) && n->decl->init &&
-         is_input_method(n->decl->init, "Size");
+         is_input_method(n->decl->init, method);
+}
+
+static bool is_length(const Derive *dv, const Node *n) {
+  return is_input_method(n, "Size") || local_set_to(dv, n, "Size");
 }
 
 /* Is the declaration assigned anywhere below n? */
@@ -112,10 +115,8 @@ static const Node *assigned_in(Node *n, const Node *decl) {
 /* in.Stride(), or a local set once to it before the loop (`const unsigned
  * step = in.Stride();`), as is_length reads in.Size()'s. */
 static bool is_stride(const Derive *dv, const Node *n) {
-  if (is_input_method(n, "Stride"))
-    return true;
-  return n && n->kind == ND_VAR && vec_has(&dv->locals, n->decl) && n->decl->init &&
-         is_input_method(n->decl->init, "Stride") && !assigned_in(dv->cd->fn->body, n->decl);
+  return is_input_method(n, "Stride") ||
+         (local_set_to(dv, n, "Stride") && !assigned_in(dv->cd->fn->body, n->decl));
 }
 
 /* ------------------------------------------------------------ the loop */

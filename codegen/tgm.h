@@ -165,6 +165,9 @@ const char *type_str(Arena *a, const Type *t); /* e.g. "const Array<1,T>" */
 bool type_is_integer(const Type *t);
 /* A scalar type's kind, T as the element type it stands for (TY_FLOAT for f32). */
 TypeKind type_concrete(const Type *t, ElemType elem);
+/* How lowering widens a thread-level local so that any n works: unsigned
+ * to tgm_size, int to long long; any other type as it is. */
+TypeKind type_widened(TypeKind k);
 bool type_is_arith(const Type *t); /* T, bool, int, unsigned, long long, float, double */
 bool type_is_unsigned(const Type *t);
 

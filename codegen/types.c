@@ -54,6 +54,8 @@ TypeKind type_concrete(const Type *t, ElemType elem) {
   return e->bytes == 4 ? (e->is_signed ? TY_INT : TY_UINT) : (e->is_signed ? TY_LONG : TY_ULONG);
 }
 
+TypeKind type_widened(TypeKind k) { return k == TY_UINT ? TY_SIZE : k == TY_INT ? TY_LONG : k; }
+
 bool type_is_unsigned(const Type *t) { return t->kind == TY_UINT || t->kind == TY_ULONG; }
 
 static const char *base_str(Arena *a, const Type *t) {

@@ -22,9 +22,10 @@ static Node *rebind(Node *x, void *ctx) {
   Epi *e = ctx;
   if (x->kind == ND_METHOD && strcmp(x->name, "Size") == 0)
     return mk_var(e->a, x->loc, e->n);
-  /* (int)in.Size(): `int len` widens to long long, as lowering widens it */
+  /* (int)in.Size(), an `int len` inlined: widened as lowering widens the
+     local (an (unsigned) cast stays: it keeps C's unsigned meaning) */
   if (x->kind == ND_CAST && x->ty && x->ty->kind == TY_INT && node_is_var(x->lhs, e->n)) {
-    x->ty = type_new(e->a, TY_LONG);
+    x->ty = type_new(e->a, type_widened(TY_INT));
     return x;
   }
   if (x->kind != ND_VAR || !x->decl)

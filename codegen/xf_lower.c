@@ -127,10 +127,8 @@ static Node *lower_node(Node *n, void *ctx) {
       return NULL; /* the Vector is the block itself */
     if (n->ty->kind == TY_MAP || n->ty->kind == TY_SEQUENCE)
       fail(lw, n->loc, "a compound codelet is not lowered to a device function");
-    if (!lw->block && !(n->qual & Q_ACCUM) && n->ty->kind == TY_UINT)
-      n->ty = type_new(a, TY_SIZE);
-    else if (!lw->block && !(n->qual & Q_ACCUM) && n->ty->kind == TY_INT)
-      n->ty = type_new(a, TY_LONG);
+    if (!lw->block && !(n->qual & Q_ACCUM) && type_widened(n->ty->kind) != n->ty->kind)
+      n->ty = type_new(a, type_widened(n->ty->kind));
     return n;
   default: return n;
   }
