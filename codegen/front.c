@@ -1027,9 +1027,34 @@ static Node *conv_var(Conv *cv, CXCursor c) {
                clang_getCursorKind(clang_getCursorReferenced(in)) == CXCursor_Constructor &&
                clang_Cursor_getNumArguments(in) == 0) {
       /* default construction, e.g. `Vector vthread{};` */
+    } else if (clang_getCursorKind(in) == CXCursor_InitListExpr) {
+      /* `T x{in[i]}`: a scalar's braces hold its one initial value */
+      Cursors ls = children(in);
+      if (ls.len == 1) {
+        n->init = conv_expr(cv, ls.items[0]);
+      } else if (ls.len == 0 && type_is_arith(n->ty)) { /* `T accum{};` is 0 */
+        n->init = node_new(a, ND_INT, n->loc);
+        n->init->spelling = "0";
+        n->init->ty = type_new(a, TY_INT);
+      } else
+        conv_error(cv, in,
+                   "'%s' is initialised from a list in braces that is not one value; a "
+                   "codelet's locals are scalars: write 'T x = value;'",
+                   n->name);
+      free(ls.items);
     } else {
       n->init = conv_expr(cv, init);
     }
+  }
+  /* `auto x = in[i]` is what its value is, T included (clang's deduced
+   * type is T's underlying int or float, which would cast in[i] to int) */
+  if (t.kind == CXType_Auto && n->init && n->init->ty && n->init->ty->kind != TY_OTHER) {
+    Type *ty = arena_alloc(a, sizeof *ty);
+    *ty = *n->init->ty;
+    ty->is_const = clang_isConstQualifiedType(t);
+    n->ty = ty;
+  } else if (t.kind == CXType_Auto) {
+    n->ty = conv_type(cv, clang_getCanonicalType(t));
   }
   return n;
 }

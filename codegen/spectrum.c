@@ -473,8 +473,9 @@ static Node *inline_locals(Node *n, void *ctx) {
     return n;
   Arena *a = dv->ctx->arena;
   Node *v = node_rewrite(node_clone(a, n->decl->init), inline_locals, dv);
-  if (!v->ty || !n->decl->ty || v->ty->kind == n->decl->ty->kind)
-    return v;
+  if (!v->ty || !n->decl->ty ||
+      type_concrete(v->ty, dv->elem) == type_concrete(n->decl->ty, dv->elem))
+    return v; /* `auto x = in[i]` is int for i32: no cast of an int to int */
   Node *c = node_new(a, ND_CAST, n->loc);
   c->ty = n->decl->ty;
   c->lhs = v;

@@ -104,6 +104,8 @@ all_right limits.tgm u32 umin_u32 126
 all_right step_alias.tgm i32 sstep_i32 126
 # a count by accum++
 all_right count_plusplus.tgm i32 cpp_i32 126
+# `auto` temporaries and brace initialisers (`T accum{};`, `T y{x};`)
+all_right auto_brace.tgm i32 absq_i32 126
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
