@@ -68,6 +68,58 @@ Node **node_combine_operand(Node *as, const Node *acc) {
   return NULL;
 }
 
+typedef struct {
+  const Node *decl;
+  const Node *where;
+} Assigned;
+
+static bool find_assign(Node *n, void *ctx) {
+  Assigned *as = ctx;
+  if (as->where)
+    return false;
+  if ((n->kind == ND_ASSIGN ||
+       (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC ||
+                                n->op == OP_POSTDEC))) &&
+      n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
+    as->where = n;
+  return true;
+}
+
+const Node *node_assigned_in(Node *n, const Node *decl) {
+  Assigned as = {decl, NULL};
+  if (n)
+    node_walk(n, find_assign, &as);
+  return as.where;
+}
+
+typedef struct {
+  Node *body;
+  bool ok;
+} Fixed;
+
+static bool fixed_use(Node *n, void *ctx) {
+  Fixed *f = ctx;
+  if (n->kind == ND_METHOD || n->kind == ND_INDEX || n->kind == ND_ASSIGN ||
+      (n->kind == ND_UNARY &&
+       (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC || n->op == OP_POSTDEC)))
+    f->ok = false;
+  else if (n->kind == ND_VAR && n->decl &&
+           !(n->decl->kind == ND_PARAM && n->decl->ty && type_is_arith(n->decl->ty)) &&
+           !node_fixed_local(f->body, n->decl))
+    f->ok = false;
+  return f->ok;
+}
+
+bool node_fixed_local(Node *body, const Node *decl) {
+  if (!decl || decl->kind != ND_DECL || !decl->init || decl->dim || !decl->ty ||
+      !type_is_arith(decl->ty) || (decl->qual & (Q_SHARED | Q_TUNABLE | Q_ACCUM)) ||
+      node_assigned_in(body, decl))
+    return false;
+  Fixed f = {body, true};
+  node_walk(decl->init, fixed_use, &f);
+  return f.ok;
+}
+
 bool node_is_method(const Node *n, TypeKind tk, const char *method) {
   return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == tk &&
          strcmp(n->name, method) == 0;

@@ -87,36 +87,11 @@ static bool is_length(const Derive *dv, const Node *n) {
   return is_input_method(n, "Size") || local_set_to(dv, n, "Size");
 }
 
-/* Is the declaration assigned anywhere below n? */
-typedef struct {
-  const Node *decl;
-  const Node *where;
-} Assigned;
-
-static bool find_assign(Node *n, void *ctx) {
-  Assigned *as = ctx;
-  if (as->where)
-    return false;
-  if ((n->kind == ND_ASSIGN ||
-       (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC ||
-                                n->op == OP_POSTDEC))) &&
-      n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
-    as->where = n;
-  return true;
-}
-
-static const Node *assigned_in(Node *n, const Node *decl) {
-  Assigned as = {decl, NULL};
-  if (n)
-    node_walk(n, find_assign, &as);
-  return as.where;
-}
-
 /* in.Stride(), or a local set once to it before the loop (`const unsigned
  * step = in.Stride();`), as is_length reads in.Size()'s. */
 static bool is_stride(const Derive *dv, const Node *n) {
   return is_input_method(n, "Stride") ||
-         (local_set_to(dv, n, "Stride") && !assigned_in(dv->cd->fn->body, n->decl));
+         (local_set_to(dv, n, "Stride") && !node_assigned_in(dv->cd->fn->body, n->decl));
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -210,6 +185,8 @@ static bool check_transform_use(Node *n, void *ctx) {
   case ND_VAR:
     if (!n->decl || is_param_var(n) || vec_has(&dv->temps, n->decl))
       return true; /* a function name, a parameter, a temporary */
+    if (vec_has(&dv->locals, n->decl) && node_fixed_local(dv->cd->fn->body, n->decl))
+      return true; /* `const T k = 2;`: stands for its value, as a temporary does */
     if (n->decl == dv->acc)
       fail(dv, n->loc, "the value combined into '%s' depends on '%s' itself, so it is not a fold",
            dv->acc->name, dv->acc->name);
@@ -237,7 +214,8 @@ static bool same_type(const Type *x, const Type *y) {
          (x->kind != TY_ARRAY || (x->dims == y->dims && same_type(x->base, y->base)));
 }
 
-/* Replaces temporaries by their initialisers (the transform is one
+/* Replaces temporaries (and locals set once from constants and parameters:
+ * node_fixed_local) by their initialisers (the transform is one
  * expression of the loaded elements), and the temporaries those read in
  * turn (`T a = x[i] * s; T b = a + 1;`: b is x[i] * s + 1), converted to
  * the temporary's type where the initialiser has another (`double x =
@@ -245,7 +223,8 @@ static bool same_type(const Type *x, const Type *y) {
  * product). */
 static Node *inline_temps(Node *n, void *ctx) {
   Derive *dv = ctx;
-  if (!(n->kind == ND_VAR && n->decl && vec_has(&dv->temps, n->decl)))
+  if (!(n->kind == ND_VAR && n->decl &&
+        (vec_has(&dv->temps, n->decl) || node_fixed_local(dv->cd->fn->body, n->decl))))
     return n;
   Node *init = node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
   if (init->ty && n->decl->ty &&
@@ -403,8 +382,8 @@ static void derive_transform(Derive *dv, Node *loop) {
     if (s->kind == ND_DECL && s->init && !(s->qual & (Q_SHARED | Q_TUNABLE)) && !s->dim) {
       Uses u = {dv, "transform"};
       node_walk(s->init, check_transform_use, &u);
-      if (assigned_in(body, s))
-        fail(dv, assigned_in(body, s)->loc,
+      if (node_assigned_in(body, s))
+        fail(dv, node_assigned_in(body, s)->loc,
              "temporary '%s' is assigned in the loop; a transform "
              "is one expression of the elements: declare a new temporary for the new value "
              "(e.g. 'T %s2 = ...;')",
@@ -425,8 +404,8 @@ static void derive_transform(Derive *dv, Node *loop) {
     fail(dv, loop->loc, "the loop combines nothing into '%s': %s", dv->acc->name, BODY_FORM);
     return;
   }
-  if (assigned_in(body, dv->index)) {
-    fail(dv, assigned_in(body, dv->index)->loc, "the loop's body changes the index '%s'",
+  if (node_assigned_in(body, dv->index)) {
+    fail(dv, node_assigned_in(body, dv->index)->loc, "the loop's body changes the index '%s'",
          dv->index->name);
     return;
   }
@@ -451,7 +430,7 @@ static bool check_epilogue_use(Node *n, void *ctx) {
   if (n->kind != ND_VAR || !n->decl || n->decl == dv->acc || is_param_var(n))
     return true;
   bool pure_local = vec_has(&dv->locals, n->decl) && n->decl->init &&
-                    !assigned_in(dv->cd->fn->body, n->decl);
+                    !node_assigned_in(dv->cd->fn->body, n->decl);
   if (pure_local) {
     node_walk(n->decl->init, check_epilogue_use, dv); /* what it stands for */
     return true;

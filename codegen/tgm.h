@@ -244,6 +244,13 @@ bool node_is_var(const Node *n, const Node *decl);
  * `X op acc`; the slot holding X, NULL when as is none of those. The one
  * reading of a combine's operand (spectrum.c, sema.c, xf_shuffle.c). */
 Node **node_combine_operand(Node *as, const Node *acc);
+/* The assignment (=, op=, ++, --) of decl below n, or NULL. */
+const Node *node_assigned_in(Node *n, const Node *decl);
+/* Is decl a local of body set once (initialised, never assigned) from
+ * constants, scalar parameters and such locals (`const T k = 2;`, `T twice
+ * = scale * k;`)? It is the same wherever it is read: the scalar codelet's
+ * transform and a cooperative codelet's thread value read it as its value. */
+bool node_fixed_local(Node *body, const Node *decl);
 /* Rebuilds n bottom-up: fn gets each node after its children were rebuilt
  * and returns the node to put in its place (itself, another, or NULL to
  * drop a statement from a block). */

@@ -38,6 +38,7 @@ typedef struct {
   bool value_used; /* block level: the lowered codelet reads it */
   Node *acc;       /* thread level: the accumulator (copy) */
   PtrVec inputs;   /* Node *: the Array parameters (copies) */
+  PtrVec fixed;    /* block level, Node *: locals set once from constants (node_fixed_local) */
   LowerLevel level;
   bool block;
   const char *why; /* the first reason lowering failed */
@@ -159,6 +160,34 @@ static bool is_int_literal(const Node *n, long long v) {
   return n && n->kind == ND_INT && n->ival == v;
 }
 
+/* Block level: a local set once from constants and parameters (`T twice =
+ * scale * k;`) is its value, converted to its type, and its declaration goes:
+ * the block function has no parameters but the thread's value, and the
+ * transform it spells (`in[tid] * twice`) is matched whole. */
+static bool find_fixed(Node *n, void *ctx) {
+  Lower *lw = ctx;
+  if (n->kind == ND_DECL && node_fixed_local(lw->fn->body, n))
+    vec_push(lw->a, &lw->fixed, n);
+  return true;
+}
+
+static Node *inline_fixed(Node *n, void *ctx) {
+  Lower *lw = ctx;
+  if (n->kind == ND_DECL && vec_has(&lw->fixed, n))
+    return NULL;
+  if (!(n->kind == ND_VAR && n->decl && vec_has(&lw->fixed, n->decl)))
+    return n;
+  Node *v = node_rewrite(node_clone(lw->a, n->decl->init), inline_fixed, lw);
+  if (v->ty && n->decl->ty &&
+      type_concrete(v->ty, lw->spec->elem) != type_concrete(n->decl->ty, lw->spec->elem)) {
+    Node *c = node_new(lw->a, ND_CAST, n->loc);
+    c->ty = n->decl->ty;
+    c->lhs = v;
+    v = c;
+  }
+  return v;
+}
+
 /* Block level: the transform of the thread's element is the thread's value.
  * A true-or-false transform (a count: `accum += in[i] > t;`) adds 1 or 0,
  * which a cooperative codelet may spell `in[tid] > t ? 1 : 0`: that whole
@@ -208,6 +237,8 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
     lw.value = mk_param(a, first->loc, names_derive(a, first->name, DERIVED_VALUE),
                         type_new(a, TY_ACC), 0);
     vec_push(a, &f->kids, lw.value);
+    node_walk(fn->body, find_fixed, &lw);
+    fn->body = node_rewrite(fn->body, inline_fixed, &lw);
     fn->body = node_rewrite(fn->body, take_transform, &lw);
   } else {
     f->ty = type_new(a, level == LOWER_THREAD ? TY_ACC : TY_RES);

@@ -106,6 +106,9 @@ all_right step_alias.tgm i32 sstep_i32 126
 all_right count_plusplus.tgm i32 cpp_i32 126
 # `auto` temporaries and brace initialisers (`T accum{};`, `T y{x};`)
 all_right auto_brace.tgm i32 absq_i32 126
+# a factor in locals set once from a constant and a parameter, before the
+# scalar loop and in the cooperative codelets
+all_right const_local.tgm i32 csc_i32 126
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
