@@ -30,9 +30,13 @@
  * `#include <climits>` is no "file not found" (-nostdinc). */
 #define STD_DIR "/tgm-prelude/std"
 #define STD_TEXT "// tgm: the prelude declares what a codelet uses of this header\n"
-static const char *const std_paths[] = {STD_DIR "/climits", STD_DIR "/limits.h", STD_DIR "/cfloat",
-                                        STD_DIR "/float.h", STD_DIR "/cmath",    STD_DIR "/math.h",
-                                        STD_DIR "/cstddef", STD_DIR "/stddef.h"};
+static const char *const std_paths[] = {STD_DIR "/climits", STD_DIR "/limits.h",
+                                        STD_DIR "/cfloat",  STD_DIR "/float.h",
+                                        STD_DIR "/cmath",   STD_DIR "/math.h",
+                                        STD_DIR "/cstddef", STD_DIR "/stddef.h",
+                                        STD_DIR "/cstdint", STD_DIR "/stdint.h",
+                                        STD_DIR "/cstdlib", STD_DIR "/stdlib.h",
+                                        STD_DIR "/limits",  STD_DIR "/algorithm"};
 
 /* ------------------------------------------------------- finding codelets */
 
@@ -736,6 +740,38 @@ static void conv_args(Conv *cv, CXCursor call, Node *n) {
 
 /* Call expressions: method calls, operator[], constructors, conversion
  * operators (transparent) and plain calls. */
+static bool relocate(Node *n, void *loc) {
+  n->loc = *(Loc *)loc;
+  return true;
+}
+
+/* The value a prelude's static method returns (std::numeric_limits<T>'s
+ * lowest(), max(), ...: `return INT_MIN;`), as if written at loc. */
+static Node *prelude_return(Conv *cv, CXCursor method, Loc loc) {
+  CXCursor def = clang_getCursorDefinition(method);
+  Node *n = NULL;
+  Cursors body = children(def);
+  for (int i = 0; !n && i < body.len; i++) {
+    if (clang_getCursorKind(body.items[i]) != CXCursor_CompoundStmt)
+      continue;
+    Cursors stmts = children(body.items[i]);
+    if (stmts.len == 1 && clang_getCursorKind(stmts.items[0]) == CXCursor_ReturnStmt) {
+      Cursors ret = children(stmts.items[0]);
+      if (ret.len == 1)
+        n = conv_expr(cv, ret.items[0]);
+      free(ret.items);
+    }
+    free(stmts.items);
+  }
+  free(body.items);
+  if (n)
+    node_walk(n, relocate, &loc);
+  else
+    diag_error(cv->ctx->diag, loc, "internal: no value for the prelude's '%s'",
+               take_string(cv->arena, clang_getCursorSpelling(method)));
+  return n;
+}
+
 static Node *conv_call(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   Loc loc = loc_of(cv, c);
@@ -780,6 +816,9 @@ static Node *conv_call(Conv *cv, CXCursor c) {
     n->lhs = ms.len ? conv_expr(cv, ms.items[0]) : NULL;
     free(ms.items);
     conv_args(cv, c, n);
+  } else if (ck == CXCursor_CXXMethod && clang_CXXMethod_isStatic(callee) &&
+             in_prelude(clang_getCursorLocation(callee))) {
+    n = prelude_return(cv, callee, loc); /* std::numeric_limits<T>::lowest() */
   } else if (ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate ||
              ck == CXCursor_Constructor) {
     n = node_new(a, ND_CALL, loc);

@@ -259,4 +259,59 @@ struct Arg {
 Arg max(Arg a, Arg b);
 Arg min(Arg a, Arg b);
 
+// <cstdint>'s fixed-width integers (an int sum kept in an int64_t).
+typedef int int32_t;
+typedef unsigned uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+
+// The std:: spellings a C++ programmer writes (std::max, std::sqrt, and
+// std::numeric_limits<T>'s lowest(), max(), min(), infinity() and epsilon(),
+// which read as the numbers above: tgm-gen inlines their return).
+namespace std {
+using ::abs;
+using ::ceil;
+using ::exp;
+using ::fabs;
+using ::floor;
+using ::fmax;
+using ::fmin;
+using ::isfinite;
+using ::isinf;
+using ::isnan;
+using ::log;
+using ::max;
+using ::min;
+using ::pow;
+using ::size_t;
+using ::sqrt;
+using ::int32_t;
+using ::int64_t;
+using ::uint32_t;
+using ::uint64_t;
+template <class X> struct numeric_limits;
+#define TGM_LIMITS_INT(X, LO, HI)                                             \
+  template <> struct numeric_limits<X> {                                     \
+    static X lowest() { return LO; }                                         \
+    static X min() { return LO; }                                            \
+    static X max() { return HI; }                                            \
+  };
+TGM_LIMITS_INT(int, INT_MIN, INT_MAX)
+TGM_LIMITS_INT(unsigned, 0U, UINT_MAX)
+TGM_LIMITS_INT(long long, LLONG_MIN, LLONG_MAX)
+TGM_LIMITS_INT(unsigned long long, 0ULL, ULLONG_MAX)
+#undef TGM_LIMITS_INT
+#define TGM_LIMITS_FLOAT(X, MAX, MIN, EPS, INF)                               \
+  template <> struct numeric_limits<X> {                                     \
+    static X lowest() { return -MAX; }                                       \
+    static X min() { return MIN; }                                           \
+    static X max() { return MAX; }                                           \
+    static X epsilon() { return EPS; }                                       \
+    static X infinity() { return INF; }                                      \
+  };
+TGM_LIMITS_FLOAT(float, FLT_MAX, FLT_MIN, FLT_EPSILON, INFINITY)
+TGM_LIMITS_FLOAT(double, DBL_MAX, DBL_MIN, DBL_EPSILON, (double)INFINITY)
+#undef TGM_LIMITS_FLOAT
+} // namespace std
+
 #endif

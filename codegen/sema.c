@@ -597,6 +597,29 @@ static bool reads_input(const Node *e, Op op) {
          e->lhs->decl->kind == ND_PARAM;
 }
 
+/* Why a start that looks right is not the identity. */
+static const char *identity_hint(Check *ck, const Node *d, Op op) {
+  const Node *e = d->init;
+  while (e && (e->kind == ND_CAST || (e->kind == ND_UNARY && e->op == OP_NEG)))
+    e = e->lhs;
+  TypeKind k = type_concrete(d->ty, ck->elem);
+  if (e && e->kind == ND_FLOAT && (op == OP_MAX || op == OP_MIN) &&
+      (k == TY_FLOAT || k == TY_DOUBLE))
+    return arena_printf(ck->ctx->arena,
+                        ": for floating point that is an infinity (%s), not the %s "
+                        "finite number (%s, std::numeric_limits<T>::%s()), which an "
+                        "input of all %s would leave as the result",
+                        op == OP_MAX ? "-INFINITY" : "INFINITY",
+                        op == OP_MAX ? "lowest" : "largest",
+                        op == OP_MAX ? (k == TY_FLOAT ? "-FLT_MAX" : "-DBL_MAX")
+                                     : (k == TY_FLOAT ? "FLT_MAX" : "DBL_MAX"),
+                        op == OP_MAX ? "lowest" : "max", op == OP_MAX ? "-inf" : "+inf");
+  if (e && e->kind == ND_INDEX)
+    return ": not an element, which a thread's part may not have (an empty part reads past "
+           "it) and which the fold would take twice (a sum counts it twice)";
+  return "";
+}
+
 /* The first combine into a plain local is the accumulator; it must start
  * from the operator's identity (or, in a cooperative codelet, from the
  * thread's own input element), or threads with no input would corrupt the
@@ -617,8 +640,8 @@ static void check_accumulator(Check *ck) {
     if (!is_identity_as(ck, d->init, d->ty, cd->op, &want) &&
         !(cd->coop && reads_input(d->init, cd->op)))
       error(ck, d->init ? d->init->loc : d->loc,
-            "accumulator '%s' must start from %s, the identity of '%s'", d->name, want,
-            op_name(cd->op));
+            "accumulator '%s' must start from %s, the identity of '%s'%s", d->name, want,
+            op_name(cd->op), identity_hint(ck, d, cd->op));
     return;
   }
 }

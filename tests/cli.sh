@@ -231,6 +231,12 @@ check "the helper is emitted" -- grep -q "^T square(T v) {" "$work/o6/sumsq_f32.
 { printf '#include <climits>\n#include <cmath>\n#include <cstddef>\n#include <float.h>\n'
   sed 's/for (unsigned i = 0; i < len;/for (size_t i = 0; i < len;/' codelets/sum.tgm; } >"$work/std.tgm"
 expect 0 "standard headers and size_t" -- "$gen" --type=i32 --dump=sema "$work/std.tgm"
+# <cstdint>'s names: an i32 sum kept in an int64_t, the result as int64_t
+{ printf '#include <cstdint>\n'
+  sed -n '/__tag(scalar)/,/^}/p' codelets/sum.tgm |
+    sed 's/^T sum(/int64_t sum(/; s/  T accum = 0;/  std::int64_t accum = 0;/'; } >"$work/i64.tgm"
+expect 0 "<cstdint>'s int64_t" -- "$gen" --type=i32 --dump=ast "$work/i64.tgm"
+check "int64_t is long long" -- grep -q "decl accum : long long" "$work/out"
 printf '#include <vector>\n' | cat - codelets/sum.tgm >"$work/vector.tgm"
 expect 1 "a header the prelude does not stand for" -- "$gen" --type=i32 --dump=sema "$work/vector.tgm"
 

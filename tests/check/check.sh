@@ -109,6 +109,8 @@ all_right auto_brace.tgm i32 absq_i32 126
 # a factor in locals set once from a constant and a parameter, before the
 # scalar loop and in the cooperative codelets
 all_right const_local.tgm i32 csc_i32 126
+# std::numeric_limits<T>::lowest() and std::max, with <limits>, <algorithm>
+all_right std_spelling.tgm i32 smax_i32 168
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
