@@ -852,6 +852,24 @@ static Node *conv_expr_at(Conv *cv, CXCursor c) {
       n->spelling = number_text(a, clang_getCursorType(c).kind, (double)n->ival, n->ival);
     break;
   }
+  case CXCursor_UnaryExpr: /* sizeof(T), alignof(T): this type's number */
+  case CXCursor_CharacterLiteral: {
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
+    if (!ev || clang_EvalResult_getKind(ev) != CXEval_Int) {
+      if (ev)
+        clang_EvalResult_dispose(ev);
+      conv_error(cv, c, "%s is not part of the codelet language",
+                 k == CXCursor_UnaryExpr ? "this sizeof or alignof" : "this character literal");
+      return NULL;
+    }
+    n = node_new(a, ND_INT, loc);
+    n->ival = clang_EvalResult_getAsLongLong(ev);
+    clang_EvalResult_dispose(ev);
+    bool size = k == CXCursor_UnaryExpr;
+    n->ty = type_new(a, size ? TY_ULONG : TY_INT);
+    n->spelling = arena_printf(a, size ? "%lldULL" : "%lld", (long long)n->ival);
+    break;
+  }
   case CXCursor_FloatingLiteral: {
     n = node_new(a, ND_FLOAT, loc);
     n->spelling = first_token(cv, c);
@@ -953,9 +971,37 @@ static Node *conv_expr_at(Conv *cv, CXCursor c) {
     free(cs.items);
     break;
   }
+  case CXCursor_MemberRefExpr: {
+    Cursors cs = children(c);
+    Type *of = cs.len ? conv_type(cv, clang_getCursorType(cs.items[0])) : NULL;
+    free(cs.items);
+    if (of && of->kind == TY_ARG)
+      conv_error(cv, c,
+                 "'.%s' of an Arg: the pair is the result as it is ('return accum;'); the "
+                 "caller reads its key (the index) and value",
+                 take_string(a, clang_getCursorSpelling(c)));
+    else
+      conv_error(cv, c, "a member ('.%s') in a codelet: its values are numbers, Arrays, Args",
+                 take_string(a, clang_getCursorSpelling(c)));
+    return NULL;
+  }
   default: {
-    const char *kind = take_string(a, clang_getCursorKindSpelling(k));
-    conv_error(cv, c, "unsupported expression in a codelet (%s)", kind);
+    static const struct {
+      enum CXCursorKind kind;
+      const char *what;
+    } words[] = {{CXCursor_LambdaExpr, "a lambda"},  {CXCursor_StringLiteral, "a string"},
+                 {CXCursor_CXXNewExpr, "'new'"},     {CXCursor_CXXDeleteExpr, "'delete'"},
+                 {CXCursor_CXXThrowExpr, "'throw'"}, {CXCursor_CXXThisExpr, "'this'"},
+                 {CXCursor_CXXTypeidExpr, "typeid"}};
+    const char *what = NULL;
+    for (size_t i = 0; i < COUNT_OF(words); i++)
+      if (words[i].kind == k)
+        what = words[i].what;
+    if (what)
+      conv_error(cv, c, "%s is not part of the codelet language", what);
+    else
+      conv_error(cv, c, "unsupported expression in a codelet (%s)",
+                 take_string(a, clang_getCursorKindSpelling(k)));
     return NULL;
   }
   }

@@ -252,6 +252,8 @@ T Highest();
 // ArgMin). A value alone (Lowest(), Highest(): the identities) has no index
 // and loses every tie.
 struct Arg {
+  unsigned long long key; // declared so that '.key' reads as tgm-gen's error, not clang's
+  T value;
   Arg(); // for __shared arrays
   Arg(T value);
   Arg(T value, unsigned long long index);

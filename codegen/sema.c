@@ -646,6 +646,32 @@ static void check_accumulator(Check *ck) {
   }
 }
 
+/* `if (in[i] > best) { best = in[i]; idx = i; }`: a condition (a
+ * comparison) that sets two locals, the common argmax by hand. */
+typedef struct {
+  const Node *at;
+  const char *names[2];
+} HandArg;
+
+static bool find_hand_arg(Node *n, void *data) {
+  HandArg *h = data;
+  if (h->at || n->kind != ND_IF || !n->cond || n->cond->kind != ND_BINARY ||
+      !(n->cond->op == OP_LT || n->cond->op == OP_GT || n->cond->op == OP_LE ||
+        n->cond->op == OP_GE))
+    return !h->at;
+  const Node *then = n->then;
+  int k = 0;
+  for (int i = 0; then && then->kind == ND_BLOCK && i < then->kids.len && k < 2; i++) {
+    const Node *st = then->kids.items[i], *as = st->kind == ND_EXPR ? st->lhs : st;
+    if (as && as->kind == ND_ASSIGN && as->op == OP_NONE && as->lhs && as->lhs->kind == ND_VAR &&
+        as->lhs->decl && as->lhs->decl->kind == ND_DECL)
+      h->names[k++] = as->lhs->name;
+  }
+  if (k == 2)
+    h->at = n;
+  return !h->at;
+}
+
 static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
   Check ck = {.ctx = ctx, .cd = cd, .elem = elem};
   Arena *a = ctx->arena;
@@ -713,7 +739,18 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
       error(&ck, cd->map->loc, "a compound codelet needs a __tunable number of parts");
   } else {
     cd->kind = cd->atomic ? CK_ATOMIC : cd->vector ? CK_COOP : CK_SCALAR;
-    if (cd->op == OP_NONE && !ck.failed)
+    HandArg hand = {0};
+    if (cd->op == OP_NONE && !ck.failed && !cd->vector)
+      node_walk(fn->body, find_hand_arg, &hand);
+    if (cd->op == OP_NONE && !ck.failed && hand.at)
+      error(&ck, hand.at->loc,
+            "this 'if' sets two values together ('%s' and '%s'): an argmax or argmin by hand, "
+            "which is no fold tgm can split; keep the value and its index as one Arg: 'Arg "
+            "accum = Lowest();', 'accum = max(accum, Arg(in[i], in.Index(i)));' (min and "
+            "Highest() for the smallest), 'return accum;' (the result's key is the index, its "
+            "value the element)",
+            hand.names[0], hand.names[1]);
+    else if (cd->op == OP_NONE && !ck.failed)
       error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
             can_combine(&ck));
     else if (!ck.failed)
