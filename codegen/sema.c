@@ -302,6 +302,51 @@ static Node *desugar_increment(Node *n, void *data) {
   return n;
 }
 
+/* `if (c) continue;` in a loop's body guards what follows: `if (c)
+ * continue; acc += x;` is `if (!(c)) acc += x;`, the form a fold reads
+ * (was the loop body's general error). Temporaries stay before the guard,
+ * where they are read for every element: one after it is an error. */
+static bool is_continue_if(const Node *s) {
+  if (!s || s->kind != ND_IF || s->els || !s->then)
+    return false;
+  const Node *t = s->then;
+  if (t->kind == ND_BLOCK && t->kids.len == 1)
+    t = t->kids.items[0];
+  return t->kind == ND_CONTINUE;
+}
+
+static Node *desugar_continue(Node *n, void *data) {
+  Check *ck = data;
+  if ((n->kind != ND_FOR && n->kind != ND_WHILE) || !n->body || n->body->kind != ND_BLOCK)
+    return n;
+  Arena *a = ck->ctx->arena;
+  Node *body = n->body, *guard = NULL;
+  int j = 0;
+  for (int i = 0; i < body->kids.len; i++) {
+    Node *s = body->kids.items[i];
+    if (is_continue_if(s)) {
+      guard = guard ? mk_binary(a, s->loc, OP_LOR, guard, s->cond) : s->cond;
+      guard->ty = type_new(a, TY_BOOL);
+      continue;
+    }
+    if (guard && s->kind == ND_DECL) {
+      error(ck, s->loc,
+            "declare '%s' before the 'if (...) continue;': tgm reads what follows a continue "
+            "as 'if (!(...)) ...', and a temporary is read for every element",
+            s->name);
+      return n;
+    }
+    if (guard && s->kind != ND_NULL) {
+      Node *neg = mk_unary(a, s->loc, OP_NOT, node_clone(a, guard));
+      neg->ty = type_new(a, TY_BOOL);
+      s = mk_if(a, s->loc, neg, s, NULL);
+    }
+    body->kids.items[j++] = s;
+  }
+  body->kids.len = j;
+  return n;
+}
+
 static bool find_decl(Node *n, void *data) {
   Check *ck = data;
   if (n->kind == ND_DECL && !vec_has(&ck->in_loops, n))
@@ -705,6 +750,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
   node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, find_returned, &ck);
   fn->body = node_rewrite(fn->body, desugar_increment, &ck);
+  fn->body = node_rewrite(fn->body, desugar_continue, &ck);
   fn->body = node_rewrite(fn->body, desugar_minmax, &ck);
   node_walk(fn->body, visit, &ck);
 

@@ -104,6 +104,19 @@ static void check_loop(Derive *dv, Node *loop) {
              strip_expr(init)->op == OP_NONE && strip_expr(init)->lhs->kind == ND_VAR) {
     dv->index = strip_expr(init)->lhs->decl;
     init = strip_expr(init);
+  } else if (!init && loop->cond && loop->cond->kind == ND_BINARY && loop->cond->lhs &&
+             loop->cond->lhs->kind == ND_VAR) {
+    fail(dv, loop->loc,
+         "declare the loop's index '%s' in its header, from 0: 'for (unsigned %s = 0; ...' (tgm "
+         "gives each thread its own start): %s",
+         loop->cond->lhs->name, loop->cond->lhs->name, SCALAR_FORM);
+    return;
+  } else if (init && init->kind == ND_BLOCK) {
+    fail(dv, init->loc,
+         "the loop's header declares one index; declare the others before the loop "
+         "('unsigned n = in.Size();'): %s",
+         SCALAR_FORM);
+    return;
   } else {
     fail(dv, loop->loc, "the loop must start its index at 0: %s", SCALAR_FORM);
     return;
@@ -115,10 +128,21 @@ static void check_loop(Derive *dv, Node *loop) {
     return;
   }
   Node *cond = loop->cond;
+  if (cond && cond->kind == ND_BINARY && cond->op == OP_GT && is_var_of(cond->rhs, dv->index) &&
+      is_length(dv, cond->lhs)) { /* `len > i` is `i < len` */
+    Node *l = cond->lhs;
+    cond->lhs = cond->rhs;
+    cond->rhs = l;
+    cond->op = OP_LT;
+  }
   if (!cond || cond->kind != ND_BINARY || cond->op != OP_LT || !is_var_of(cond->lhs, dv->index) ||
       !is_length(dv, cond->rhs)) {
-    fail(dv, cond ? cond->loc : loop->loc, "the loop must run while %s < in.Size(): %s",
-         dv->index->name, SCALAR_FORM);
+    fail(dv, cond ? cond->loc : loop->loc, "the loop must run while %s < in.Size()%s: %s",
+         dv->index->name,
+         cond && cond->kind == ND_BINARY && cond->op == OP_NE
+             ? " (a stride steps past the length, so '!=' would not end)"
+             : "",
+         SCALAR_FORM);
     return;
   }
   Node *inc = strip_expr(loop->inc);
@@ -801,6 +825,15 @@ static bool match(const Match *m, const Node *p, const Node *e) {
   if (p->kind == ND_VAR && p->decl && p->decl->kind == ND_PARAM)
     return e->kind == ND_VAR && e->decl &&
            param_pos(m->fn, e->decl) == param_pos(m->scalar, p->decl);
+  if (p->kind == ND_COND && e->kind == ND_COND && p->cond && e->cond) {
+    /* `!c ? a : b` is `c ? b : a` (`if (c) continue; acc += x;` is `!(c) ? x : identity`) */
+    const Node *pc = strip_noop_cast(m, p->cond), *ec = strip_noop_cast(m, e->cond);
+    bool pn = pc->kind == ND_UNARY && pc->op == OP_NOT,
+         en = ec->kind == ND_UNARY && ec->op == OP_NOT;
+    if (pn != en)
+      return match(m, pn ? pc->lhs : pc, en ? ec->lhs : ec) && match(m, p->then, e->els) &&
+             match(m, p->els, e->then);
+  }
   if (p->kind != e->kind || p->op != e->op || p->kids.len != e->kids.len)
     return false;
   switch (p->kind) {

@@ -111,6 +111,8 @@ all_right auto_brace.tgm i32 absq_i32 126
 all_right const_local.tgm i32 csc_i32 126
 # std::numeric_limits<T>::lowest() and std::max, with <limits>, <algorithm>
 all_right std_spelling.tgm i32 smax_i32 168
+# early exits: `if (c) continue;` guards the combine that follows
+all_right continue.tgm i32 nneg_i32 126
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
