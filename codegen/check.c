@@ -241,6 +241,17 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   }
   /* rows (--rows): each row against the reference over it */
   tpl_set(d, "cols_bool", c->cols ? "true" : "false");
+  /* templates/check_compare.tpl: how a result is compared with the
+   * reference (close_enough, print_got), one home for check.tpl and
+   * check_rows.tpl, whose hole "compare" holds it (its line ends it) */
+  Buf compare = {0};
+  if (tpl_expand(&compare, "check_compare.tpl", tpl_text("check_compare.tpl"), d, err, errlen) != 0)
+    return -1;
+  size_t len = compare.len;
+  while (len && compare.data[len - 1] == '\n')
+    len--;
+  tpl_set(d, "compare", arena_strndup(a, compare.data, len));
+  buf_free(&compare);
   const char *tpl = c->rows || c->cols ? "check_rows.tpl" : "check.tpl";
   return tpl_expand(out, tpl, tpl_text(tpl), d, err, errlen);
 }

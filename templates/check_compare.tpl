@@ -1,0 +1,43 @@
+{{?pair}}
+
+// (value, index) results (argmax, argmin): both exactly, a NaN value equal
+// to a NaN.
+static bool close_enough(R got, const R want[3]) {
+  bool same = got.value == want[0].value || (got.value != got.value && want[0].value != want[0].value);
+  return same && got.key == want[0].key;
+}
+
+static void print_got(R got, const R want[3]) {
+  std::printf("got index %llu, value %.9g; want index %llu, value %.9g\n", (unsigned long long)got.key,
+              (double)got.value, (unsigned long long)want[0].key, (double)want[0].value);
+}
+{{/pair}}
+{{?scalar_result}}
+
+// The reference exactly, or (floating-point sums and products) between the
+// epilogue of the accumulated value -/+ the bound: the reference kernel's
+// want[1] and want[2], which are want[0] where the fold is exact.
+static bool close_enough(R got, const R want[3]) {
+  if (std::is_integral<R>::value) // exactly, or an integer epilogue of a float fold: between its ends
+    return got == want[0] || (got >= std::min(want[1], want[2]) && got <= std::max(want[1], want[2]));
+  double g = (double)got, w = (double)want[0], a = (double)want[1], b = (double)want[2];
+  if (std::isnan(g) || std::isnan(w))
+    return std::isnan(g) && std::isnan(w);
+  if (std::isnan(a) || std::isnan(b)) { // the bound left the epilogue's domain (sqrt(< 0))
+    double end = std::isnan(a) ? b : a;
+    return std::isnan(end) || std::fabs(g - w) <= std::fabs(end - w);
+  }
+  return g == w || (g >= std::fmin(a, b) && g <= std::fmax(a, b));
+}
+
+static void print_got(R got, const R want[3]) {
+  if (std::is_integral<R>::value && want[1] == want[2])
+    std::printf("got %lld, want %lld\n", (long long)got, (long long)want[0]);
+  else if (std::is_integral<R>::value)
+    std::printf("got %lld, want %lld (within [%lld, %lld])\n", (long long)got, (long long)want[0],
+                (long long)want[1], (long long)want[2]);
+  else
+    std::printf("got %.9g, want %.9g (within [%.9g, %.9g])\n", (double)got, (double)want[0],
+                (double)want[1], (double)want[2]);
+}
+{{/scalar_result}}
