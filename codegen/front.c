@@ -1080,6 +1080,15 @@ static Node *conv_var(Conv *cv, CXCursor c) {
                "'%s' needs '__shared': only shared scalars can be atomic accumulators", n->name);
     cv->failed = true;
   }
+  if (clang_Cursor_getStorageClass(c) == CX_SC_Static &&
+      !n->ty->is_const) { /* a static const is its value */
+    /* device code has no static locals; one that counts calls is state
+       shared by every element, which no order of a reduction keeps */
+    conv_error(cv, c,
+               "'static' local '%s': a codelet or helper keeps no state between calls; "
+               "declare it without 'static' (or make it a parameter)",
+               n->name);
+  }
   CXCursor init = clang_Cursor_getVarDeclInitializer(c);
   bool has_init = !clang_Cursor_isNull(init) && clang_getCursorKind(init) != CXCursor_InvalidCode;
   /* A VLA's size is the first expression child that is not the initializer. */

@@ -547,6 +547,43 @@ static bool uses_size(Node *n, void *ctx) {
   return true;
 }
 
+/* `len * len` of an unsigned length: C wraps it past 2^32 (from a length
+ * of 65536), tgm's length is 64-bit (any n works) and does not: a warning
+ * at each such product or shift that no (unsigned) cast wraps. */
+typedef struct {
+  Derive *dv;
+  PtrVec wrapped; /* Node *: the operands of (unsigned) casts */
+  bool length;
+} LengthWrap;
+
+static bool finds_length(Node *n, void *ctx) {
+  LengthWrap *w = ctx;
+  if (is_length(w->dv, n))
+    w->length = true;
+  return !w->length;
+}
+
+static bool warn_length_wrap(Node *x, void *ctx) {
+  LengthWrap *w = ctx;
+  Arena *a = w->dv->ctx->arena;
+  if (x->kind == ND_CAST && x->ty && x->ty->kind == TY_UINT && x->lhs)
+    vec_push(a, &w->wrapped, x->lhs);
+  if (x->kind != ND_BINARY || (x->op != OP_MUL && x->op != OP_SHL) || !x->ty ||
+      x->ty->kind != TY_UINT || vec_has(&w->wrapped, x))
+    return true;
+  w->length = false;
+  node_walk(x, finds_length, w);
+  if (!w->length)
+    return true;
+  const char *text = emit_expr(a, dialect_get(DIALECT_CUDA), x);
+  diag_warning(w->dv->ctx->diag, x->loc,
+               "C computes '%s' in 32-bit unsigned, which wraps past 2^32; tgm takes the "
+               "length in 64 bits, so that any n works, and does not wrap: write "
+               "'(unsigned)(%s)' for C's wrap, or make the length unsigned long long",
+               text, text);
+  return false;
+}
+
 static void derive_epilogue(Derive *dv, Node *ret) {
   Node *e = ret->lhs;
   if (!e) {
@@ -563,6 +600,8 @@ static void derive_epilogue(Derive *dv, Node *ret) {
   if (dv->failed || is_var_of(e, dv->acc))
     return;
   e = ret->lhs = node_rewrite(e, keep_unsigned_meaning, dv); /* the reference's too */
+  LengthWrap wrap = {.dv = dv};
+  node_walk(e, warn_length_wrap, &wrap);
   Node *epi = node_rewrite(node_clone(dv->ctx->arena, e), inline_locals, dv);
   dv->s->epilogue = epi;
   node_walk(epi, uses_size, &dv->s->epilogue_uses_n);

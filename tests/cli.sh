@@ -231,6 +231,15 @@ check "the helper is emitted" -- grep -q "^T square(T v) {" "$work/o6/sumsq_f32.
 { printf '#include <climits>\n#include <cmath>\n#include <cstddef>\n#include <float.h>\n'
   sed 's/for (unsigned i = 0; i < len;/for (size_t i = 0; i < len;/' codelets/sum.tgm; } >"$work/std.tgm"
 expect 0 "standard headers and size_t" -- "$gen" --type=i32 --dump=sema "$work/std.tgm"
+# an unsigned length's product in the epilogue wraps in C, not in tgm's
+# 64-bit length: a warning at it; an (unsigned) cast of it is C's wrap, no warning
+sed 's/  return accum;/  return accum + (T)(len * len % 1000);/' codelets/sum.tgm >"$work/lensq.tgm"
+expect 0 "len * len in the epilogue" -- "$gen" --no-check --type=i32 -o "$work/lensq" "$work/lensq.tgm"
+check "len * len warns" -- grep -q "lensq.tgm:[0-9]*:[0-9]*: warning: C computes 'len \* len' in 32-bit unsigned" "$work/err"
+sed 's/  return accum;/  return accum + (T)((unsigned)(len * len) % 1000);/' codelets/sum.tgm >"$work/lensq2.tgm"
+expect 0 "(unsigned)(len * len)" -- "$gen" --no-check --type=i32 -o "$work/lensq2" "$work/lensq2.tgm"
+check "(unsigned)(len * len) does not warn" -- bash -c '! grep -q warning "$1"' _ "$work/err"
+
 # <cstdint>'s names: an i32 sum kept in an int64_t, the result as int64_t
 { printf '#include <cstdint>\n'
   sed -n '/__tag(scalar)/,/^}/p' codelets/sum.tgm |
