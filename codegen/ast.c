@@ -120,6 +120,52 @@ bool node_fixed_local(Node *body, const Node *decl) {
   return f.ok;
 }
 
+typedef struct InlinedSize {
+  const Node *decl;
+  long size;
+  struct InlinedSize *next;
+} InlinedSize;
+
+typedef struct {
+  Arena *a;
+  bool (*inlined)(const Node *decl, void *ctx);
+  void *ctx;
+  long cap, total;
+  InlinedSize *memo;
+} SizeWalk;
+
+static bool count_inlined(Node *n, void *ctx) {
+  SizeWalk *w = ctx;
+  if (w->total > w->cap)
+    return false;
+  if (n->kind == ND_VAR && n->decl && n->decl->init && w->inlined(n->decl, w->ctx)) {
+    InlinedSize *m = w->memo;
+    while (m && m->decl != n->decl)
+      m = m->next;
+    if (!m) {
+      long outer = w->total;
+      w->total = 0;
+      node_walk(n->decl->init, count_inlined, w);
+      m = arena_alloc(w->a, sizeof *m);
+      *m = (InlinedSize){n->decl, w->total, w->memo};
+      w->memo = m;
+      w->total = outer;
+    }
+    w->total += m->size;
+    return false;
+  }
+  w->total++;
+  return true;
+}
+
+long node_inlined_size(Arena *a, Node *n, bool (*inlined)(const Node *decl, void *ctx), void *ctx,
+                       long cap) {
+  SizeWalk w = {a, inlined, ctx, cap, 0, NULL};
+  if (n)
+    node_walk(n, count_inlined, &w);
+  return w.total;
+}
+
 bool node_is_method(const Node *n, TypeKind tk, const char *method) {
   return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == tk &&
          strcmp(n->name, method) == 0;

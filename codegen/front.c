@@ -80,7 +80,7 @@ size_t front_skip_trivia(const char *s, size_t len, size_t i) {
 /* Finds each top-level `__codelet` and the braces of its body, by a light
  * lexical scan (comments, strings and preprocessor lines skipped). Exact
  * parsing is clang's job; this only decides what to blank. */
-static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
+static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out, size_t *nested) {
   const char *s = f->text;
   size_t len = f->len;
   int depth = 0;
@@ -122,6 +122,10 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out) {
       decl_start = i + 1;
       if (cur && cur->body_start == SIZE_MAX)
         cur = NULL; /* a declaration without a body */
+    } else if (depth > 0 && c == '_' && (i == 0 || !is_ident_char(s[i - 1])) &&
+               strncmp(s + i, "__codelet", 9) == 0 && !is_ident_char(s[i + 9]) &&
+               *nested == SIZE_MAX) {
+      *nested = i; /* in a namespace, a class, a function: not where codelets live */
     } else if (depth == 0 && c == '_' && (i == 0 || !is_ident_char(s[i - 1])) &&
                strncmp(s + i, "__codelet", 9) == 0 && !is_ident_char(s[i + 9])) {
       cur = arena_alloc(a, sizeof *cur);
@@ -1584,6 +1588,29 @@ static bool chains_fit(Diag *d, const SrcFile *f, const Toks *ts) {
   return true;
 }
 
+/* The prelude's qualifiers are macros: `T atomicAdd(...)` as a name, or a
+ * call `atomicAdd(&x, v)`, expanded into clang's "expected unqualified-id". */
+static bool qualifiers_unused_as_names(Diag *d, const SrcFile *f, const Toks *ts) {
+  static const char *const quals[] = {"__codelet", "__coop",    "__tunable", "__shared",
+                                      "__device",  "atomicAdd", "atomicMul", "atomicMax",
+                                      "atomicMin", "atomicAnd", "atomicOr",  "atomicXor"};
+  for (int i = 0; i + 1 < ts->len; i++) {
+    if (f->text[ts->items[i + 1].start] != '(')
+      continue;
+    for (size_t q = 0; q < COUNT_OF(quals); q++)
+      if (tok_is(f->text, ts->items[i], quals[q])) {
+        diag_error(d, loc_of_offset(f, ts->items[i].start),
+                   "'%s' is a qualifier of the codelet language%s, not a name or a function",
+                   quals[q],
+                   quals[q][0] == 'a' ? " ('__shared atomicAdd T acc;': every assignment to acc "
+                                        "combines atomically)"
+                                      : "");
+        return false;
+      }
+  }
+  return true;
+}
+
 static const char prelude_name[] = "<tgm prelude>";
 
 Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explicit) {
@@ -1597,9 +1624,16 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
   prog->elem = elem;
 
   PtrVec spans = {0};
-  find_codelets(a, f, &spans);
+  size_t nested = SIZE_MAX;
+  find_codelets(a, f, &spans, &nested);
+  if (nested != SIZE_MAX) {
+    diag_error(d, loc_of_offset(f, nested),
+               "a codelet inside braces (a namespace, a class or a function): codelets live at "
+               "the file's top level, where tgm finds them");
+    return prog;
+  }
   Toks toks = lex_all(f->text, f->len);
-  if (!chains_fit(d, f, &toks)) {
+  if (!chains_fit(d, f, &toks) || !qualifiers_unused_as_names(d, f, &toks)) {
     free(toks.items);
     return prog;
   }

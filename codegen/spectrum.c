@@ -245,6 +245,11 @@ static bool same_type(const Type *x, const Type *y) {
  * the temporary's type where the initialiser has another (`double x =
  * in[i]; accum += x * x;` is (double)in[i] * (double)in[i], not a float
  * product). */
+static bool is_inlined_temp(const Node *decl, void *ctx) {
+  Derive *dv = ctx;
+  return vec_has(&dv->temps, decl) || node_fixed_local(dv->cd->fn->body, decl);
+}
+
 static Node *inline_temps(Node *n, void *ctx) {
   Derive *dv = ctx;
   if (!(n->kind == ND_VAR && n->decl &&
@@ -433,6 +438,14 @@ static void derive_transform(Derive *dv, Node *loop) {
          dv->index->name);
     return;
   }
+  if (node_inlined_size(a, transform, is_inlined_temp, dv, MAX_INLINED) > MAX_INLINED) {
+    fail(dv, loop->loc,
+         "the transform with every temporary written out has more than %d operations (a "
+         "temporary read twice doubles what it stands for); tgm writes the transform as one "
+         "expression: read each temporary once, or move the work into a helper function",
+         MAX_INLINED);
+    return;
+  }
   dv->s->transform = node_rewrite(node_clone(a, transform), inline_temps, dv);
 }
 
@@ -470,6 +483,11 @@ static bool check_epilogue_use(Node *n, void *ctx) {
  * = in.Size()` is (int)in.Size() in the epilogue (xf_epilogue widens that
  * cast of n as lowering widens the local: long long), not the unsigned
  * in.Size() (which divided a negative sum as unsigned). */
+static bool is_inlined_local(const Node *decl, void *ctx) {
+  Derive *dv = ctx;
+  return decl != dv->acc && vec_has(&dv->locals, decl);
+}
+
 static Node *inline_locals(Node *n, void *ctx) {
   Derive *dv = ctx;
   if (!(n->kind == ND_VAR && n->decl && n->decl != dv->acc && vec_has(&dv->locals, n->decl)))
@@ -602,6 +620,13 @@ static void derive_epilogue(Derive *dv, Node *ret) {
   e = ret->lhs = node_rewrite(e, keep_unsigned_meaning, dv); /* the reference's too */
   LengthWrap wrap = {.dv = dv};
   node_walk(e, warn_length_wrap, &wrap);
+  if (node_inlined_size(dv->ctx->arena, e, is_inlined_local, dv, MAX_INLINED) > MAX_INLINED) {
+    fail(dv, e->loc,
+         "the return with every local written out has more than %d operations (a local read "
+         "twice doubles what it stands for); read each local once, or use a helper function",
+         MAX_INLINED);
+    return;
+  }
   Node *epi = node_rewrite(node_clone(dv->ctx->arena, e), inline_locals, dv);
   dv->s->epilogue = epi;
   node_walk(epi, uses_size, &dv->s->epilogue_uses_n);

@@ -251,6 +251,14 @@ const Node *node_assigned_in(Node *n, const Node *decl);
  * = scale * k;`)? It is the same wherever it is read: the scalar codelet's
  * transform and a cooperative codelet's thread value read it as its value. */
 bool node_fixed_local(Node *body, const Node *decl);
+/* The nodes of n once every variable whose declaration `inlined` takes is
+ * replaced by its initialiser, recursively (a temporary, a fixed local),
+ * counted without building it, up to about cap: a chain of `T t2 = t1 +
+ * t1;` doubles at each step, and 40 of them ran tgm out of memory. */
+long node_inlined_size(Arena *a, Node *n, bool (*inlined)(const Node *decl, void *ctx), void *ctx,
+                       long cap);
+/* The most nodes tgm writes out for one expression (a transform, an epilogue). */
+enum { MAX_INLINED = 20000 };
 /* Rebuilds n bottom-up: fn gets each node after its children were rebuilt
  * and returns the node to put in its place (itself, another, or NULL to
  * drop a statement from a block). */

@@ -171,6 +171,11 @@ static bool find_fixed(Node *n, void *ctx) {
   return true;
 }
 
+static bool is_fixed(const Node *decl, void *ctx) {
+  Lower *lw = ctx;
+  return vec_has(&lw->fixed, decl);
+}
+
 static Node *inline_fixed(Node *n, void *ctx) {
   Lower *lw = ctx;
   if (n->kind == ND_DECL && vec_has(&lw->fixed, n))
@@ -238,7 +243,12 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
                         type_new(a, TY_ACC), 0);
     vec_push(a, &f->kids, lw.value);
     node_walk(fn->body, find_fixed, &lw);
-    fn->body = node_rewrite(fn->body, inline_fixed, &lw);
+    if (node_inlined_size(a, fn->body, is_fixed, &lw, MAX_INLINED) > MAX_INLINED)
+      fail(&lw, cd->loc,
+           arena_printf(a, "its locals set once, written out, have more than %d operations",
+                        MAX_INLINED));
+    else
+      fn->body = node_rewrite(fn->body, inline_fixed, &lw);
     fn->body = node_rewrite(fn->body, take_transform, &lw);
   } else {
     f->ty = type_new(a, level == LOWER_THREAD ? TY_ACC : TY_RES);
