@@ -218,12 +218,17 @@ TGM_F fmaxf(TGM_F a, TGM_F b);
 TGM_F fminf(TGM_F a, TGM_F b);
 TGM_D fmax(TGM_D a, TGM_D b);
 TGM_D fmin(TGM_D a, TGM_D b);
-bool isnan(TGM_F x);
-bool isnan(TGM_D x);
-bool isinf(TGM_F x);
-bool isinf(TGM_D x);
-bool isfinite(TGM_F x);
-bool isfinite(TGM_D x);
+// of an integer (false, false, true), as <cmath>: sema casts it to double
+#define TGM_CLASSIFY(f)                                                        \
+  bool f(TGM_F x);                                                             \
+  bool f(TGM_D x);                                                             \
+  bool f(TGM_I x);                                                             \
+  bool f(TGM_U x);                                                             \
+  bool f(TGM_L x);
+TGM_CLASSIFY(isnan)
+TGM_CLASSIFY(isinf)
+TGM_CLASSIFY(isfinite)
+#undef TGM_CLASSIFY
 
 // <climits> and <cfloat>'s limits, as numbers (what the generated code
 // then holds). INT_MAX may start an int min (as Highest()); FLT_MAX is no

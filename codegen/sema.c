@@ -266,6 +266,14 @@ static Node *desugar_minmax(Node *n, void *data) {
               "%s takes '%s' through floating point, which rounds large integers; write '%s = "
               "%s(%s, ...)'",
               f[i][0], acc->name, acc->name, f[i][1], acc->name);
+    /* acc = max(x, acc) is acc = max(acc, x): fmaxf(NaN, acc) is acc, and
+       tgm_max(a, b) passes a NaN over only in b (a NaN element was taken) */
+    if ((!strcmp(t->name, "max") || !strcmp(t->name, "min")) &&
+        node_is_var(t->kids.items[1], acc) && !node_is_var(t->kids.items[0], acc)) {
+      void *x = t->kids.items[0];
+      t->kids.items[0] = t->kids.items[1];
+      t->kids.items[1] = x;
+    }
     return n;
   }
   if (!t || t->kind != ND_COND)
@@ -895,7 +903,9 @@ typedef struct {
 
 static Node *math_args(Node *n, void *data) {
   MathArgs *m = data;
-  static const char *const to_double[] = {"sqrt", "fabs", "exp", "log", "floor", "ceil"};
+  static const char *const to_double[] = {"sqrt",  "fabs",  "exp",   "log",
+                                          "floor", "ceil",  "isnan", "isinf",
+                                          "isfinite"};
   if (n->kind != ND_CALL || n->kids.len != 1 || !n->name)
     return n;
   Node *x = n->kids.items[0];
