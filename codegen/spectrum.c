@@ -313,6 +313,23 @@ static void check_rounding(Derive *dv, const Node *at, const Node *value) {
        type_str(a, dv->acc->ty));
 }
 
+/* A combine into a local before the loop other than the accumulator: a
+ * second accumulator (a mean and a variance in one loop). */
+static bool second_accumulator(Derive *dv, Node *s) {
+  if (s && s->kind == ND_BLOCK && s->kids.len == 1)
+    s = s->kids.items[0];
+  Node *as = strip_expr(s);
+  if (!as || as->kind != ND_ASSIGN || !as->lhs || as->lhs->kind != ND_VAR ||
+      as->lhs->decl == dv->acc || !vec_has(&dv->locals, as->lhs->decl))
+    return false;
+  fail(dv, as->loc,
+       "'%s' is a second accumulator beside '%s': a spectrum folds one value per element "
+       "into one accumulator; reduce each in a spectrum of its own (a sum, a sum of squares) "
+       "and combine the results in the caller",
+       as->lhs->name, dv->acc->name);
+  return true;
+}
+
 /* The value statement s adds per element, or NULL (an error was reported). */
 static Node *statement_value(Derive *dv, Node *s) {
   Arena *a = dv->ctx->arena;
@@ -320,7 +337,8 @@ static Node *statement_value(Derive *dv, Node *s) {
     Node *t = combined_value(dv, s->then);
     Node *e = s->els ? combined_value(dv, s->els) : mk_identity(a, s->loc, dv->s->op);
     if (!t || !e) {
-      fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
+      if (!second_accumulator(dv, !t ? s->then : s->els))
+        fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
       return NULL;
     }
     check_rounding(dv, s->then, t);
@@ -333,7 +351,7 @@ static Node *statement_value(Derive *dv, Node *s) {
     return mk_cond(a, s->loc, s->cond, t, e);
   }
   Node *v = combined_value(dv, s);
-  if (!v)
+  if (!v && !second_accumulator(dv, s))
     fail(dv, s->loc, "%s", BODY_FORM);
   check_rounding(dv, s, v);
   return dv->failed ? NULL : v;
