@@ -36,17 +36,42 @@ static const SrcFile *find_file(Diag *d, const char *path) {
   return NULL;
 }
 
-/* Prints the source line of loc and a caret under its column. */
-static void print_caret(Diag *d, Loc loc) {
-  const SrcFile *f = find_file(d, loc.file);
+/* The start of loc's line in its file, or NULL. */
+static const char *line_of(const SrcFile *f, Loc loc) {
   if (!f || loc.line < 1)
-    return;
+    return NULL;
   const char *p = f->text, *end = f->text + f->len;
   for (int line = 1; line < loc.line && p < end; p++)
     if (*p == '\n')
       line++;
-  if (p >= end && loc.line > 1)
+  return p >= end && loc.line > 1 ? NULL : p;
+}
+
+/* Is p[i] a byte that starts no character on screen: a UTF-8 continuation
+ * byte, or the byte order mark at the start of the file? */
+static bool hidden_byte(const SrcFile *f, const char *p, int i) {
+  unsigned char c = (unsigned char)p[i];
+  if (c >= 0x80 && c < 0xc0)
+    return true;
+  return p + i == f->text && f->len >= 3 && !memcmp(f->text, "\xef\xbb\xbf", 3);
+}
+
+/* clang counts columns in bytes; the reader counts characters: a UTF-8
+ * name or a byte order mark before loc moved the column and the caret. */
+static int display_col(const SrcFile *f, const char *p, int col) {
+  int shown = 1;
+  for (int i = 0; i < col - 1 && p[i] && p[i] != '\n'; i++)
+    shown += !hidden_byte(f, p, i);
+  return shown;
+}
+
+/* Prints the source line of loc and a caret under its column. */
+static void print_caret(Diag *d, Loc loc) {
+  const SrcFile *f = find_file(d, loc.file);
+  const char *p = line_of(f, loc);
+  if (!p)
     return;
+  const char *end = f->text + f->len;
   const char *eol = memchr(p, '\n', (size_t)(end - p));
   if (!eol)
     eol = end;
@@ -57,7 +82,8 @@ static void print_caret(Diag *d, Loc loc) {
     n = 300;
   fprintf(d->out, "%.*s\n", n, p);
   for (int i = 0; i < loc.col - 1 && i < n; i++)
-    fputc(p[i] == '\t' ? '\t' : ' ', d->out);
+    if (!hidden_byte(f, p, i))
+      fputc(p[i] == '\t' ? '\t' : ' ', d->out);
   fputs("^\n", d->out);
 }
 
@@ -87,8 +113,11 @@ void diag_report(Diag *d, const char *severity, Loc loc, const char *msg) {
   } else if (strcmp(severity, "warning") == 0) {
     d->nwarnings++;
   }
+  const SrcFile *f = find_file(d, loc.file);
+  const char *line = line_of(f, loc);
   if (loc.file && loc.line > 0)
-    fprintf(d->out, "%s:%d:%d: %s: %s\n", loc.file, loc.line, loc.col, severity, msg);
+    fprintf(d->out, "%s:%d:%d: %s: %s\n", loc.file, loc.line,
+            line ? display_col(f, line, loc.col) : loc.col, severity, msg);
   else if (loc.file)
     fprintf(d->out, "%s: %s: %s\n", loc.file, severity, msg);
   else

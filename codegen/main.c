@@ -166,6 +166,8 @@ static int parse_options(int argc, char **argv, Options *opt) {
   while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
     switch (c) {
     case OPT_TYPE: {
+      if (opt->types_explicit) /* the first would be dropped without a word */
+        return bad_usage("--type given twice; list the types in one: --type=i32,f32%s", "");
       opt->ntypes = 0;
       opt->types_explicit = true;
       char *list = optarg, *save = NULL;
@@ -602,6 +604,16 @@ int main(int argc, char **argv) {
   Outputs outs = {.arena = arena, .diag = &diag};
   Buf stdout_buf = {0};
 
+  if (opt.outdir) { /* before the work: an -o tgm cannot write fails now, not after the check */
+    const char *slash = strrchr(opt.outdir, '/');
+    const char *dir = !(opt.embed || opt.reduce_api) ? opt.outdir
+                      : slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir))
+                              : ".";
+    if (outputs_usable(dir[0] ? dir : "/") != 0) {
+      arena_free(arena);
+      return EXIT_INPUT;
+    }
+  }
   if (opt.reduce_api)
     run_reduce_api(&ctx, &opt, argc - optind, argv + optind, &outs);
   else

@@ -73,6 +73,40 @@ static int write_all(const char *path, const Buf *b) {
   return err ? -1 : 0;
 }
 
+int outputs_usable(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "tgm-gen: error: output path '%s' is not a directory\n", dir);
+    return -1;
+  }
+  if (stat(dir, &st) == 0) {
+    if (access(dir, W_OK) != 0) {
+      fprintf(stderr, "tgm-gen: error: cannot write in output directory '%s': %s\n", dir,
+              strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
+  /* made at the end: its parent must be there (and writable) */
+  const char *slash = strrchr(dir, '/');
+  size_t len = slash ? (size_t)(slash - dir) : 0;
+  char parent[4096];
+  if (len >= sizeof parent)
+    len = sizeof parent - 1;
+  memcpy(parent, slash ? dir : ".", slash ? len : 1);
+  parent[slash ? len : 1] = '\0';
+  if (!parent[0])
+    strcpy(parent, "/");
+  if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
+    fprintf(stderr, "tgm-gen: error: cannot create output directory '%s': %s\n", dir,
+            stat(parent, &st) != 0 ? strerror(errno)
+            : !S_ISDIR(st.st_mode) ? "its parent is not a directory"
+                                   : "its parent is not writable");
+    return -1;
+  }
+  return 0;
+}
+
 int outputs_commit(Outputs *o, const char *dir) {
   if (o->names.len == 0)
     return 0;

@@ -892,6 +892,10 @@ typedef struct {
  * written. */
 Buf *outputs_add(Outputs *o, const char *path);
 /* Returns 0, or -1 after printing why to stderr (nothing is left behind). */
+/* Before any work: can dir (an -o directory, or an -o file's directory) be
+ * written, or made? An error printed, -1, when not (was found only after the
+ * check had run). */
+int outputs_usable(const char *dir);
 int outputs_commit(Outputs *o, const char *dir);
 
 /* ---------------------------------------------------------------- text.c */

@@ -23,11 +23,13 @@ static bool close_enough(R got, const R want[3]) {
   double g = (double)got, w = (double)want[0], a = (double)want[1], b = (double)want[2];
   if (std::isnan(g) || std::isnan(w))
     return std::isnan(g) && std::isnan(w);
-  if (std::isnan(a) || std::isnan(b)) { // the bound left the epilogue's domain (sqrt(< 0))
-    double end = std::isnan(a) ? b : a;
-    return std::isnan(end) || std::fabs(g - w) <= std::fabs(end - w);
+  if (g == w) // -inf equals -inf where a bound left the domain (log(0 - bound))
+    return true;
+  if (std::isnan(a) || std::isnan(b)) { // the bound left the epilogue's domain (sqrt(< 0));
+    double end = std::isnan(a) ? b : a;  // an infinite reference is only itself (not g)
+    return !std::isinf(w) && (std::isnan(end) || std::fabs(g - w) <= std::fabs(end - w));
   }
-  return g == w || (g >= std::fmin(a, b) && g <= std::fmax(a, b));
+  return g >= std::fmin(a, b) && g <= std::fmax(a, b);
 }
 
 static void print_got(R got, const R want[3]) {

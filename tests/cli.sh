@@ -25,6 +25,11 @@ expect 2 "unknown option" -- "$gen" --frobnicate codelets/sum.tgm
 grep -q "unknown option '--frobnicate'" "$work/err" || { echo "FAIL names the bad option"; fails=$((fails + 1)); }
 expect 2 "bad --type" -- "$gen" --type=f16 codelets/sum.tgm
 grep -q "unknown --type 'f16'" "$work/err" || { echo "FAIL names the bad type"; fails=$((fails + 1)); }
+expect 2 "--type twice" -- "$gen" --type=i32 --type=f32 codelets/sum.tgm
+grep -q "\-\-type given twice" "$work/err" || { echo "FAIL --type twice says so"; fails=$((fails + 1)); }
+# an -o tgm cannot write or make fails before the check, not after it
+expect 1 "-o in a missing directory" -- timeout 10 "$gen" --type=i32 -o "$work/no/such/dir" codelets/sum.tgm
+grep -q "cannot create output directory" "$work/err" || { echo "FAIL -o missing says so"; fails=$((fails + 1)); }
 expect 2 "bad --dump" -- "$gen" --dump=plans9 codelets/sum.tgm
 expect 2 "-o without a value" -- "$gen" codelets/sum.tgm -o
 expect 1 "missing file" -- "$gen" no/such/file.tgm

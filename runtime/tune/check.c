@@ -178,11 +178,13 @@ int tune_same(const tune_manifest *m, const void *got, const void *want) {
          b = as_double(m->res, (const char *)want + 2 * r);
   if (isnan(g) || isnan(w))
     return isnan(g) && isnan(w);
-  if (isnan(a) || isnan(b)) {
+  if (g == w) // -inf equals -inf where a bound left the domain (log(0 - bound))
+    return 1;
+  if (isnan(a) || isnan(b)) { // an infinite reference is only itself (it is not g)
     double end = isnan(a) ? b : a;
-    return isnan(end) || fabs(g - w) <= fabs(end - w);
+    return !isinf(w) && (isnan(end) || fabs(g - w) <= fabs(end - w));
   }
-  return g == w || (g >= fmin(a, b) && g <= fmax(a, b));
+  return g >= fmin(a, b) && g <= fmax(a, b);
 }
 
 static void value_of(tune_type t, const void *p, char *buf, size_t len) {

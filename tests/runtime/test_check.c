@@ -51,6 +51,12 @@ int main(void) {
   CHECK(!tune_same(&mf, &got_f, want_f));
   float nan3[3] = {NAN, NAN, NAN};
   CHECK(tune_same(&mf, &got_f, nan3)); // NaN only for NaN
+  // log-sum-exp of nothing: -inf, a bound end outside log's domain (NaN)
+  float lse[3] = {-INFINITY, NAN, -103.3f};
+  got_f = -INFINITY;
+  CHECK(tune_same(&mf, &got_f, lse));
+  got_f = -103.0f;
+  CHECK(!tune_same(&mf, &got_f, lse));
   // a pair: the index and the value exactly
   tune_manifest mp = spectrum("max", TUNE_F32, TUNE_PAIR);
   unsigned char gp[16] = {0}, wp[48] = {0};
