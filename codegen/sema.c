@@ -903,9 +903,8 @@ typedef struct {
 
 static Node *math_args(Node *n, void *data) {
   MathArgs *m = data;
-  static const char *const to_double[] = {"sqrt",  "fabs",  "exp",   "log",
-                                          "floor", "ceil",  "isnan", "isinf",
-                                          "isfinite"};
+  static const char *const to_double[] = {"sqrt", "fabs",  "exp",   "log",     "floor",
+                                          "ceil", "isnan", "isinf", "isfinite"};
   if (n->kind != ND_CALL || n->kids.len != 1 || !n->name)
     return n;
   Node *x = n->kids.items[0];
