@@ -210,6 +210,8 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
   /* a plain fold is also checked on sparse data (check.tpl) */
   tpl_set(d, "sparse", spectrum_is_plain(s) ? "1" : "");
+  /* a floating-point element is also checked with NaN elements (check.tpl) */
+  tpl_set(d, "float_elem", elem_info(c->elem)->is_float ? "1" : "");
   Buf ins = {0}, pargs = {0};
   for (int i = 0; i < s->inputs.len; i++)
     buf_printf(&ins, c->rows || c->cols ? "%sx[%d]" : "%sdata[s][i][%d].data() + off",
@@ -509,6 +511,8 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     /* 42 CUDA variants (warp 32), 42 HIP (warps 64 and 32) */
     const char *counts = "";
     for (int d = 0; d < DIALECT_COUNT; d++) {
+      if (!checked[d] && d) /* --embed --variant: CUDA's only */
+        continue;
       const Dialect *dl = by[d]->target;
       const char *warps = "";
       for (int w = 0; w < dl->nwarps; w++)
@@ -518,7 +522,11 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                                                    : ", ",
                              dl->warps[w]);
       counts = arena_printf(a, "%s%s%d %s%s (warp%s %s)", counts, d ? ", " : "", checked[d],
-                            dl->title, d ? "" : " variants", dl->nwarps > 1 ? "s" : "", warps);
+                            dl->title,
+                            d                 ? ""
+                            : checked[d] == 1 ? " variant"
+                                              : " variants",
+                            dl->nwarps > 1 ? "s" : "", warps);
     }
     fprintf(stderr,
             "tgm-gen: checked %s on the CPU in %.1f s (build %.1f s, run %.1f s, %d jobs): %s, "
