@@ -742,8 +742,6 @@ static void conv_args(Conv *cv, CXCursor call, Node *n) {
   }
 }
 
-/* Call expressions: method calls, operator[], constructors, conversion
- * operators (transparent) and plain calls. */
 static bool relocate(Node *n, void *loc) {
   n->loc = *(Loc *)loc;
   return true;
@@ -776,6 +774,8 @@ static Node *prelude_return(Conv *cv, CXCursor method, Loc loc) {
   return n;
 }
 
+/* Call expressions: method calls, operator[], constructors, conversion
+ * operators (transparent) and plain calls. */
 static Node *conv_call(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   Loc loc = loc_of(cv, c);

@@ -333,8 +333,12 @@ static Node *desugar_continue(Node *n, void *data) {
   for (int i = 0; i < body->kids.len; i++) {
     Node *s = body->kids.items[i];
     if (is_continue_if(s)) {
-      guard = guard ? mk_binary(a, s->loc, OP_LOR, guard, s->cond) : s->cond;
-      guard->ty = type_new(a, TY_BOOL);
+      if (guard) {
+        guard = mk_binary(a, s->loc, OP_LOR, guard, s->cond);
+        guard->ty = type_new(a, TY_BOOL);
+      } else {
+        guard = s->cond;
+      }
       continue;
     }
     if (guard && s->kind == ND_DECL) {

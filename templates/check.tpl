@@ -9,7 +9,9 @@
 //   zeroed once and reused (a counter must reset itself), blocks and threads
 //   in several orders; for a plain fold also sparse data: the identity but
 //   for one element, so that an operator whose result saturates on random
-//   data (|, &, ||, a float product) still sees a variant that drops it. The reference is tgm_reference_kernel: exact for
+//   data (|, &, ||, a float product) still sees a variant that drops it; for
+//   a floating-point element, NaN elements (max(x, NaN) and max(NaN, x)
+//   differ). The reference is tgm_reference_kernel: exact for
 //   integers and max/min; for floating-point sums and products, a range that
 //   grows with n.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
@@ -57,17 +59,21 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0], BLOCK = 128, SECONDS = 300 };
 struct Setting {
   unsigned items, grid_cap, offset;
   tgm_sim::order blocks, threads;
-  bool sparse;
+  bool sparse, nan;
   const char *name;
 };
 static const Setting settings[] = {
-    {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, false, "block=128 items=1 grid_cap=2"},
-    {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse, false,
+    {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "block=128 items=1 grid_cap=2"},
+    {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse, false, false,
      "block=128 items=4 grid_cap=3, input 1 element past 16-byte alignment, blocks in random order"},
 {{?sparse}}
-    {4, 3, 0, tgm_sim::order::random, tgm_sim::order::forward, true,
+    {4, 3, 0, tgm_sim::order::random, tgm_sim::order::forward, true, false,
      "block=128 items=4 grid_cap=3, sparse data: the identity but for one element, blocks in random order"},
 {{/sparse}}
+{{?float_elem}}
+    {4, 3, 0, tgm_sim::order::forward, tgm_sim::order::random, false, true,
+     "block=128 items=4 grid_cap=3, NaN elements (at 2 and every 1009th), threads in random order"},
+{{/float_elem}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
 
@@ -168,6 +174,10 @@ int main() {
     for (int i = 0; i < NSIZES; i++)
       for (int k = 0; k < NIN; k++) {
         data[s][i][k] = dense[k];
+        if (settings[s].nan) // a NaN is an element too: max and min pass it over, a sum takes it
+          for (size_t j = 0; j < data[s][i][k].size(); j++)
+            if (j == settings[s].offset + 2 || j % 1009 == 500)
+              data[s][i][k][j] = (T)NAN;
 {{?sparse}}
         if (settings[s].sparse) { // a plain fold: A is T, and the identity an element
           const unsigned long long off = settings[s].offset, n = sizes[i];

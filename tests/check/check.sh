@@ -113,6 +113,10 @@ all_right const_local.tgm i32 csc_i32 126
 all_right std_spelling.tgm i32 smax_i32 168
 # early exits: `if (c) continue;` guards the combine that follows
 all_right continue.tgm i32 nneg_i32 126
+# a float max with the accumulator second, under the NaN setting
+all_right fmax_swapped.tgm f32 fmxr_f32 126
+# log(0) = -inf for n = 0, where an end of the float bound is NaN
+all_right logsumexp.tgm f32 lse_f32 90
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
