@@ -155,19 +155,19 @@ TGM_MINMAX(TGM_D, TGM_D, TGM_D)
 // C++'s <cmath>; sema writes the integer's cast to double, which device
 // code needs). abs keeps its argument's type; of an unsigned one it is
 // sema's error (C++ has none).
-#define TGM_MATH1(f)                                                           \
-  TGM_F f(TGM_F x);                                                            \
-  TGM_D f(TGM_D x);                                                            \
-  TGM_D f(TGM_I x);                                                            \
-  TGM_D f(TGM_U x);                                                            \
-  TGM_D f(TGM_L x);
-TGM_MATH1(sqrt)
-TGM_MATH1(fabs)
-TGM_MATH1(exp)
-TGM_MATH1(log)
-TGM_MATH1(floor)
-TGM_MATH1(ceil)
-#undef TGM_MATH1
+// TGM_ON_ARITH(F, D, f): f of each arithmetic type, F of a float, D of the rest
+#define TGM_ON_ARITH(F, D, f)                                                  \
+  F f(TGM_F x);                                                                \
+  D f(TGM_D x);                                                                \
+  D f(TGM_I x);                                                                \
+  D f(TGM_U x);                                                                \
+  D f(TGM_L x);
+TGM_ON_ARITH(TGM_F, TGM_D, sqrt)
+TGM_ON_ARITH(TGM_F, TGM_D, fabs)
+TGM_ON_ARITH(TGM_F, TGM_D, exp)
+TGM_ON_ARITH(TGM_F, TGM_D, log)
+TGM_ON_ARITH(TGM_F, TGM_D, floor)
+TGM_ON_ARITH(TGM_F, TGM_D, ceil)
 TGM_I abs(TGM_I x);
 TGM_U abs(TGM_U x);
 TGM_L abs(TGM_L x);
@@ -219,16 +219,10 @@ TGM_F fminf(TGM_F a, TGM_F b);
 TGM_D fmax(TGM_D a, TGM_D b);
 TGM_D fmin(TGM_D a, TGM_D b);
 // of an integer (false, false, true), as <cmath>: sema casts it to double
-#define TGM_CLASSIFY(f)                                                        \
-  bool f(TGM_F x);                                                             \
-  bool f(TGM_D x);                                                             \
-  bool f(TGM_I x);                                                             \
-  bool f(TGM_U x);                                                             \
-  bool f(TGM_L x);
-TGM_CLASSIFY(isnan)
-TGM_CLASSIFY(isinf)
-TGM_CLASSIFY(isfinite)
-#undef TGM_CLASSIFY
+TGM_ON_ARITH(bool, bool, isnan)
+TGM_ON_ARITH(bool, bool, isinf)
+TGM_ON_ARITH(bool, bool, isfinite)
+#undef TGM_ON_ARITH
 
 // <climits> and <cfloat>'s limits, as numbers (what the generated code
 // then holds). INT_MAX may start an int min (as Highest()); FLT_MAX is no
