@@ -73,14 +73,18 @@ typedef struct {
   const Node *where;
 } Assigned;
 
+/* =, op=, ++ and --: what writes its left side */
+static bool is_write(const Node *n) {
+  return n->kind == ND_ASSIGN ||
+         (n->kind == ND_UNARY &&
+          (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC || n->op == OP_POSTDEC));
+}
+
 static bool find_assign(Node *n, void *ctx) {
   Assigned *as = ctx;
   if (as->where)
     return false;
-  if ((n->kind == ND_ASSIGN ||
-       (n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC ||
-                                n->op == OP_POSTDEC))) &&
-      n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
+  if (is_write(n) && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl == as->decl)
     as->where = n;
   return true;
 }
@@ -99,9 +103,7 @@ typedef struct {
 
 static bool fixed_use(Node *n, void *ctx) {
   Fixed *f = ctx;
-  if (n->kind == ND_METHOD || n->kind == ND_INDEX || n->kind == ND_ASSIGN ||
-      (n->kind == ND_UNARY &&
-       (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC || n->op == OP_POSTDEC)))
+  if (n->kind == ND_METHOD || n->kind == ND_INDEX || is_write(n))
     f->ok = false;
   else if (n->kind == ND_VAR && n->decl &&
            !(n->decl->kind == ND_PARAM && n->decl->ty && type_is_arith(n->decl->ty)) &&

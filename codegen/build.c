@@ -63,6 +63,15 @@ Node *mk_cond(Arena *a, Loc loc, Node *c, Node *t, Node *e) {
   return n;
 }
 
+Node *mk_value_as(Arena *a, Loc loc, Node *v, Type *ty, ElemType elem) {
+  if (!v->ty || !ty || type_concrete(v->ty, elem) == type_concrete(ty, elem))
+    return v;
+  Node *c = node_new(a, ND_CAST, loc);
+  c->ty = ty;
+  c->lhs = v;
+  return c;
+}
+
 Node *mk_index(Arena *a, Loc loc, Node *base, Node *idx) {
   Node *n = node_new(a, ND_INDEX, loc);
   n->lhs = base;

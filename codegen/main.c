@@ -604,15 +604,19 @@ int main(int argc, char **argv) {
   Outputs outs = {.arena = arena, .diag = &diag};
   Buf stdout_buf = {0};
 
-  if (opt.outdir) { /* before the work: an -o tgm cannot write fails now, not after the check */
+  /* where the outputs go: -o DIR, or -o FILE's directory (--embed, --reduce-api) */
+  const char *out_dir = NULL;
+  if (opt.outdir && (opt.embed || opt.reduce_api)) {
     const char *slash = strrchr(opt.outdir, '/');
-    const char *dir = !(opt.embed || opt.reduce_api) ? opt.outdir
-                      : slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir))
-                              : ".";
-    if (outputs_usable(dir[0] ? dir : "/") != 0) {
-      arena_free(arena);
-      return EXIT_INPUT;
-    }
+    out_dir = slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir)) : ".";
+    out_dir = out_dir[0] ? out_dir : "/";
+  } else if (opt.outdir) {
+    out_dir = opt.outdir;
+  }
+  /* before the work: an -o tgm cannot write fails now, not after the check */
+  if (out_dir && outputs_usable(out_dir) != 0) {
+    arena_free(arena);
+    return EXIT_INPUT;
   }
   if (opt.reduce_api)
     run_reduce_api(&ctx, &opt, argc - optind, argv + optind, &outs);
@@ -626,12 +630,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tgm-gen: %d error%s; nothing written\n", diag.nerrors,
             diag.nerrors == 1 ? "" : "s");
     rc = EXIT_INPUT;
-  } else if (opt.outdir && (opt.embed || opt.reduce_api)) { /* -o FILE: its directory must exist */
-    const char *slash = strrchr(opt.outdir, '/');
-    const char *dir = slash ? arena_strndup(arena, opt.outdir, (size_t)(slash - opt.outdir)) : ".";
-    rc = outputs_commit(&outs, dir[0] ? dir : "/") == 0 ? 0 : EXIT_INPUT;
-  } else if (opt.outdir) {
-    rc = outputs_commit(&outs, opt.outdir) == 0 ? 0 : EXIT_INPUT;
+  } else if (out_dir) {
+    rc = outputs_commit(&outs, out_dir) == 0 ? 0 : EXIT_INPUT;
   } else if (stdout_buf.len) {
     fwrite(stdout_buf.data, 1, stdout_buf.len, stdout);
   }

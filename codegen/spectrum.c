@@ -256,14 +256,7 @@ static Node *inline_temps(Node *n, void *ctx) {
         (vec_has(&dv->temps, n->decl) || node_fixed_local(dv->cd->fn->body, n->decl))))
     return n;
   Node *init = node_rewrite(node_clone(dv->ctx->arena, n->decl->init), inline_temps, ctx);
-  if (init->ty && n->decl->ty &&
-      type_concrete(init->ty, dv->elem) != type_concrete(n->decl->ty, dv->elem)) {
-    Node *cast = node_new(dv->ctx->arena, ND_CAST, n->loc);
-    cast->ty = n->decl->ty;
-    cast->lhs = init;
-    init = cast;
-  }
-  return init;
+  return mk_value_as(dv->ctx->arena, n->loc, init, n->decl->ty, dv->elem);
 }
 
 /* The value one combining statement adds: `acc op= e`, `acc = max(acc, e)`,
@@ -512,13 +505,7 @@ static Node *inline_locals(Node *n, void *ctx) {
     return n;
   Arena *a = dv->ctx->arena;
   Node *v = node_rewrite(node_clone(a, n->decl->init), inline_locals, dv);
-  if (!v->ty || !n->decl->ty ||
-      type_concrete(v->ty, dv->elem) == type_concrete(n->decl->ty, dv->elem))
-    return v; /* `auto x = in[i]` is int for i32: no cast of an int to int */
-  Node *c = node_new(a, ND_CAST, n->loc);
-  c->ty = n->decl->ty;
-  c->lhs = v;
-  return c;
+  return mk_value_as(a, n->loc, v, n->decl->ty, dv->elem);
 }
 
 static bool is_literal(const Node *e) {

@@ -320,6 +320,10 @@ Node *mk_unary(Arena *a, Loc loc, Op op, Node *x);
 Node *mk_binary(Arena *a, Loc loc, Op op, Node *l, Node *r);
 Node *mk_assign(Arena *a, Loc loc, Op op, Node *l, Node *r);
 Node *mk_cond(Arena *a, Loc loc, Node *c, Node *t, Node *e);
+/* v as a local of type ty stands for it: cast where its concrete type (T
+ * read for elem) differs (`double x = in[i]` is (double)in[i]; `auto x =
+ * in[i]`, int for i32, is in[i]) -- a temporary, a local, a fixed local. */
+Node *mk_value_as(Arena *a, Loc loc, Node *v, Type *ty, ElemType elem);
 Node *mk_index(Arena *a, Loc loc, Node *base, Node *idx);
 Node *mk_member(Arena *a, Loc loc, Node *obj, const char *field);
 Node *mk_call(Arena *a, Loc loc, const char *name, int nargs, ...);

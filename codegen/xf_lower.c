@@ -183,14 +183,7 @@ static Node *inline_fixed(Node *n, void *ctx) {
   if (!(n->kind == ND_VAR && n->decl && vec_has(&lw->fixed, n->decl)))
     return n;
   Node *v = node_rewrite(node_clone(lw->a, n->decl->init), inline_fixed, lw);
-  if (v->ty && n->decl->ty &&
-      type_concrete(v->ty, lw->spec->elem) != type_concrete(n->decl->ty, lw->spec->elem)) {
-    Node *c = node_new(lw->a, ND_CAST, n->loc);
-    c->ty = n->decl->ty;
-    c->lhs = v;
-    v = c;
-  }
-  return v;
+  return mk_value_as(lw->a, n->loc, v, n->decl->ty, lw->spec->elem);
 }
 
 /* Block level: the transform of the thread's element is the thread's value.
