@@ -13,7 +13,8 @@
 // row's end and the next row (ld > n) poisoned with values that change any
 // result they enter, the output poisoned with a canary after out[m - 1],
 // blocks and threads in several orders; for a plain fold also sparse data:
-// each row the identity but for one element. With --cols the same, each
+// each row the identity but for one element; for a floating-point element
+// also NaN elements. With --cols the same, each
 // column against the scalar codelet over the column gathered (m elements);
 // a launch's `items` is then its parts down the rows, `per_row` its width.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
@@ -87,17 +88,21 @@ enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 struct Setting {
   unsigned items;
   tgm_sim::order blocks, threads;
-  bool sparse;
+  bool sparse, nan;
   const char *name;
 };
 static const Setting settings[] = {
-    {1, tgm_sim::order::forward, tgm_sim::order::forward, false, "block=128 items=1"},
-    {4, tgm_sim::order::random, tgm_sim::order::reverse, false,
+    {1, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "block=128 items=1"},
+    {4, tgm_sim::order::random, tgm_sim::order::reverse, false, false,
      "block=128 items=4, blocks in random order, threads in reverse"},
 {{?sparse}}
-    {4, tgm_sim::order::random, tgm_sim::order::forward, true,
+    {4, tgm_sim::order::random, tgm_sim::order::forward, true, false,
      "block=128 items=4, sparse data: each row the identity but for one element"},
 {{/sparse}}
+{{?float_elem}}
+    {4, tgm_sim::order::forward, tgm_sim::order::random, false, true,
+     "block=128 items=4, NaN elements (a row's third of every third row, and every 1009th), threads in random order"},
+{{/float_elem}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
 
@@ -237,6 +242,13 @@ int main() {
               e = {{pair_extreme}};
           }
 {{/pair}}
+        // a NaN is an element too: max and min pass it over, a sum takes it
+        // (a column's: column 2 at every third row)
+        if (settings[s].nan)
+          for (unsigned long long r = 0; r < m; r++)
+            for (unsigned long long c = 0; c < n; c++)
+              if ((c == 2 && r % 3 == 0) || (r * ld + c) % 1009 == 500)
+                d[off + r * ld + c] = (T)NAN;
 {{?sparse}}
         if (settings[s].sparse) // a plain fold: A is T, and the identity an element
           for (unsigned long long r = 0; r < m; r++) {

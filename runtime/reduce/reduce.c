@@ -463,7 +463,8 @@ tgm_status rd_checked_status(rd_kernel *k, tgm_status s) {
 
 // The first use of a compiled kernel: it runs beside the reference on test
 // data (tune_fill, the tuner's; sizes 1, 33 and 4097, and for a plain fold
-// sparse data at 33 and 4097 (tune_fill_sparse); the input 0 or 1
+// sparse data at 33 and 4097 (tune_fill_sparse), for a floating-point
+// element NaN elements at 4097 (tune_fill_nan); the input 0 or 1
 // element past 16-byte alignment; the parameters' values given) on the
 // context's own stream, and must agree (tune_same). The sources were
 // checked on the CPU, but the GPU runs what NVRTC made of them: a compiler
@@ -478,9 +479,11 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
   if (s != TGM_OK)
     return s;
   enum { N = 4097 };
-  // random data, then (a plain fold: tune_fill_sparse) sparse data
-  static const unsigned long long sizes[] = {1, 33, N, 33, N};
-  static const int offs[] = {0, 1, 1, 0, 1}, sparse[] = {0, 0, 0, 1, 1};
+  // random data, then (a plain fold: tune_fill_sparse) sparse data, then (a
+  // floating-point element: tune_fill_nan) NaN elements
+  static const unsigned long long sizes[] = {1, 33, N, 33, N, N};
+  static const int offs[] = {0, 1, 1, 0, 1, 1}, sparse[] = {0, 0, 0, 1, 1, 0},
+                   nan[] = {0, 0, 0, 0, 0, 1};
   size_t elem = tune_type_size(m->elem), res = tune_type_size(m->res);
   size_t in_bytes = ((N + 8) * elem + 255) / 256 * 256;
   size_t temp_bytes = rd_counters_bytes() + tune_temp_need(N, tune_type_size(m->acc), 1, 0);
@@ -491,13 +494,15 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
   void *host = malloc(in_bytes);
   if (!host)
     return tgm__fail(TGM_ERR_MEMORY, "out of memory");
-  for (int i = 0; i < 5 && s == TGM_OK && k->checked == 0; i++) {
+  for (int i = 0; i < 6 && s == TGM_OK && k->checked == 0; i++) {
     unsigned long long n = sizes[i];
     tune_call call = {.n = n, .out = out, .params = params};
     if (sparse[i] && !tune_fill_sparse(m, (char *)host + (size_t)offs[i] * elem, n, &c->check_rng))
       continue;
+    if (nan[i] && !tune_fill_nan(m, (char *)host + (size_t)offs[i] * elem, n, &c->check_rng))
+      continue;
     for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
-      if (!sparse[i])
+      if (!sparse[i] && !nan[i])
         tune_fill(m, host, N + 8, &c->check_rng);
       call.in[q] = c->check_buf + in_bytes * (size_t)q + (size_t)offs[i] * elem;
       s = tgm_copy_to_device(c->b, c->check_buf + in_bytes * (size_t)q, host, (N + 8) * elem);
@@ -534,7 +539,10 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
                "the spectrum's scalar codelet (compiled unoptimized) gives %s: a compiler bug, so "
                "tgm_reduce does not use this kernel",
                m->dir, m->cuda_source, m->v[k->v].id, k->block, b->items, c->info->compiler, g, n,
-               sparse[i] ? " (sparse data)" : "", w);
+               sparse[i] ? " (sparse data)"
+               : nan[i]  ? " (NaN elements)"
+                         : "",
+               w);
     }
   }
   free(host);

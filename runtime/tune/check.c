@@ -116,6 +116,20 @@ int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, u
   return 1;
 }
 
+int tune_fill_nan(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng) {
+  if (!is_float(m->elem) || n == 0)
+    return 0;
+  tune_fill(m, host, n, rng);
+  for (unsigned long long i = 0; i < n; i++)
+    if (i == 2 || i % 1009 == 500) {
+      if (m->elem == TUNE_F32)
+        ((float *)host)[i] = NAN;
+      else
+        ((double *)host)[i] = NAN;
+    }
+  return 1;
+}
+
 static double as_double(tune_type t, const void *p) {
   switch (t) {
   case TUNE_I32: return *(const int32_t *)p;

@@ -54,8 +54,9 @@ tgm_status verify_reference(ctx *c, tgm_devptr in, unsigned long long n, void *w
 }
 
 // ------------------------------------------------------------- verification
-// Runs every setting in sets[] on random data of each size, and for a plain
-// fold on sparse data too (tune_fill_sparse), twice (the
+// Runs every setting in sets[] on random data of each size, for a plain
+// fold on sparse data too (tune_fill_sparse), and for a floating-point
+// element on NaN elements (tune_fill_nan), twice (the
 // second run checks that the counter word was left zero), output poisoned;
 // a setting that fails anywhere is dropped and listed. Sizes may carry an
 // element offset so that the input is misaligned for the vector loads.
@@ -77,15 +78,18 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
     fprintf(stderr, "tgm-tune: out of host memory for verification\n");
     return EXIT_TUNE;
   }
-  // each size on random data, then (a plain fold) on sparse data
-  for (int round = 0; round < 2 * n_sizes; round++) {
-    int si = round / 2, sparse = round % 2;
+  // each size on random data, then (a plain fold) on sparse data, then (a
+  // floating-point element) on NaN elements
+  for (int round = 0; round < 3 * n_sizes; round++) {
+    int si = round / 3, sparse = round % 3 == 1, nan = round % 3 == 2;
     unsigned long long n = sizes[si];
     tgm_devptr in = din + (tgm_devptr)offsets[si] * c->elem;
     if (sparse && !tune_fill_sparse(&c->m, host, n, &rng_state))
       continue;
+    if (nan && !tune_fill_nan(&c->m, host, n, &rng_state))
+      continue;
     for (int k = 0; k < c->n_in && n; k++) {
-      if (!sparse)
+      if (!sparse && !nan)
         verify_fill_host(c, host, n);
       TRY("copying the verification input",
           tgm_copy_to_device(c->b, in + (tgm_devptr)k * c->in_gap, host, (size_t)n * c->elem));
@@ -130,10 +134,11 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
           tune_value_text(&c->m, got, g, sizeof g);
           tune_value_text(&c->m, want, w, sizeof w);
           tune_knobs_str(&sets[i], k, sizeof k);
-          snprintf(line, sizeof line, "%s %s: n=%llu%s%s%s: got %s, want %s", c->m.v[sets[i].v].id,
-                   k, n, offsets[si] ? " (misaligned input)" : "",
+          snprintf(line, sizeof line, "%s %s: n=%llu%s%s%s%s: got %s, want %s",
+                   c->m.v[sets[i].v].id, k, n, offsets[si] ? " (misaligned input)" : "",
                    sparse ? " (sparse data: the identity but for one element)" : "",
-                   rep ? " (second run)" : "", g, w);
+                   nan ? " (NaN elements: at 2 and every 1009th)" : "", rep ? " (second run)" : "",
+                   g, w);
           c->excluded = realloc(c->excluded, (size_t)(c->n_excluded + 1) * sizeof *c->excluded);
           c->excluded[c->n_excluded++] = strdup(line);
         }

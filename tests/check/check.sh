@@ -88,9 +88,10 @@ grep -q "return n ? accum / (unsigned)n : 0;" "$work/mul/meanlen_i32.cu" ||
 grep -q "accum / (long long)n" "$work/mil/meanint_i32.cu" || fail "mean_int_len: the epilogue's n is not long long"
 
 # a codelet a user writes that tgm once refused or got wrong, now checked
-# whole: all_right FILE TYPE BASE N: --strict passes, N CUDA variants, 0 wrong
+# whole: all_right FILE TYPE BASE N [--rows|--cols]: --strict passes, N CUDA
+# variants, 0 wrong
 all_right() {
-  "$gen" --strict --type="$2" -o "$work/$3" "$root/tests/check/$1" 2>"$work/err" ||
+  "$gen" --strict ${5:-} --type="$2" -o "$work/$3" "$root/tests/check/$1" 2>"$work/err" ||
     { cat "$work/err"; fail "$1: exit $?"; }
   grep -q "checked $3 on the CPU .*: $4 CUDA variants .* 0 wrong" "$work/err" ||
     { cat "$work/err"; fail "$1: not all $4 variants kept"; }
@@ -113,8 +114,10 @@ all_right const_local.tgm i32 csc_i32 126
 all_right std_spelling.tgm i32 smax_i32 168
 # early exits: `if (c) continue;` guards the combine that follows
 all_right continue.tgm i32 nneg_i32 126
-# a float max with the accumulator second, under the NaN setting
+# a float max with the accumulator second, under the NaN setting (1-D and
+# rows: unfixed, every variant of either was wrong)
 all_right fmax_swapped.tgm f32 fmxr_f32 126
+all_right fmax_swapped.tgm f32 fmxr_f32_rows 50 --rows
 # log(0) = -inf for n = 0, where an end of the float bound is NaN
 all_right logsumexp.tgm f32 lse_f32 90
 
