@@ -499,7 +499,7 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
     tune_call call = {.n = n, .out = out, .params = params};
     if (sparse[i] && !tune_fill_sparse(m, (char *)host + (size_t)offs[i] * elem, n, &c->check_rng))
       continue;
-    if (nan[i] && !tune_fill_nan(m, (char *)host + (size_t)offs[i] * elem, n, &c->check_rng))
+    if (nan[i] && !tune_fill_nan(m, (char *)host + (size_t)offs[i] * elem, n, 1009, &c->check_rng))
       continue;
     for (int q = 0; q < m->n_inputs && s == TGM_OK; q++) {
       if (!sparse[i] && !nan[i])

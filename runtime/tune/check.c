@@ -116,12 +116,13 @@ int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, u
   return 1;
 }
 
-int tune_fill_nan(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng) {
-  if (!is_float(m->elem) || n == 0)
+int tune_fill_nan(const tune_manifest *m, void *host, unsigned long long n, unsigned every,
+                  uint64_t *rng) {
+  if (!is_float(m->elem) || n == 0 || every == 0)
     return 0;
   tune_fill(m, host, n, rng);
   for (unsigned long long i = 0; i < n; i++)
-    if (i == 2 || i % 1009 == 500) {
+    if (i == 2 || i % every == every / 2) {
       if (m->elem == TUNE_F32)
         ((float *)host)[i] = NAN;
       else

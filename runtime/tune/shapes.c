@@ -52,6 +52,10 @@ typedef struct {
 } edge;
 static const edge edges[] = {{{1, 1, 1}, 0}, {{3, 31, 34}, 1}, {{5, 33, 37}, 3}};
 enum { N_EDGES = sizeof edges / sizeof edges[0] };
+// A floating-point element: the edge shapes again on NaN elements
+// (tune_fill_nan, a NaN every NAN_EVERY elements: several a row), in a buffer
+// of their own.
+enum { NAN_EVERY = 13 };
 
 typedef struct {
   ctx *c;
@@ -64,8 +68,11 @@ typedef struct {
   unsigned long long idx[CHECK_MAX];
   int n_idx;
   char *want, *got; // R[3] each, R each
-  // the edge shapes' references (every row or column)
-  char *edge_want[N_EDGES];
+  // the edge shapes' references (every row or column); with NaN elements
+  // (nan_in: the inputs nan_gap apart; 0 for an integer element)
+  char *edge_want[N_EDGES], *nan_want[N_EDGES];
+  tgm_devptr nan_in;
+  size_t nan_gap;
   // settings already checked on the edge shapes: 1 good, -1 bad
   shape_set *seen;
   signed char *seen_ok;
@@ -252,29 +259,84 @@ static int check_run(shp *s, const shape_set *k, tgm_devptr in, dims d, const ch
   return 0;
 }
 
-// The edge shapes' reference values, once (their data: the pool's start).
-static tgm_status edge_references(shp *s) {
+// The edge shapes' reference values at base (their data: its start) into
+// want[], once.
+static tgm_status edge_references_at(shp *s, tgm_devptr base, char *want[N_EDGES]) {
   ctx *c = s->c;
   for (int e = 0; e < N_EDGES; e++) {
     dims d = edges[e].d;
-    tgm_devptr in = c->pool + edges[e].off * c->elem;
+    tgm_devptr in = base + edges[e].off * c->elem;
     tgm_status st = reference_of(s, in, d);
     if (st != TGM_OK)
       return st;
     size_t bytes = (size_t)s->n_idx * 3 * c->res_size;
-    s->edge_want[e] = malloc(bytes);
-    if (!s->edge_want[e])
+    want[e] = malloc(bytes);
+    if (!want[e])
       return tgm__fail(TGM_ERR_MEMORY, "out of host memory");
-    memcpy(s->edge_want[e], s->want, bytes);
+    memcpy(want[e], s->want, bytes);
   }
   return TGM_OK;
+}
+
+// The edge shapes' data and references: the pool's start, and for a
+// floating-point element NaN elements in a buffer of their own (its inputs
+// nan_gap apart while they are read: c->in_gap is swapped).
+static tgm_status edge_references(shp *s) {
+  ctx *c = s->c;
+  tgm_status st = edge_references_at(s, c->pool, s->edge_want);
+  size_t elems = 0;
+  for (int e = 0; e < N_EDGES; e++) {
+    size_t end = edges[e].off + (edges[e].d.m - 1) * edges[e].d.ld + edges[e].d.n;
+    elems = end > elems ? end : elems;
+  }
+  size_t gap = (elems * c->elem + 255) / 256 * 256;
+  char *host = st == TGM_OK ? calloc(c->n_in, gap) : NULL;
+  if (st == TGM_OK && !host)
+    return tgm__fail(TGM_ERR_MEMORY, "out of host memory");
+  uint64_t rng = 0x2545f4914f6cdd1dull;
+  int nan = 1;
+  for (int i = 0; i < c->n_in && nan; i++)
+    nan = tune_fill_nan(&c->m, host + (size_t)i * gap, elems, NAN_EVERY, &rng);
+  if (st == TGM_OK && nan) {
+    st = tgm_malloc(c->b, gap * (size_t)c->n_in, &s->nan_in);
+    if (st == TGM_OK)
+      st = tgm_copy_to_device(c->b, s->nan_in, host, gap * (size_t)c->n_in);
+    s->nan_gap = gap;
+    size_t keep = c->in_gap;
+    c->in_gap = gap;
+    if (st == TGM_OK)
+      st = edge_references_at(s, s->nan_in, s->nan_want);
+    c->in_gap = keep;
+  }
+  free(host);
+  return st;
+}
+
+// k on the edge shapes at base (want: their references); 0 when right, else
+// why in buf.
+static int edges_wrong(shp *s, const shape_set *k, tgm_devptr base, char *const want[N_EDGES],
+                       char *why, size_t len) {
+  ctx *c = s->c;
+  int bad = 0;
+  for (int e = 0; e < N_EDGES && !bad; e++) {
+    dims ed = edges[e].d;
+    unsigned y;
+    tgm_devptr ein = base + edges[e].off * c->elem;
+    if (!grid_of(c, k, ein, ed, &y))
+      continue; // the setting cannot run on this shape: nothing to check
+    s->n_idx = (int)outputs(s, ed);
+    for (int i = 0; i < s->n_idx; i++)
+      s->idx[i] = (unsigned long long)i;
+    bad = check_run(s, k, ein, ed, want[e], why, len);
+  }
+  return bad;
 }
 
 // Checks k on the edge shapes (once a setting) and on d at in (s->want
 // holds its reference). A setting that fails is listed with the reason.
 static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
   ctx *c = s->c;
-  char why[256], what[96];
+  char why[320], what[96]; // room for the NaN prefix before a why of 256
   int seen = -1;
   for (int i = 0; i < s->n_seen; i++)
     if (same_set(&s->seen[i], k))
@@ -287,16 +349,15 @@ static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
     int keep_n = s->n_idx;
     unsigned long long keep_idx[CHECK_MAX];
     memcpy(keep_idx, s->idx, sizeof keep_idx);
-    for (int e = 0; e < N_EDGES && !bad; e++) {
-      dims ed = edges[e].d;
-      unsigned y;
-      tgm_devptr ein = c->pool + edges[e].off * c->elem;
-      if (!grid_of(c, k, ein, ed, &y))
-        continue; // the setting cannot run on this shape: nothing to check
-      s->n_idx = (int)outputs(s, ed);
-      for (int i = 0; i < s->n_idx; i++)
-        s->idx[i] = (unsigned long long)i;
-      bad = check_run(s, k, ein, ed, s->edge_want[e], why, sizeof why);
+    bad = edges_wrong(s, k, c->pool, s->edge_want, why, sizeof why);
+    if (!bad && s->nan_in) { // NaN elements: their inputs nan_gap apart
+      char nan_why[256];
+      size_t keep = c->in_gap;
+      c->in_gap = s->nan_gap;
+      bad = edges_wrong(s, k, s->nan_in, s->nan_want, nan_why, sizeof nan_why);
+      c->in_gap = keep;
+      if (bad)
+        snprintf(why, sizeof why, "NaN elements (every %dth): %s", NAN_EVERY, nan_why);
     }
     s->n_idx = keep_n;
     memcpy(s->idx, keep_idx, sizeof keep_idx);
@@ -888,8 +949,10 @@ done:
   c->out = 0; // s.out, freed here
   if (s.out)
     tgm_free(c->b, s.out);
+  if (s.nan_in)
+    tgm_free(c->b, s.nan_in);
   for (int e = 0; e < N_EDGES; e++)
-    free(s.edge_want[e]);
+    free(s.edge_want[e]), free(s.nan_want[e]);
   free(s.seen), free(s.seen_ok), free(s.want), free(s.got), free(s.host);
   free(ds), free(rs);
   return rc;

@@ -360,11 +360,12 @@ void tune_fill(const tune_manifest *m, void *host, unsigned long long n, uint64_
 // (not plain, no identity kind, n = 0): host is untouched.
 int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
 // NaN elements for a floating-point element type: tune_fill's data with a
-// NaN at 2 and at every 1009th from 500 (a max and a min pass one over
-// whichever side it comes in, a sum takes it: what the CPU check's NaN
-// setting runs). 0 when it does not apply (an integer type, n = 0): host is
-// untouched.
-int tune_fill_nan(const tune_manifest *m, void *host, unsigned long long n, uint64_t *rng);
+// NaN at 2 and at every `every`-th from every / 2 (a max and a min pass one
+// over whichever side it comes in, a sum takes it: what the CPU check's NaN
+// setting runs; 1-D: every 1009th, rows and columns: every 13th). 0 when it
+// does not apply (an integer type, n = 0): host is untouched.
+int tune_fill_nan(const tune_manifest *m, void *host, unsigned long long n, unsigned every,
+                  uint64_t *rng);
 int tune_same(const tune_manifest *m, const void *got, const void *want);
 // A result (R) as text for a message: "518", "0.25", a pair "(7, 2.5)".
 void tune_value_text(const tune_manifest *m, const void *p, char *buf, size_t len);

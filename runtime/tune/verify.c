@@ -86,7 +86,7 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
     tgm_devptr in = din + (tgm_devptr)offsets[si] * c->elem;
     if (sparse && !tune_fill_sparse(&c->m, host, n, &rng_state))
       continue;
-    if (nan && !tune_fill_nan(&c->m, host, n, &rng_state))
+    if (nan && !tune_fill_nan(&c->m, host, n, 1009, &rng_state))
       continue;
     for (int k = 0; k < c->n_in && n; k++) {
       if (!sparse && !nan)
@@ -137,8 +137,8 @@ int verify_all(ctx *c, tune_knobs *sets, int *n_sets, const unsigned long long *
           snprintf(line, sizeof line, "%s %s: n=%llu%s%s%s%s: got %s, want %s",
                    c->m.v[sets[i].v].id, k, n, offsets[si] ? " (misaligned input)" : "",
                    sparse ? " (sparse data: the identity but for one element)" : "",
-                   nan ? " (NaN elements: at 2 and every 1009th)" : "", rep ? " (second run)" : "",
-                   g, w);
+                   nan ? " (NaN elements: at 2 and every 1009th from 504)" : "",
+                   rep ? " (second run)" : "", g, w);
           c->excluded = realloc(c->excluded, (size_t)(c->n_excluded + 1) * sizeof *c->excluded);
           c->excluded[c->n_excluded++] = strdup(line);
         }

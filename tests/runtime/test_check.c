@@ -154,20 +154,20 @@ int main(void) {
   mor.identity = TUNE_ID_ZERO;
   CHECK(!tune_fill_sparse(&mor, a, 0, &s1));
   // NaN elements: a floating-point element's data with a NaN at 2 and at
-  // every 1009th from 500, the rest tune_fill's; not for integers
-  CHECK(tune_fill_nan(&mmax, f, N, &s1));
+  // every `every`-th from every / 2, the rest tune_fill's; not for integers
+  CHECK(tune_fill_nan(&mmax, f, N, 1009, &s1));
   int nans = 0, nan_right = 1;
   for (int i = 0; i < N; i++) {
     nans += isnan(f[i]);
-    nan_right &= !isnan(f[i]) == !(i == 2 || i % 1009 == 500);
+    nan_right &= !isnan(f[i]) == !(i == 2 || i % 1009 == 504);
   }
-  CHECK(nan_right && nans == 5); // 2, 500, 1509, 2518, 3527
+  CHECK(nan_right && nans == 5); // 2, 504, 1513, 2522, 3531
   static double dn[1100];
   tune_manifest msumd = spectrum("sum", TUNE_F64, TUNE_F64);
-  CHECK(tune_fill_nan(&msumd, dn, 1100, &s1));
-  CHECK(isnan(dn[2]) && isnan(dn[500]) && !isnan(dn[501]) && dn[501] == floor(dn[501]));
+  CHECK(tune_fill_nan(&msumd, dn, 1100, 13, &s1));
+  CHECK(isnan(dn[2]) && isnan(dn[6]) && isnan(dn[19]) && !isnan(dn[20]) && dn[20] == floor(dn[20]));
   a[0] = 12345;
-  CHECK(!tune_fill_nan(&mi, a, 33, &s1) && a[0] == 12345);
-  CHECK(!tune_fill_nan(&mmax, f, 0, &s1));
+  CHECK(!tune_fill_nan(&mi, a, 33, 13, &s1) && a[0] == 12345);
+  CHECK(!tune_fill_nan(&mmax, f, 0, 1009, &s1) && !tune_fill_nan(&mmax, f, 5, 0, &s1));
   CHECK_DONE();
 }
