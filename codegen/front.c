@@ -774,6 +774,42 @@ static Node *prelude_return(Conv *cv, CXCursor method, Loc loc) {
   return n;
 }
 
+/* Is the call's callee spelled with a std:: qualifier (std::max)? */
+static bool std_qualified(CXCursor call) {
+  Cursors cs = children(call);
+  bool std = false;
+  if (cs.len) {
+    Cursors fs = children(strip(cs.items[0]));
+    for (int i = 0; i < fs.len && !std; i++)
+      if (clang_getCursorKind(fs.items[i]) == CXCursor_NamespaceRef) {
+        CXString sp = clang_getCursorSpelling(fs.items[i]);
+        std = strcmp(clang_getCString(sp), "std") == 0;
+        clang_disposeString(sp);
+      }
+    free(fs.items);
+  }
+  free(cs.items);
+  return std;
+}
+
+/* std::max(a, b) is `a < b ? b : a` and std::min(a, b) `b < a ? b : a`, as
+ * <algorithm> defines them: for floats a NaN a is the result, where CUDA's
+ * max (fmax) passes it over. The condition's name says which it was, for
+ * sema's messages. */
+static Node *std_minmax(Conv *cv, Node *call, bool is_max) {
+  Arena *a = cv->arena;
+  Node *x = call->kids.items[0], *y = call->kids.items[1];
+  Node *cmp = is_max ? mk_binary(a, call->loc, OP_LT, x, y)
+                     : mk_binary(a, call->loc, OP_LT, node_clone(a, y), node_clone(a, x));
+  cmp->ty = type_new(a, TY_BOOL);
+  Node *n = is_max ? mk_cond(a, call->loc, cmp, node_clone(a, y), node_clone(a, x))
+                   : mk_cond(a, call->loc, cmp, y, x);
+  n->name = is_max ? "std::max" : "std::min";
+  if (call->ty)
+    n->ty = call->ty;
+  return n;
+}
+
 /* Call expressions: method calls, operator[], constructors, conversion
  * operators (transparent) and plain calls. */
 static Node *conv_call(Conv *cv, CXCursor c) {
@@ -828,6 +864,11 @@ static Node *conv_call(Conv *cv, CXCursor c) {
     n = node_new(a, ND_CALL, loc);
     n->name = name;
     conv_args(cv, c, n);
+    if ((!strcmp(name, "max") || !strcmp(name, "min")) && n->kids.len == 2 && n->kids.items[0] &&
+        n->kids.items[1] && std_qualified(c)) {
+      n->ty = conv_type(cv, clang_getCursorType(c));
+      n = std_minmax(cv, n, name[1] == 'a');
+    }
   } else {
     conv_error(cv, c, "unsupported call in a codelet: '%s'", name[0] ? name : "?");
   }

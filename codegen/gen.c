@@ -74,7 +74,7 @@ static const char *atomic_body(Arena *a, Op op, ElemType e, const char **how) {
   *how = "a compare-and-swap loop: no native atomic for this type";
   const char *u = elem_text[e].utype;
   return arena_printf(a,
-                      "  union { T t; %s u; } old, want;\n"
+                      "  union { A t; %s u; } old, want;\n"
                       "  %s *q = reinterpret_cast<%s *>(p);\n"
                       "  old.t = *p;\n"
                       "  for (;;) {\n"
@@ -312,7 +312,11 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "combine", combine_text(a, c->op));
   const char *how = "";
   /* no atomics on an Arg (grid.c leaves those plans out) */
-  tpl_set(d, "atomic_body", sp->pair ? "" : atomic_body(a, c->op, c->acc_elem, &how));
+  /* none for a pair or a bool (one byte): no variant of theirs combines
+     through a global atomic (atomics_wanting), and CUDA has no atomicOr on
+     a bool */
+  tpl_set(d, "atomic_body",
+          sp->pair || sp->acc_ty->kind == TY_BOOL ? "" : atomic_body(a, c->op, c->acc_elem, &how));
   tpl_set(d, "atomic_how", how);
   tpl_set(d, "atomic_fn", atomic_name(c->op));
   tpl_set(d, "redux", c->block[B_VR].fn || c->block[B_VRW].fn ? "1" : "");

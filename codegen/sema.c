@@ -286,6 +286,13 @@ static Node *desugar_minmax(Node *n, void *data) {
     Op op = minmax_of(t->cond, acc, t->els);
     if (op != OP_NONE && !float_acc)
       n->lhs = as_minmax(ck, as->loc, as->lhs, op == OP_MAX ? OP_MIN : OP_MAX, t->els);
+    else if (op != OP_NONE && t->name) /* std::max(x, acc), front.c's std_minmax */
+      error(ck, as->loc,
+            "%s(x, %s) is 'x %s %s ? %s : x' (<algorithm>): for floating point it takes a NaN "
+            "element into '%s' and drops it at the next, which no order of a reduction gives; "
+            "write '%s = %s(%s, x)' (a NaN ignored)",
+            t->name, acc->name, op == OP_MAX ? ">" : "<", acc->name, acc->name, acc->name,
+            acc->name, t->name, acc->name);
     else if (op != OP_NONE)
       error(ck, as->loc,
             "for floating point, this takes a NaN element into '%s' and drops it at the next, "
@@ -582,8 +589,7 @@ static bool const_int(const Node *e, long long *v) {
  * a float an infinity (the prelude's INFINITY, __int_as_float(0x7f800000):
  * FLT_MAX is not one). For an accumulator's start and a cooperative
  * codelet's fallback for an empty lane alike. */
-static bool is_identity_as(const Check *ck, const Node *e, const Type *ty, Op op,
-                           const char **want) {
+static bool is_identity_as(ElemType elem, const Node *e, const Type *ty, Op op, const char **want) {
   if (is_identity(e, op, want))
     return true;
   const Combiner *cb = combiner_of(op);
@@ -591,7 +597,7 @@ static bool is_identity_as(const Check *ck, const Node *e, const Type *ty, Op op
       (cb->identity != ID_LOWEST && cb->identity != ID_HIGHEST && cb->identity != ID_ONES))
     return false;
   bool low = cb->identity == ID_LOWEST, ones = cb->identity == ID_ONES;
-  TypeKind k = type_concrete(ty, ck->elem);
+  TypeKind k = type_concrete(ty, elem);
   long long v;
   if (k == TY_FLOAT || k == TY_DOUBLE) {
     while (e && e->kind == ND_CAST)
@@ -602,6 +608,15 @@ static bool is_identity_as(const Check *ck, const Node *e, const Type *ty, Op op
     return !ones && e && e->kind == ND_CALL && e->name && strcmp(e->name, "__int_as_float") == 0 &&
            e->kids.len == 1 && const_int(e->kids.items[0], &v) && v == 0x7f800000 && neg == low;
   }
+  if (k == TY_BOOL) { /* a bool holds 0 or 1: true is ~0 and Highest(), false Lowest() */
+    while (e && e->kind == ND_CAST)
+      e = e->lhs;
+    if (e && e->kind == ND_BOOL)
+      v = e->ival;
+    else if (!const_int(e, &v))
+      return false;
+    return low ? v == 0 : v != 0;
+  }
   if (!const_int(e, &v))
     return false;
   switch (k) { /* the constant converted to k, as C converts it */
@@ -611,6 +626,11 @@ static bool is_identity_as(const Check *ck, const Node *e, const Type *ty, Op op
   case TY_ULONG: return (unsigned long long)v == (ones || !low ? UINT64_MAX : 0);
   default: return false;
   }
+}
+
+bool sema_is_identity(const Node *e, const Type *ty, ElemType elem, Op op) {
+  const char *want;
+  return is_identity_as(elem, e, ty, op, &want);
 }
 
 /* A constant a lane without an element could fall back to: 0, -1, 1.5f,
@@ -637,7 +657,7 @@ static bool check_fallback(Node *n, void *data) {
   Node **x = node_combine_operand(n, n->lhs->decl), *r = x ? *x : n->rhs; /* or a plain value */
   const char *want;
   if (r && r->kind == ND_COND && is_constant(r->els) &&
-      !is_identity_as(ck, r->els, n->lhs->decl->ty, ck->cd->op, &want))
+      !is_identity_as(ck->elem, r->els, n->lhs->decl->ty, ck->cd->op, &want))
     error(ck, r->els->loc,
           "a lane with nothing to read takes this value, which is not %s, the identity of "
           "'%s': an empty lane would change the result",
@@ -694,12 +714,63 @@ static void check_accumulator(Check *ck) {
        codelet's `T best = in[0];` folded in[0] twice into a sum, read past
        an empty input, and its vector form declared `best` four times (an
        internal error) */
-    if (!is_identity_as(ck, d->init, d->ty, cd->op, &want) &&
+    if (!is_identity_as(ck->elem, d->init, d->ty, cd->op, &want) &&
         !(cd->coop && reads_input(d->init, cd->op)))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'%s", d->name, want,
             op_name(cd->op), identity_hint(ck, d, cd->op));
     return;
+  }
+}
+
+typedef struct {
+  const Node *decl;
+  bool found;
+} Reads;
+
+static bool find_read(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if (node_is_var(n, r->decl))
+    r->found = true;
+  return !r->found;
+}
+
+static bool reads_var(Node *n, const Node *decl) {
+  Reads r = {decl, false};
+  if (n)
+    node_walk(n, find_read, &r);
+  return r.found;
+}
+
+/* Where a loop updates a local declared before it from that local (`acc =
+ * acc * x + 1`, `acc = mine(acc, x)`, `if (!(x <= acc)) acc = x;`): the
+ * statement a body tgm cannot read as a fold is at. guard: the nearest
+ * enclosing if's condition. NULL: none. */
+static const Node *self_update(const Check *ck, Node *n, bool in_loop, Node *guard) {
+  if (!n)
+    return NULL;
+  const Node *r = NULL;
+  switch (n->kind) {
+  case ND_BLOCK:
+    for (int i = 0; i < n->kids.len && !r; i++)
+      r = self_update(ck, n->kids.items[i], in_loop, guard);
+    return r;
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO: return self_update(ck, n->body, true, NULL);
+  case ND_IF:
+    r = self_update(ck, n->then, in_loop, n->cond);
+    return r ? r : self_update(ck, n->els, in_loop, n->cond);
+  case ND_EXPR: {
+    Node *as = n->lhs;
+    if (!in_loop || !as || as->kind != ND_ASSIGN || !as->lhs || as->lhs->kind != ND_VAR)
+      return NULL;
+    const Node *d = as->lhs->decl;
+    if (!d || d->kind != ND_DECL || vec_has(&ck->in_loops, d))
+      return NULL;
+    return reads_var(as->rhs, d) || reads_var(guard, d) ? as : NULL;
+  }
+  default: return NULL;
   }
 }
 
@@ -808,10 +879,24 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
             "Highest() for the smallest), 'return accum;' (the result's key is the index, its "
             "value the element)",
             hand.names[0], hand.names[1]);
-    else if (cd->op == OP_NONE && !ck.failed)
-      error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
-            can_combine(&ck));
-    else if (!ck.failed)
+    else if (cd->op == OP_NONE && !ck.failed) {
+      const Node *at = self_update(&ck, fn->body, false, NULL);
+      /* a function of the user's own: tgm reads only the loop's own text */
+      const Node *call = at && at->rhs && at->rhs->kind == ND_CALL ? at->rhs : NULL;
+      static const char *const known[] = {"max", "min", "fmax", "fmin", "fmaxf", "fminf"};
+      for (size_t i = 0; call && i < COUNT_OF(known); i++)
+        if (!strcmp(call->name, known[i]))
+          call = NULL;
+      if (at)
+        error(&ck, at->loc,
+              "'%s' is updated here from its own value in a way tgm cannot split into "
+              "partial results%s%s%s: %s",
+              at->lhs->name, call ? " (tgm does not look inside '" : "", call ? call->name : "",
+              call ? "' for the combine)" : "", can_combine(&ck));
+      else
+        error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
+              can_combine(&ck));
+    } else if (!ck.failed)
       check_accumulator(&ck);
     if (!ck.failed && cd->coop)
       node_walk(fn->body, check_fallback, &ck);

@@ -84,6 +84,10 @@ static bool local_set_to(const Derive *dv, const Node *n, const char *method) {
 }
 
 static bool is_length(const Derive *dv, const Node *n) {
+  /* (int)in.Size(), as `int len = in.Size();` is read: the length (which
+     tgm keeps 64-bit, so any n works) */
+  while (n && n->kind == ND_CAST && n->ty && type_is_integer(n->ty))
+    n = n->lhs;
   return is_input_method(n, "Size") || local_set_to(dv, n, "Size");
 }
 
@@ -878,11 +882,24 @@ static const Node *strip_noop_cast(const Match *m, const Node *n) {
   return n;
 }
 
+/* OP_MAX when n is the lowest value of type ty (a max's identity: Lowest(),
+ * -INFINITY, INT_MIN), OP_MIN when the highest; OP_NONE otherwise. */
+static Op extreme_of(const Match *m, const Node *n, const Type *ty) {
+  return sema_is_identity(n, ty, m->elem, OP_MAX)   ? OP_MAX
+         : sema_is_identity(n, ty, m->elem, OP_MIN) ? OP_MIN
+                                                    : OP_NONE;
+}
+
 static bool match(const Match *m, const Node *p, const Node *e) {
   p = strip_noop_cast(m, p);
   e = strip_noop_cast(m, e);
   if (!p || !e)
     return p == e;
+  /* an identity in any spelling: the transform's Lowest() (`if (c) acc =
+     max(acc, x)`) is a cooperative codelet's -INFINITY */
+  Op px = p->ty ? extreme_of(m, p, p->ty) : OP_NONE;
+  if (px != OP_NONE)
+    return extreme_of(m, e, p->ty) == px;
   if (p->kind == ND_INDEX && is_input_var(p->lhs))
     return e->kind == ND_INDEX && is_input_var(e->lhs) &&
            param_pos(m->fn, e->lhs->decl) == param_pos(m->scalar, p->lhs->decl) &&

@@ -458,6 +458,10 @@ size_t front_skip_trivia(const char *s, size_t len, size_t i);
 /* ---------------------------------------------------------------- sema.c */
 
 void sema_check(Ctx *ctx, Program *prog);
+/* Is constant e, as a value of type ty (T = elem), the identity of op:
+ * Lowest(), -INFINITY, INT_MIN, ~0u, ... (an accumulator's start, a lane's
+ * fallback, the spectrum's transform) */
+bool sema_is_identity(const Node *e, const Type *ty, ElemType elem, Op op);
 
 /* ------------------------------------------------------------ spectrum.c */
 

@@ -254,6 +254,16 @@ check "int64_t is long long" -- grep -q "decl accum : long long" "$work/out"
 printf '#include <vector>\n' | cat - codelets/sum.tgm >"$work/vector.tgm"
 expect 1 "a header the prelude does not stand for" -- "$gen" --type=i32 --dump=sema "$work/vector.tgm"
 
+# std::max and std::min are <algorithm>'s, `a < b ? b : a` and `b < a ? b :
+# a`, not CUDA's max (fmax, which passes a NaN over): a relu of a NaN is NaN
+# (was max(x, 0), 0: a silent change of meaning; found by a probe)
+{ printf '#include <algorithm>\n'
+  sed -n '/__tag(scalar)/,/^}/p' codelets/sum.tgm |
+    sed 's/accum += in\[i\];/accum += std::max(in[i], (T)0) + std::min(in[i], (T)1);/'; } >"$work/stdrelu.tgm"
+expect 0 "std::max in a transform" -- "$gen" --type=f32 --dump=lower -o "$work/stdrelu" "$work/stdrelu.tgm"
+check "std::max(x, 0) is x < 0 ? 0 : x, std::min(x, 1) is 1 < x ? 1 : x" -- grep -q \
+  "accum += ((in\[i\] < (T)0) ? (T)0 : in\[i\]) + (((T)1 < in\[i\]) ? (T)1 : in\[i\]);" "$work/stdrelu/sum_f32.lower"
+
 # a local type name (was "unsupported declaration in a codelet")
 sed 's/  T accum = 0;/  typedef T acc_t;\n  using big = acc_t;\n  big accum = 0;/' codelets/sum.tgm >"$work/typedef.tgm"
 expect 0 "a local typedef and using" -- "$gen" --no-check --type=i32 -o "$work/td" "$work/typedef.tgm"

@@ -120,6 +120,18 @@ all_right fmax_swapped.tgm f32 fmxr_f32 126
 all_right fmax_swapped.tgm f32 fmxr_f32_rows 50 --rows
 # log(0) = -inf for n = 0, where an end of the float bound is NaN
 all_right logsumexp.tgm f32 lse_f32 90
+# a float max accumulated in double: the compare-and-swap atomic holds A,
+# not T (was: every DTA/DSA variant wrong)
+all_right acc_wider.tgm f32 dmax_f32 63
+# a bool accumulator combined by |= (was: an internal error, atomicOr on a
+# bool) and by &= from true (was: "must start from ~0")
+all_right bool_or_assign.tgm f32 anyo_f32 75
+all_right bool_and_true.tgm f32 allb_f32 75
+# a cooperative codelet's -INFINITY for the transform's Lowest() (was no
+# variant: "reads its input other than through the spectrum's transform")
+all_right coop_infinity.tgm f32 fmx_f32 84
+# a loop bound cast to int, i < (int)in.Size()
+all_right int_cast_bound.tgm i32 lic_i32 126
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out

@@ -21,6 +21,7 @@ static bool apply(Op op, int64_t x, int64_t y, int64_t *out) {
   case OP_MAX: *out = x > y ? x : y; return true;
   case OP_MIN: *out = x < y ? x : y; return true;
   case OP_LOR: *out = x || y; return true;
+  case OP_LAND: *out = x && y; return true;
   default: return false;
   }
 }
@@ -45,7 +46,7 @@ static void test_algebra(const Combiner *cb) {
   int64_t id = identity_value(cb->identity), r, s, t, u;
   CHECK(apply(cb->op, 0, 0, &r)); /* the test knows the operator */
   /* a logical operator's partial results are 0 or 1: its algebra holds there */
-  bool logical = cb->op == OP_LOR;
+  bool logical = cb->op == OP_LOR || cb->op == OP_LAND;
   const int64_t *v = logical ? truths : samples;
   size_t nv = logical ? COUNT_OF(truths) : COUNT_OF(samples);
   for (size_t i = 0; i < nv; i++) {
