@@ -13,6 +13,8 @@
  * written only when there was no error at all (output.c). */
 #include "tgm.h"
 
+#include <ctype.h>
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,16 +569,31 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
         break;
       PtrVec comps = {0};
       run_passes(ctx, prog, false, false, DUMP_NONE, NULL, NULL, &comps);
-      for (int k = 0; k < comps.len; k++)
-        reduce_api_add(&api, composition_for(arena, comps.items[k], DIALECT_CUDA,
-                                             dialect_get(DIALECT_CUDA)));
+      for (int k = 0; k < comps.len; k++) {
+        const Composition *c = composition_for(arena, comps.items[k], DIALECT_CUDA,
+                                               dialect_get(DIALECT_CUDA));
+        const char *first = reduce_api_add(&api, c, path);
+        if (first)
+          diag_error(ctx->diag, c->spec->scalar ? c->spec->scalar->loc : (Loc){path, 0, 0},
+                     "tgm_reduce_%s_%s is made twice, from %s and %s: a file given twice, or "
+                     "two files with one spectrum",
+                     c->spec->name, elem_info(c->elem)->name, first, path);
+      }
     }
   }
   const char *slash = strrchr(opt->outdir, '/');
-  Buf *out = outputs_add(outs, slash ? slash + 1 : opt->outdir);
+  const char *file = slash ? slash + 1 : opt->outdir;
+  Buf *out = outputs_add(outs, file);
+  /* the include guard from the header's name (reduce_spectra.h:
+     TGM_REDUCE_SPECTRA_H): two such headers in one program, both seen */
+  char *guard = arena_printf(arena, "TGM_%s", file);
+  for (char *g = guard; *g; g++)
+    *g = isalnum((unsigned char)*g) ? (char)toupper((unsigned char)*g) : '_';
+  if (!strncmp(guard, "TGM_TGM_", 8))
+    memmove(guard + 4, guard + 8, strlen(guard + 8) + 1);
   char err[512];
   if (!ctx->diag->nerrors &&
-      reduce_api_write(&api, out, names.data ? names.data : "", err, sizeof err) != 0)
+      reduce_api_write(&api, out, names.data ? names.data : "", guard, err, sizeof err) != 0)
     diag_error(ctx->diag, (Loc){opt->outdir, 0, 0}, "internal error in a template: %s", err);
   buf_free(&names);
 }
@@ -613,8 +630,18 @@ int main(int argc, char **argv) {
   } else if (opt.outdir) {
     out_dir = opt.outdir;
   }
-  /* before the work: an -o tgm cannot write fails now, not after the check */
-  if (out_dir && outputs_usable(out_dir) != 0) {
+  /* before the work: an -o tgm cannot write fails now, not after the check;
+     no output may replace an input */
+  for (int i = optind; i < argc; i++) {
+    outputs_input(&outs, argv[i]);
+    const char *colon = opt.reduce_api ? strchr(argv[i], ':') : NULL; /* TYPES:FILE */
+    if (colon)
+      outputs_input(&outs, colon + 1);
+  }
+  if (opt.embed_db)
+    outputs_input(&outs, opt.embed_db);
+  if (out_dir &&
+      outputs_usable(&outs, out_dir, opt.embed || opt.reduce_api ? opt.outdir : NULL) != 0) {
     arena_free(arena);
     return EXIT_INPUT;
   }

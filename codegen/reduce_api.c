@@ -14,12 +14,20 @@ void reduce_api_start(ReduceApi *r, Arena *a) {
   tpl_list(r->dict, "pairs");
   for (int e = 0; e < ET_COUNT; e++)
     r->pair_done[e] = false;
+  r->made = (PtrVec){0};
+  r->made_from = (PtrVec){0};
 }
 
-void reduce_api_add(ReduceApi *r, const Composition *c) {
+const char *reduce_api_add(ReduceApi *r, const Composition *c, const char *file) {
   Arena *a = r->arena;
   const Spectrum *s = c->spec;
   const char *tn = elem_info(c->elem)->name, *st = elem_info(c->elem)->host_ctype;
+  const char *made = arena_printf(a, "%s_%s", s->name, tn);
+  for (int i = 0; i < r->made.len; i++)
+    if (!strcmp(r->made.items[i], made))
+      return r->made_from.items[i];
+  vec_push(a, &r->made, (void *)made);
+  vec_push(a, &r->made_from, (void *)file);
   if (s->pair && !r->pair_done[c->elem]) {
     TplDict *p = tpl_item(r->dict, "pairs");
     tpl_set(p, "type", tn);
@@ -62,9 +70,12 @@ void reduce_api_add(ReduceApi *r, const Composition *c) {
   Buf *bufs[] = {&decls, &args, &pdecls, &pptrs};
   for (size_t i = 0; i < COUNT_OF(bufs); i++)
     buf_free(bufs[i]);
+  return NULL;
 }
 
-int reduce_api_write(ReduceApi *r, Buf *out, const char *sources, char *err, size_t errlen) {
+int reduce_api_write(ReduceApi *r, Buf *out, const char *sources, const char *guard, char *err,
+                     size_t errlen) {
+  tpl_set(r->dict, "guard", guard);
   tpl_set(r->dict, "version", TGM_VERSION);
   tpl_set(r->dict, "sources", text_comment_safe(r->arena, sources));
   return tpl_expand(out, "reduce_api.tpl", tpl_text("reduce_api.tpl"), r->dict, err, errlen);

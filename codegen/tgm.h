@@ -783,11 +783,17 @@ typedef struct {
   Arena *arena;
   TplDict *dict;
   bool pair_done[ET_COUNT]; /* tgm_arg_TYPE declared */
+  PtrVec made;              /* const char *: the calls' names, "NAME_TYPE" */
+  PtrVec made_from;         /* const char *: the file each was made from */
 } ReduceApi;
 void reduce_api_start(ReduceApi *r, Arena *a);
-void reduce_api_add(ReduceApi *r, const Composition *c);
-/* 0, or -1 with err (a template bug) */
-int reduce_api_write(ReduceApi *r, Buf *out, const char *sources, char *err, size_t errlen);
+/* Adds tgm_reduce_NAME_TYPE (made from file); NULL, or the file that made
+ * it already (one spectrum given twice: its call would be defined twice). */
+const char *reduce_api_add(ReduceApi *r, const Composition *c, const char *file);
+/* 0, or -1 with err (a template bug); guard: the include guard, from the
+ * header's name */
+int reduce_api_write(ReduceApi *r, Buf *out, const char *sources, const char *guard, char *err,
+                     size_t errlen);
 
 /* --------------------------------------------------------------- check.c */
 
@@ -889,21 +895,25 @@ void dump_summary(Buf *out, const Program *prog);
  * error: each to a temporary file in its directory, then renamed. */
 typedef struct {
   Arena *arena;
-  Diag *diag;   /* where a collision is reported (NULL: at commit) */
-  PtrVec names; /* char * */
-  PtrVec bufs;  /* Buf * */
-  PtrVec from;  /* const char *: the input file each output is made from */
+  Diag *diag;    /* where a collision is reported (NULL: at commit) */
+  PtrVec names;  /* char * */
+  PtrVec bufs;   /* Buf * */
+  PtrVec from;   /* const char *: the input file each output is made from */
+  PtrVec inputs; /* char *: the run's input files, which no output may be */
 } Outputs;
 
 /* A new output, made from the codelet file read last; two outputs with one
  * name (two inputs defining one spectrum) are an error, and nothing is
  * written. */
 Buf *outputs_add(Outputs *o, const char *path);
-/* Returns 0, or -1 after printing why to stderr (nothing is left behind). */
+/* An input file of the run (a codelet file, the database of --embed=DB):
+ * an output that is the same file is an error. */
+void outputs_input(Outputs *o, const char *path);
 /* Before any work: can dir (an -o directory, or an -o file's directory) be
- * written, or made? An error printed, -1, when not (was found only after the
- * check had run). */
-int outputs_usable(const char *dir);
+ * written, or made, and file (-o FILE, or NULL) be replaced? An error
+ * printed, -1, when not (was found only after the check had run). */
+int outputs_usable(Outputs *o, const char *dir, const char *file);
+/* Returns 0, or -1 after printing why to stderr (nothing is left behind). */
 int outputs_commit(Outputs *o, const char *dir);
 
 /* ---------------------------------------------------------------- text.c */

@@ -7,8 +7,8 @@
 // i32 and f32 are installed; make the others with
 //   tgm-gen --type=TYPE -o DATA_DIR codelets/NAME.tgm),
 // else the call returns TGM_ERR_NOT_FOUND and tgm_last_error() says so.
-#ifndef TGM_REDUCE_SPECTRA_H
-#define TGM_REDUCE_SPECTRA_H
+#ifndef {{guard}}
+#define {{guard}}
 
 #include "tgm/reduce.h"
 #include <stddef.h>

@@ -196,9 +196,21 @@ char *tgm__cache_dir(const char *dir) {
 }
 
 char *tgm__read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  // a regular file only: a FIFO opened for reading would wait for a writer
+  // for ever (O_NONBLOCK opens it at once, and fstat tells it apart)
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    close(fd);
+    errno = EINVAL;
     return NULL;
+  }
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    if (fd >= 0)
+      close(fd);
+    return NULL;
+  }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap + 1);
   for (;;) {

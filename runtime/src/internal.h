@@ -56,7 +56,8 @@ void tgm__cache_sweep(const char *dir);
 // Writes bytes to path atomically (temp file with a unique name in the same
 // folder, fsync, rename).
 tgm_status tgm__write_atomic(const char *path, const void *data, size_t len);
-// Reads a whole file (malloc'd, NUL-terminated); NULL on failure.
+// Reads a whole regular file (malloc'd, NUL-terminated); NULL on failure
+// (errno EINVAL: not a regular file, a FIFO, a device or a folder).
 char *tgm__read_file(const char *path, size_t *len);
 
 // ---------------------------------------------------------------- backends

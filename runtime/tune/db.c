@@ -272,7 +272,7 @@ static void push(size_t **a, size_t **b, int *n, int *cap, size_t x, size_t y) {
 // TGM_ERR_NOT_FOUND (f empty); on any failure f is freed.
 static tgm_status file_read(const char *path, db_file *f, entry_fn fn, void *arg) {
   memset(f, 0, sizeof *f);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); // a FIFO: at once, then "not a file"
   if (fd < 0)
     return errno == ENOENT ? TGM_ERR_NOT_FOUND
                            : tgm__fail(TGM_ERR_IO, "%s: %s", path, strerror(errno));

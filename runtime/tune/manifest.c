@@ -332,8 +332,16 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
                      "%s: a folder, not a manifest (tgm-gen -o writes "
                      "NAME_TYPE.json into it)",
                      path);
+  if (!S_ISREG(st.st_mode))
+    return tgm__fail(TGM_ERR_MANIFEST, "%s: not a file (a FIFO, a device, ...)", path);
+  size_t len = 0;
+  char *text = tgm__read_file(path, &len); // a regular file only (one swapped in: no wait)
+  if (!text)
+    return tgm__fail(TGM_ERR_MANIFEST, "%s: %s", path,
+                     errno == EINVAL ? "not a file (a FIFO, a device, ...)" : strerror(errno));
   json_error_t err;
-  json_t *root = json_load_file(path, 0, &err);
+  json_t *root = json_loadb(text, len, 0, &err);
+  free(text);
   if (!root)
     return tgm__fail(TGM_ERR_MANIFEST, "%s:%d:%d: not a manifest: %s", path, err.line, err.column,
                      err.text);
