@@ -74,18 +74,20 @@ static void usage(FILE *f) {
           "4 database\n");
 }
 
-static int parse_pow(const char *s, int *out) {
+// A power of two from s up to stop exactly ("2^10", "1024"): its log2 into
+// *out. Text before stop that is no part of it is an error (2^10.x..2^20,
+// 2^10..2^20..2^30 were taken as far as they read).
+static int parse_pow(const char *s, const char *stop, int *out) {
+  char *end;
   if (!strncmp(s, "2^", 2)) {
-    char *end;
-    long v = strtol(s + 2, &end, 10);
-    if (end == s + 2 || (*end && *end != '.') || v < 0 || v > 40)
+    long v = isdigit((unsigned char)s[2]) ? strtol(s + 2, &end, 10) : -1;
+    if (v < 0 || end != stop || v > 40)
       return -1;
     *out = (int)v;
     return 0;
   }
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || (*end && *end != '.') || v == 0 || (v & (v - 1)))
+  unsigned long long v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+  if (v == 0 || end != stop || (v & (v - 1)))
     return -1;
   int l = 0;
   while ((1ull << l) < v)
@@ -120,7 +122,8 @@ static int parse_args(int argc, char **argv, options *o) {
     case 's': {
       o->sizes_given = 1;
       const char *dots = strstr(optarg, "..");
-      if (!dots || parse_pow(optarg, &o->lo) || parse_pow(dots + 2, &o->hi) || o->lo > o->hi) {
+      if (!dots || parse_pow(optarg, dots, &o->lo) ||
+          parse_pow(dots + 2, dots + 2 + strlen(dots + 2), &o->hi) || o->lo > o->hi) {
         fprintf(stderr, "tgm-tune: --sizes wants A..B with powers of two, e.g. 2^10..2^30\n");
         return EXIT_USAGE;
       }
@@ -200,7 +203,7 @@ static int parse_args(int argc, char **argv, options *o) {
           p = end + 1;
           n = strtoull(p, &end, 10);
           ok = end != p && (!*end || *end == ',') && !errno && m >= 1 && n >= 1 &&
-               m <= (1ull << 40) && n <= (1ull << 40) && m * n <= (1ull << 32);
+               m <= (1ull << 32) && n <= (1ull << 32) / m; // m n <= 2^32, no overflow
         }
         if (!ok || o->n_shapes == (int)(sizeof o->shapes / sizeof o->shapes[0])) {
           fprintf(stderr,

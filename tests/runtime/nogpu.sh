@@ -96,6 +96,12 @@ expect "--shapes without a column count" "--shapes wants MxN" "$rows" --shapes 1
 expect "--shapes of 0 rows" "--shapes wants MxN" "$rows" --shapes 0x5
 expect "--shapes past 2^32 elements" "--shapes wants MxN" "$rows" --shapes 65536x65537
 expect "--shapes with junk" "--shapes wants MxN" "$rows" --shapes 4x4,x
+# m n past 2^64 wrapped to a small product and passed (found by a probe)
+expect "--shapes whose m n wraps 64 bits" "--shapes wants MxN" "$rows" --shapes 1099511627776x16777216
+expect "--shapes of 2^32 x 2^32" "--shapes wants MxN" "$rows" --shapes 4294967296x4294967296
+# text after a bound of --sizes was ignored: 2^10..2^20..2^30 tuned to 2^20
+expect "--sizes with a third bound" "--sizes wants A..B" "$work/tiny.json" --sizes 2^10..2^20..2^30
+expect "--sizes with junk after a bound" "--sizes wants A..B" "$work/tiny.json" --sizes 2^10.x..2^20
 expect "--shapes on a 1-D manifest" "--shapes: .* is a 1-D manifest" "$work/tiny.json" --shapes 4x4
 expect "HIP for rows" "rows and columns are tuned with --backend cuda only" "$rows" --backend hip
 expect "--noise out of range" "--noise 2: a fraction" "$work/tiny.json" --noise 2
