@@ -17,6 +17,7 @@
 #include "tgm.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,37 +136,15 @@ static char *read_file(Arena *a, const char *dir, const char *name) {
   return s;
 }
 
-/* Runs shell commands in dir, at most `jobs` at once; status[i] is each one's
- * exit status (128 + signal when killed). */
-static void run_all(const char *dir, const char *const *cmds, int n, int jobs, int *status) {
-  pid_t *pids = calloc((size_t)n, sizeof *pids);
-  int next = 0, running = 0;
-  while (next < n || running > 0) {
-    while (next < n && running < jobs) {
-      pid_t pid = fork();
-      if (pid == 0) {
-        if (chdir(dir) != 0)
-          _exit(126);
-        execl("/bin/sh", "sh", "-c", cmds[next], (char *)NULL);
-        _exit(127);
-      }
-      pids[next] = pid;
-      status[next] = pid < 0 ? 126 : -1;
-      running += pid > 0;
-      next++;
-    }
-    int st;
-    pid_t done = wait(&st);
-    if (done < 0)
-      break;
-    for (int i = 0; i < next; i++)
-      if (pids[i] == done) {
-        status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        running--;
-      }
-  }
-  free(pids);
-}
+/* What a signal that stops tgm-gen during the check must clean up: the
+ * jobs running (each its own process group: the compiler and what it
+ * started, a harness and its variants' processes) and the check's folder
+ * (was left in $TMPDIR for ever, the compilers running on as orphans). */
+static struct {
+  const char *dir; /* the folder, or NULL (kept, or gone) */
+  pid_t *pids;     /* run_all's jobs (0: not started or done) */
+  int n;
+} running_check;
 
 static void rm_tree(const char *dir) {
   const char *argv[] = {"rm", "-rf", dir, NULL};
@@ -177,6 +156,73 @@ static void rm_tree(const char *dir) {
   int st;
   if (pid > 0)
     waitpid(pid, &st, 0);
+}
+
+/* SIGINT, SIGTERM, SIGHUP during the check: the jobs killed, the folder
+ * removed (fork, exec and waitpid are async-signal-safe), then the signal's
+ * own end. */
+static void check_interrupted(int sig) {
+  /* SIGTERM first (the compiler driver removes its own temporaries), up to
+     2 s for the jobs to end, then SIGKILL */
+  pid_t *p = running_check.pids;
+  for (int i = 0; p && i < running_check.n; i++)
+    if (p[i] > 0)
+      kill(-p[i], SIGTERM);
+  for (int tick = 0; p && tick < 200; tick++) {
+    int left = 0, st;
+    for (int i = 0; i < running_check.n; i++)
+      if (p[i] > 0 && waitpid(p[i], &st, WNOHANG) == 0)
+        left++;
+    if (!left)
+      break;
+    nanosleep(&(struct timespec){0, 10000000}, NULL);
+  }
+  for (int i = 0; p && i < running_check.n; i++)
+    if (p[i] > 0)
+      kill(-p[i], SIGKILL);
+  if (running_check.dir)
+    rm_tree(running_check.dir);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* Runs shell commands in dir, at most `jobs` at once; status[i] is each one's
+ * exit status (128 + signal when killed). */
+static void run_all(const char *dir, const char *const *cmds, int n, int jobs, int *status) {
+  pid_t *pids = calloc((size_t)n, sizeof *pids);
+  int next = 0, running = 0;
+  running_check.pids = pids, running_check.n = pids ? n : 0;
+  while (next < n || running > 0) {
+    while (next < n && running < jobs) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        setpgid(0, 0); /* a group of its own: a signal to tgm-gen ends it whole */
+        if (chdir(dir) != 0)
+          _exit(126);
+        execl("/bin/sh", "sh", "-c", cmds[next], (char *)NULL);
+        _exit(127);
+      }
+      if (pid > 0)
+        setpgid(pid, pid); /* (either may run first) */
+      if (pids)
+        pids[next] = pid > 0 ? pid : 0;
+      status[next] = pid < 0 ? 126 : -1;
+      running += pid > 0;
+      next++;
+    }
+    int st;
+    pid_t done = wait(&st);
+    if (done < 0)
+      break;
+    for (int i = 0; i < next; i++)
+      if (pids && pids[i] == done) {
+        status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        pids[i] = 0;
+        running--;
+      }
+  }
+  running_check.pids = NULL, running_check.n = 0;
+  free(pids);
 }
 
 /* A literal for the k-th scalar parameter's value: 3, 303, 603, ... for
@@ -298,6 +344,12 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                strerror(errno));
     return -1;
   }
+  running_check.dir = o->keep ? NULL : dir;
+  struct sigaction on_stop = {.sa_handler = check_interrupted}, was[3];
+  sigemptyset(&on_stop.sa_mask);
+  static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+  for (int i = 0; i < 3; i++)
+    sigaction(stops[i], &on_stop, &was[i]);
   int rc = -1;
   for (int i = 0; tgm_sim_files[i].name; i++)
     if (write_file(dir, arena_printf(a, "sim/%s", tgm_sim_files[i].name), tgm_sim_files[i].text,
@@ -540,8 +592,13 @@ out:
     fprintf(stderr, "tgm-gen: the check's files are in %s\n", dir);
   else
     rm_tree(dir);
-  return rc;
+  goto done;
 keep:
   fprintf(stderr, "tgm-gen: the check's files are kept in %s\n", dir);
-  return -1;
+  rc = -1;
+done:
+  running_check.dir = NULL;
+  for (int i = 0; i < 3; i++)
+    sigaction(stops[i], &was[i], NULL);
+  return rc;
 }

@@ -11,7 +11,9 @@
 #   - --reduce-api: a spectrum given twice is an error (its call would be
 #     defined twice), and each header's include guard comes from its name;
 #   - a FIFO where tgm-gen or tgm-tune reads a file is "not a file" at once
-#     (it waited for a writer for ever).
+#     (it waited for a writer for ever);
+#   - SIGTERM during the CPU check removes the check's folder and ends its
+#     jobs.
 set -u
 gen=$1 root=$2 tune=${3:-}
 work=$(mktemp -d /tmp/tgm-outputs.XXXXXX)
@@ -89,4 +91,23 @@ if [ -n "$tune" ]; then
   [ $? -eq 4 ] && grep -q "not a file" err && ok "tgm-tune --db FIFO refused" ||
     { fail "tgm-tune --db FIFO"; cat err; }
 fi
+# SIGTERM during the CPU check: the check's folder removed and its jobs
+# ended (were left in $TMPDIR, the compilers running on as orphans)
+mkdir tmp
+TMPDIR=$work/tmp "$gen" --type=i32 -o sigout sum.tgm 2>/dev/null &
+pid=$!
+for _ in $(seq 1 200); do
+  ls tmp | grep -q tgm-check- && break
+  sleep 0.1
+done
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.5
+left=$(ls -l /proc/*/cwd 2>/dev/null | grep -c "$work/tmp")
+[ $rc -eq 143 ] && [ -z "$(ls tmp | grep tgm-check-)" ] && [ "$left" -eq 0 ] && [ ! -e sigout ] &&
+  ok "SIGTERM during the check: folder removed, jobs ended" ||
+  fail "SIGTERM during the check: exit $rc, left: $(ls tmp) ($left processes in it)"
+
 [ $fails -eq 0 ] || { echo "$fails failed"; exit 1; }
