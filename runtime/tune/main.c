@@ -375,6 +375,7 @@ static int run(ctx *c, options *o);
 // the manifest says; their text goes into the database key.
 static int read_params(ctx *c, options *o) {
   const char *given[TUNE_MAX_PARAMS] = {0}; // each parameter's NAME=VALUE
+  char canon[TUNE_MAX_PARAMS][160];         // ... its value as the key writes it
   for (int i = 0; i < o->n_params; i++) {
     const char *eq = strchr(o->params[i], '=');
     int k = -1;
@@ -399,6 +400,9 @@ static int read_params(ctx *c, options *o) {
     } else if (t == TUNE_F32 || t == TUNE_F64) {
       double d = strtod(eq + 1, &end);
       float f = (float)d;
+      // an f32 that does not fit (1e40 was inf, 1e-50 was 0, silently)
+      if (t == TUNE_F32 && isfinite(d) && (!isfinite(f) || (d != 0 && f == 0)))
+        errno = ERANGE;
       if (t == TUNE_F32)
         memcpy(&bits, &f, 4);
       else
@@ -422,15 +426,41 @@ static int read_params(ctx *c, options *o) {
       else
         memcpy(&bits, &v, 8);
     }
-    if (end == eq + 1 || *end || errno) {
-      fprintf(stderr, "tgm-tune: --param %s: not a %s value\n", o->params[i], tune_type_name(t));
+    // leading blanks, which strto* skip, are no value either
+    if (end == eq + 1 || *end || errno || isspace((unsigned char)eq[1])) {
+      fprintf(stderr, "tgm-tune: --param %s: not a %s value%s\n", o->params[i], tune_type_name(t),
+              errno == ERANGE ? " (out of its range)" : "");
       return EXIT_USAGE;
     }
     if (given[k]) {
       fprintf(stderr, "tgm-tune: --param %s given twice\n", c->m.param_names[k]);
       return EXIT_USAGE;
     }
-    given[k] = o->params[i];
+    // the key holds the value, not its spelling: 0x10 and 16 are one tuning
+    char v[64];
+    switch (t) {
+    case TUNE_I32: snprintf(v, sizeof v, "%d", (int32_t)bits); break;
+    case TUNE_I64: snprintf(v, sizeof v, "%lld", (long long)bits); break;
+    case TUNE_U32: snprintf(v, sizeof v, "%u", (uint32_t)bits); break;
+    case TUNE_U64: snprintf(v, sizeof v, "%llu", (unsigned long long)bits); break;
+    case TUNE_F32: { // the shortest text that reads back as the value
+      float f;
+      memcpy(&f, &bits, 4);
+      for (int digits = 6; digits <= 9; digits++)
+        if (snprintf(v, sizeof v, "%.*g", digits, f) > 0 && strtof(v, NULL) == f)
+          break;
+    } break;
+    case TUNE_F64: {
+      double d;
+      memcpy(&d, &bits, 8);
+      for (int digits = 15; digits <= 17; digits++)
+        if (snprintf(v, sizeof v, "%.*g", digits, d) > 0 && strtod(v, NULL) == d)
+          break;
+    } break;
+    default: snprintf(v, sizeof v, "%s", bits ? "true" : "false"); break;
+    }
+    snprintf(canon[k], sizeof canon[k], "%s=%s", c->m.param_names[k], v);
+    given[k] = canon[k];
     c->param_vals[k] = bits;
   }
   size_t at = 0;
