@@ -627,8 +627,46 @@ static tgm_status write_db(const char *path, const db_file *f, int at, json_t *e
 
 // ------------------------------------------------------------------ the API
 
-tgm_status tune_db_open(const char *path, tune_db **out) {
+static tgm_status db_open_at(const char *path, tune_db **out);
+
+// The file a database path names: path, or where its symbolic links lead
+// (a link is written through, a dangling one makes its target: rename
+// replaced the link with a file, and the target never came). malloc'd.
+static char *db_resolve(const char *path) {
+  char *p = strdup(path);
+  for (int hop = 0; p && hop < 40; hop++) {
+    struct stat st;
+    char target[4096];
+    ssize_t n;
+    if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode) ||
+        (n = readlink(p, target, sizeof target - 1)) <= 0)
+      break;
+    target[n] = '\0';
+    const char *slash = strrchr(p, '/');
+    char *next = malloc(strlen(p) + (size_t)n + 2);
+    if (next && target[0] != '/' && slash)
+      sprintf(next, "%.*s/%s", (int)(slash - p), p, target);
+    else if (next)
+      strcpy(next, target);
+    free(p);
+    p = next;
+  }
+  return p;
+}
+
+tgm_status tune_db_open(const char *given, tune_db **out) {
   *out = NULL;
+  if (!given[0])
+    return tgm__fail(TGM_ERR_IO, "--db: an empty path");
+  char *path = db_resolve(given);
+  if (!path)
+    return tgm__fail(TGM_ERR_IO, "out of memory");
+  tgm_status s = db_open_at(path, out);
+  free(path);
+  return s;
+}
+
+static tgm_status db_open_at(const char *path, tune_db **out) {
   int lk = lock_db(path);
   if (lk < 0)
     return TGM_ERR_IO;

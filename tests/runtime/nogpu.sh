@@ -96,6 +96,19 @@ expect "--shapes without a column count" "--shapes wants MxN" "$rows" --shapes 1
 expect "--shapes of 0 rows" "--shapes wants MxN" "$rows" --shapes 0x5
 expect "--shapes past 2^32 elements" "--shapes wants MxN" "$rows" --shapes 65536x65537
 expect "--shapes with junk" "--shapes wants MxN" "$rows" --shapes 4x4,x
+# --db through a symbolic link: the link kept, its target made (a dangling
+# link was replaced by a file and its target never made); an empty path is
+# the database's error (found by a probe)
+ln -s "$work/through.json" "$work/link.json"
+"$tune" "$work/tiny.json" --db "$work/link.json" >/dev/null 2>"$err"
+if [ $? -ne 3 ] || [ ! -L "$work/link.json" ] || ! grep -q '"tgm_db"' "$work/through.json"; then
+  echo "FAIL: --db through a dangling link: link $( [ -L "$work/link.json" ] && echo kept || echo replaced)"
+  cat "$err"; exit 1
+fi
+"$tune" "$work/tiny.json" --db '' >/dev/null 2>"$err"
+if [ $? -ne 4 ] || ! grep -q -- "--db: an empty path" "$err"; then
+  echo "FAIL: --db '': want exit 4 and 'an empty path':"; cat "$err"; exit 1
+fi
 # m n past 2^64 wrapped to a small product and passed (found by a probe)
 expect "--shapes whose m n wraps 64 bits" "--shapes wants MxN" "$rows" --shapes 1099511627776x16777216
 expect "--shapes of 2^32 x 2^32" "--shapes wants MxN" "$rows" --shapes 4294967296x4294967296
