@@ -16,6 +16,7 @@
 
 #include "launch_rule.tpl" /* tgm_cols_width_ok: the launch rule, one home */
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,8 +203,45 @@ static const char *tuning_of(Arena *a, json_t *key) {
                        : json_is_integer(drv)
                            ? arena_printf(a, "%lld", (long long)json_integer_value(drv))
                            : "?";
-  return text_comment_safe(a, arena_printf(a, "mode %s, driver %s, compiler %s",
-                                           key_str(key, "mode"), driver, key_str(key, "compiler")));
+  json_t *det = json_object_get(key, "deterministic"), *hot = json_object_get(key, "hot_l2");
+  const char *params = key_str(key, "params");
+  return text_comment_safe(a, arena_printf(a, "mode %s, driver %s, compiler %s%s%s%s%s",
+                                           key_str(key, "mode"), driver, key_str(key, "compiler"),
+                                           json_is_true(det) ? ", deterministic" : "",
+                                           json_is_true(hot) ? ", L2 warm" : "",
+                                           *params ? ", parameters " : "", params));
+}
+
+/* "MAJOR.MINOR", digits only, 3 at most each (sscanf's %d took " 9. 0",
+ * "+9.-0", and 4294967305 as 9) */
+static bool parse_cc(const char *s, int *major, int *minor) {
+  int *part[2] = {major, minor};
+  for (int k = 0; k < 2; k++) {
+    int v = 0, digits = 0;
+    for (; isdigit((unsigned char)*s) && digits < 4; s++, digits++)
+      v = v * 10 + (*s - '0');
+    if (digits == 0 || digits > 3 || *s != (k ? '\0' : '.'))
+      return false;
+    *part[k] = v;
+    s++;
+  }
+  return true;
+}
+
+/* The key's members that are text, when present, are text (a "mode": {}
+ * was written as "mode ,"); "driver" may be a number too. */
+static const char *key_member_wrong(json_t *key) {
+  static const char *const text[] = {"device", "cc",          "mode",   "compiler", "type",
+                                     "op",     "source_hash", "params", "shape",    "spectrum"};
+  for (size_t i = 0; i < COUNT_OF(text); i++) {
+    json_t *v = json_object_get(key, text[i]);
+    if (v && !json_is_string(v))
+      return text[i];
+  }
+  json_t *d = json_object_get(key, "driver");
+  if (d && !json_is_string(d) && !json_is_integer(d))
+    return "driver";
+  return NULL;
 }
 
 /* The GPU of an entry's key; NULL (with an error) when the key lacks it. */
@@ -212,12 +250,15 @@ static EmbedTable *tuned_gpu(Ctx *ctx, const char *db_path, json_t *key) {
   EmbedTable *t = arena_alloc(a, sizeof *t);
   const char *cc = json_string_value(json_object_get(key, "cc"));
   json_t *sms = json_object_get(key, "sm_count");
-  char rest;
+  const char *wrong = key_member_wrong(key);
+  if (wrong) {
+    diag_error(ctx->diag, (Loc){db_path, 0, 0}, "%s: its key's \"%s\" is not %s",
+               entry_name(a, key), wrong, strcmp(wrong, "driver") ? "text" : "text or a number");
+    return NULL;
+  }
   t->device = json_string_value(json_object_get(key, "device"));
-  if (!t->device || !*t->device || !cc ||
-      sscanf(cc, "%d.%d%c", &t->cc_major, &t->cc_minor, &rest) != 2 || t->cc_major < 0 ||
-      t->cc_minor < 0 || !json_is_integer(sms) || json_integer_value(sms) < 1 ||
-      json_integer_value(sms) > 1000000) {
+  if (!t->device || !*t->device || !cc || !parse_cc(cc, &t->cc_major, &t->cc_minor) ||
+      !json_is_integer(sms) || json_integer_value(sms) < 1 || json_integer_value(sms) > 1000000) {
     diag_error(ctx->diag, (Loc){db_path, 0, 0},
                "%s has no GPU (\"device\", \"cc\": \"MAJOR.MINOR\" and \"sm_count\" in its key)",
                entry_name(a, key));
@@ -382,11 +423,13 @@ static int tuned_entries(Ctx *ctx, const Composition *c, const char *db_path, co
           replaced = 1;
           break;
         }
-        diag_error(ctx->diag, at,
-                   "%s %s%s%s is tuned twice for %s (%s; %s); choose one with --mode (or "
-                   "--device)",
-                   op, type, shape ? " " : "", shape ? shape : "", text_comment_safe(a, t->label),
-                   tuning_of(a, tuned[k].key), tuning_of(a, key));
+        bool same_mode = !strcmp(kmode, key_str(key, "mode"));
+        diag_error(ctx->diag, at, "%s %s%s%s is tuned twice for %s (%s; %s); %s", op, type,
+                   shape ? " " : "", shape ? shape : "", text_comment_safe(a, t->label),
+                   tuning_of(a, tuned[k].key), tuning_of(a, key),
+                   same_mode ? "--mode and --device cannot tell them apart: keep the one you "
+                               "want in the database, or tune into another --db"
+                             : "choose one with --mode (or --device)");
         goto fail;
       }
     }
@@ -482,6 +525,14 @@ static EmbedCell *cell_choice(Ctx *ctx, const Composition *c, const char *db_pat
   ch->log2n = (int)json_integer_value(json_object_get(b, "log2n"));
   const char *where = arena_printf(a, "cell %zu (2^%d x 2^%d) of %s", i, ch->log2m, ch->log2n,
                                    entry_name(a, key));
+  /* cells are odd (tgm_shape_cell): an even one no shape would ever find */
+  if (ch->log2m % 2 == 0 || ch->log2n % 2 == 0 || ch->log2m < 0 || ch->log2n < 0) {
+    diag_error(ctx->diag, at,
+               "%s: a cell's log2m and log2n are odd (tgm-tune's cells, tgm_shape_cell), so no "
+               "shape would find this one",
+               where);
+    return NULL;
+  }
   if (!(ch->plan = chosen_plan(ctx, c, db_path, where, b)))
     return NULL;
   ch->block = (unsigned)json_integer_value(json_object_get(b, "block"));

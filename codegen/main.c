@@ -190,6 +190,10 @@ static int parse_options(int argc, char **argv, Options *opt) {
     case OPT_NO_CHECK: opt->no_check = true; break;
     case OPT_STRICT: opt->strict = true; break;
     case OPT_EMBED:
+      if (optarg && !*optarg) {
+        fprintf(stderr, "tgm-gen: --embed= needs a database (or --embed --variant=ID)\n");
+        return EXIT_USAGE;
+      }
       opt->embed = true;
       opt->embed_db = optarg;
       break;

@@ -109,6 +109,8 @@ if [ "$what" = cli ]; then
   bad_cell 's/"per_row": 16,/"per_row": 1,/' 'per_row (blocks a row) outside'
   bad_cell 's/"width": 64, "parts": 1/"width": 512, "parts": 1/' 'CT.SS b256: width and parts the launch rule refuses' cols
   bad_cell 's/"log2m": 5, "log2n": 11/"log2m": 1, "log2n": 17/' 'bad.db.json:4:5: error: entry 0 bucket 1 repeats a cell'
+  # an even cell no shape finds (tgm_shape_cell is odd; was written, never used)
+  bad_cell 's/"log2m": 5, "log2n": 11/"log2m": 4, "log2n": 11/' "cell 1 (2^4 x 2^11) .*: a cell's log2m and log2n are odd"
 
   sed 's/"RB.V.SV"/"RB.V.XX"/' "$work/shapes.db.json" >"$work/bad.db.json"
   "$gen" --rows --embed="$work/bad.db.json" --device="NVIDIA H200" --no-check --type=f32 -o "$work/shaped_x.cuh" codelets/sum.tgm 2>"$work/err"
@@ -234,6 +236,25 @@ JSON
   [ $rc -eq 1 ] && grep -q "sum i32 is tuned twice for NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs (mode stream, driver 13000, compiler 13.0; mode graph, driver 13000, compiler 13.0); choose one with --mode" "$work/err" ||
     fail "two modes of one GPU ($rc): $(head -1 "$work/err")"
   "$gen" --embed="$work/modes.json" --mode=graph -o "$work/modes.cuh" codelets/sum.tgm || fail "--mode picks"
+  # two tunings --mode cannot tell apart (another driver, a retune): said so
+  # (the message sent to --mode, which could not help; found by a probe)
+  echo "{\"tgm_db\": 1, \"entries\": [$two, $(entry i32 "$hash" "$good" | sed 's/"13000"/"13010"/')]}" >"$work/drivers.json"
+  "$gen" --embed="$work/drivers.json" -o "$work/drv.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "driver 13000.*driver 13010.*--mode and --device cannot tell them apart" "$work/err" ||
+    fail "two drivers of one GPU ($rc): $(head -1 "$work/err")"
+  # a key's cc only as MAJOR.MINOR digits (4294967305.0 was read as 9.0), its
+  # text members text (a "mode": {} was written "mode ,"); --embed= empty
+  for bad in '"4294967305.0"' '" 9. 0"' '"+9.-0"'; do
+    db i32 "$hash" | sed "s/\"cc\": \"9.0\"/\"cc\": $bad/" >"$work/cc.json"
+    "$gen" --embed="$work/cc.json" -o "$work/cc.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q 'has no GPU ("device", "cc": "MAJOR.MINOR"' "$work/err" && [ ! -e "$work/cc.cuh" ] ||
+      fail "cc $bad ($rc)"
+  done
+  db i32 "$hash" | sed 's/"mode": "stream"/"mode": {}/' >"$work/mode.json"
+  "$gen" --embed="$work/mode.json" -o "$work/mode.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "its key's \"mode\" is not text" "$work/err" || fail "a mode that is no text ($rc)"
+  "$gen" --embed= -o "$work/e.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 2 ] && grep -q -- "--embed= needs a database" "$work/err" || fail "--embed= ($rc)"
   # a tuning of both modes (tgm-tune's default) is taken over single modes
   # without --mode, in either order; --mode=stream still picks that one
   both=$(entry i32 "$hash" "$(b 0 30 DT.VS.ST 128 2 0)" | sed 's/"stream"/"both"/')
