@@ -190,8 +190,10 @@ char *tgm__cache_dir(const char *dir) {
     n = snprintf(buf, sizeof buf, "%s/.cache/tgm", getenv("HOME"));
   else
     return NULL;
-  if (n < 0 || n >= (int)sizeof buf - 64 || mkdirs(buf) != 0)
-    return NULL; // a path too long for its entries' names is no cache
+  struct stat st;
+  if (n < 0 || n >= (int)sizeof buf - 64 || mkdirs(buf) != 0 || stat(buf, &st) != 0 ||
+      !S_ISDIR(st.st_mode))
+    return NULL; // a path too long for its entries' names, or a file there, is no cache
   return strdup(buf);
 }
 

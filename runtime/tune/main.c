@@ -152,7 +152,15 @@ static int parse_args(int argc, char **argv, options *o) {
     case 'D': o->db = optarg; break;
     case 'r': o->report = optarg; break;
     case 'H': o->hot = 1; break;
-    case 'c': o->cache = optarg; break;
+    case 'c': {
+      o->cache = optarg;
+      struct stat st; // a cache that cannot be one is said, not silently none
+      if (*optarg && stat(optarg, &st) == 0 && !S_ISDIR(st.st_mode))
+        fprintf(stderr,
+                "tgm-tune: warning: --cache %s is not a folder: compiling without a cache\n",
+                optarg);
+      break;
+    }
     case 'V': o->verify_only = 1; break;
     case 'p': o->prepare = o->verify_only = 1; break;
     case 'N': {

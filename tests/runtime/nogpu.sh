@@ -109,6 +109,12 @@ fi
 if [ $? -ne 4 ] || ! grep -q -- "--db: an empty path" "$err"; then
   echo "FAIL: --db '': want exit 4 and 'an empty path':"; cat "$err"; exit 1
 fi
+# a --cache that is a file is said, not silently no cache (found by a probe)
+: >"$work/cachefile"
+"$tune" "$work/tiny.json" --db "$work/db.json" --cache "$work/cachefile" >/dev/null 2>"$err"
+if [ $? -ne 3 ] || ! grep -q -- "--cache .* is not a folder: compiling without a cache" "$err"; then
+  echo "FAIL: --cache FILE: want the warning:"; cat "$err"; exit 1
+fi
 # m n past 2^64 wrapped to a small product and passed (found by a probe)
 expect "--shapes whose m n wraps 64 bits" "--shapes wants MxN" "$rows" --shapes 1099511627776x16777216
 expect "--shapes of 2^32 x 2^32" "--shapes wants MxN" "$rows" --shapes 4294967296x4294967296
