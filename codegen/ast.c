@@ -53,6 +53,25 @@ bool node_is_var(const Node *n, const Node *decl) {
   return n && n->kind == ND_VAR && n->decl == decl;
 }
 
+typedef struct {
+  const Node *decl;
+  bool found;
+} Reads;
+
+static bool find_read(Node *n, void *ctx) {
+  Reads *r = ctx;
+  if (node_is_var(n, r->decl))
+    r->found = true;
+  return !r->found;
+}
+
+bool node_reads(Node *n, const Node *decl) {
+  Reads r = {decl, false};
+  if (n)
+    node_walk(n, find_read, &r);
+  return r.found;
+}
+
 Node **node_combine_operand(Node *as, const Node *acc) {
   if (!as || as->kind != ND_ASSIGN || !acc || !node_is_var(as->lhs, acc) || !as->rhs)
     return NULL;

@@ -723,25 +723,6 @@ static void check_accumulator(Check *ck) {
   }
 }
 
-typedef struct {
-  const Node *decl;
-  bool found;
-} Reads;
-
-static bool find_read(Node *n, void *ctx) {
-  Reads *r = ctx;
-  if (node_is_var(n, r->decl))
-    r->found = true;
-  return !r->found;
-}
-
-static bool reads_var(Node *n, const Node *decl) {
-  Reads r = {decl, false};
-  if (n)
-    node_walk(n, find_read, &r);
-  return r.found;
-}
-
 /* Where a loop updates a local declared before it from that local (`acc =
  * acc * x + 1`, `acc = mine(acc, x)`, `if (!(x <= acc)) acc = x;`): the
  * statement a body tgm cannot read as a fold is at. guard: the nearest
@@ -768,7 +749,7 @@ static const Node *self_update(const Check *ck, Node *n, bool in_loop, Node *gua
     const Node *d = as->lhs->decl;
     if (!d || d->kind != ND_DECL || vec_has(&ck->in_loops, d))
       return NULL;
-    return reads_var(as->rhs, d) || reads_var(guard, d) ? as : NULL;
+    return node_reads(as->rhs, d) || node_reads(guard, d) ? as : NULL;
   }
   default: return NULL;
   }

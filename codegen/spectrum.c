@@ -561,13 +561,6 @@ static Node *keep_unsigned_meaning(Node *x, void *ctx) {
   return x;
 }
 
-static bool uses_decl(Node *n, void *ctx) {
-  Node **d = ctx;
-  if (n->kind == ND_VAR && n->decl == *d)
-    *d = NULL;
-  return *d != NULL;
-}
-
 static bool uses_size(Node *n, void *ctx) {
   if (is_input_method(n, "Size"))
     *(bool *)ctx = true;
@@ -617,9 +610,7 @@ static void derive_epilogue(Derive *dv, Node *ret) {
     fail(dv, ret->loc, "the scalar codelet must return its accumulator");
     return;
   }
-  Node *probe = dv->acc;
-  node_walk(e, uses_decl, &probe);
-  if (probe) {
+  if (!node_reads(e, dv->acc)) {
     fail(dv, e->loc, "the return does not use the accumulator '%s'", dv->acc->name);
     return;
   }

@@ -239,6 +239,8 @@ bool node_is_method(const Node *n, TypeKind tk, const char *method);
 bool node_is_gpu(const Node *n, const char *name);
 /* True when n is a use of the variable declared by decl. */
 bool node_is_var(const Node *n, const Node *decl);
+/* Does n (an expression or a statement) name decl anywhere in it? */
+bool node_reads(Node *n, const Node *decl);
 /* The value a combine into acc adds: as is `acc op= X`, `acc = f(acc, X)`
  * or `f(X, acc)` (max, min: any call of two), `acc = acc op X` or
  * `X op acc`; the slot holding X, NULL when as is none of those. The one
