@@ -194,8 +194,9 @@ int outputs_usable(Outputs *o, const char *dir, const char *file) {
   return 0;
 }
 
-/* Temporaries a killed run left beside our outputs (NAME.tmp.*): under the
- * folder's lock no live run has any. */
+/* Temporaries a killed run left beside our outputs (NAME.tmp.XXXXXX, or
+ * NAME.tmp.PID of older versions): under the folder's lock no live run has
+ * any. */
 static void sweep_temps(Outputs *o, const char *dir) {
   DIR *d = opendir(dir);
   if (!d)
@@ -204,7 +205,14 @@ static void sweep_temps(Outputs *o, const char *dir) {
     for (int i = 0; i < o->names.len; i++) {
       const char *name = o->names.items[i];
       size_t n = strlen(name);
-      if (strncmp(e->d_name, name, n) == 0 && strncmp(e->d_name + n, ".tmp.", 5) == 0) {
+      if (strncmp(e->d_name, name, n) != 0 || strncmp(e->d_name + n, ".tmp.", 5) != 0)
+        continue;
+      const char *x = e->d_name + n + 5; /* mkstemp's 6 characters, or an older PID */
+      size_t xl = strlen(x);
+      bool ours = xl > 0 && strspn(x, "0123456789") == xl;
+      ours = ours || (xl == 6 && strspn(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                           "0123456789") == 6);
+      if (ours) {
         unlinkat(dirfd(d), e->d_name, 0);
         break;
       }

@@ -65,6 +65,14 @@ rc=$?
   [ -z "$(ls set | grep '\.tmp\.')" ] && ok "-o DIR all or nothing" ||
   { fail "-o DIR with a folder in the way: exit $rc"; cat err; ls set; }
 
+# a killed run's temporaries are swept by the next; a file of the user's
+# that only looks like one stays
+rmdir set/sum_i32.json
+: >set/sum_i32.cu.tmp.4242 && : >set/sum_i32.json.tmp.Ab3dE9 && : >set/sum_i32.cu.tmp.notes
+"$gen" --no-check --type=i32 -o set sum.tgm 2>err || { fail "set again: $?"; cat err; }
+[ ! -e set/sum_i32.cu.tmp.4242 ] && [ ! -e set/sum_i32.json.tmp.Ab3dE9 ] && [ -e set/sum_i32.cu.tmp.notes ] &&
+  ok "stale temporaries swept, a look-alike kept" || fail "the sweep: $(ls set)"
+
 # --reduce-api: a spectrum twice is an error; the guard from the header's name
 "$gen" --reduce-api -o twice.h sum.tgm sum.tgm 2>err
 [ $? -eq 1 ] && [ ! -e twice.h ] && grep -q "tgm_reduce_sum_i32 is made twice" err &&
