@@ -256,6 +256,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
   /* a plain fold is also checked on sparse data (check.tpl) */
   tpl_set(d, "sparse", spectrum_is_plain(s) ? "1" : "");
+  tpl_set(d, "sparse_zero", s->op == OP_LAND ? "1" : "");
   /* a floating-point element is also checked with NaN elements (check.tpl) */
   tpl_set(d, "float_elem", elem_info(c->elem)->is_float ? "1" : "");
   Buf ins = {0}, pargs = {0};

@@ -259,6 +259,9 @@ int main() {
               do
                 x = random_value(rng);
               while (x == (T)ns::tgm_identity());
+{{?sparse_zero}}
+              x = (T)0; // a logical and: only a 0 changes an identity of 1
+{{/sparse_zero}}
               d[off + r * ld + rng() % n] = x;
             }
           }

@@ -112,6 +112,8 @@ int tune_fill_sparse(const tune_manifest *m, void *host, unsigned long long n, u
   while (!memcmp(x, id, size) && ++tries < 64);
   if (!memcmp(x, id, size)) // (every draw gave the identity): its lowest bit flipped
     memcpy(x, id, size), x[0] ^= 1;
+  if (!strcmp(m->op, "&&")) // a logical and: only a 0 changes an identity of 1
+    memset(x, 0, size);
   memcpy((unsigned char *)host + (rnd(rng) % n) * size, x, size);
   return 1;
 }

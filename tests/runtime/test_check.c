@@ -145,6 +145,15 @@ int main(void) {
   for (int i = 0; i < 8; i++)
     unit += d[i] == 1.0;
   CHECK_EQ_INT(unit, 7);
+  // a logical and: the identity 1 everywhere but one 0 (a nonzero element
+  // would leave the result what it was)
+  tune_manifest mland = spectrum("&&", TUNE_I32, TUNE_I32);
+  mland.plain = 1, mland.identity = TUNE_ID_ONE;
+  CHECK(tune_fill_sparse(&mland, a, 33, &s1));
+  int land_ones = 0, land_zeros = 0;
+  for (int i = 0; i < 33; i++)
+    land_ones += a[i] == 1, land_zeros += a[i] == 0;
+  CHECK(land_ones == 32 && land_zeros == 1);
   // not applicable: not plain, no identity kind, or nothing to fill
   a[0] = 12345;
   mor.plain = 0;
