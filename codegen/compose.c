@@ -298,6 +298,8 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
     for (int b = 0; b < B_COUNT; b++)
       any_block |= c->block[b].fn != NULL;
     for (int b = 0; b < B_COUNT && !any_block; b++) {
+      if ((c->rows || c->cols) && (b == B_VW || b == B_VRW))
+        continue; /* 1-D only: no reason a row or column lacks them */
       bool dup = false;
       for (int o = 0; o < b; o++)
         dup |= strcmp(c->block[o].why, c->block[b].why) == 0;
