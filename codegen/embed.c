@@ -439,7 +439,8 @@ static int tuned_entries(Ctx *ctx, const Composition *c, const char *db_path, co
     tuned[ntuned++] = (Tuned){key, json_object_get(e, "buckets"), t};
   }
   if (!ntuned) {
-    diag_error(ctx->diag, at, "no tuned %s %s%s%s for %s in the database%s%s%s%s%s%s", op, type,
+    int unfinished = tune_db_unfinished(db_path, shape);
+    diag_error(ctx->diag, at, "no tuned %s %s%s%s for %s in the database%s%s%s%s%s%s%s", op, type,
                shape ? " " : "", shape ? shape : "", c->target->name, mode ? ", mode " : "",
                mode ? mode : "", device ? ", device " : "",
                device ? text_comment_safe(a, device) : "",
@@ -448,7 +449,12 @@ static int tuned_entries(Ctx *ctx, const Composition *c, const char *db_path, co
                      : "",
                other ? arena_printf(a, " (the %s tunings are for %s)", other->rtc_name,
                                     other->chosen_by)
-                     : "");
+                     : "",
+               unfinished ? arena_printf(a,
+                                         "; %d tuning%s in it did not finish (results, no "
+                                         "buckets): run tgm-tune again, which resumes",
+                                         unfinished, unfinished == 1 ? "" : "s")
+                          : "");
     goto fail;
   }
   if (ntuned > 250) {

@@ -1065,6 +1065,28 @@ static void keep_buckets(void *arg, int i, json_t *e) {
                           json_pack("{s:O,s:O}", "key", json_object_get(e, "key"), "buckets", bs));
 }
 
+typedef struct {
+  const char *shape;
+  int n;
+} unfinished_counter;
+
+static void count_unfinished(void *arg, int i, json_t *e) {
+  (void)i;
+  unfinished_counter *u = arg;
+  const char *shape = json_string_value(json_object_get(json_object_get(e, "key"), "shape"));
+  if (!json_array_size(json_object_get(e, "buckets")) &&
+      json_array_size(json_object_get(e, "results")) && !strcmp(shape ? shape : "", u->shape))
+    u->n++;
+}
+
+int tune_db_unfinished(const char *path, const char *shape) {
+  unfinished_counter u = {shape ? shape : "", 0};
+  db_file f;
+  tgm_status s = file_read(path, &f, count_unfinished, &u);
+  file_free(&f);
+  return s == TGM_OK ? u.n : 0;
+}
+
 tgm_status tune_db_load_buckets(const char *path, const char *shape, json_t **out) {
   *out = NULL;
   bucket_loader bl = {json_array(), shape ? shape : ""};

@@ -498,6 +498,10 @@ int tune_db_entries(tune_db *db);
 // memory follows the buckets, not the file. A missing file is
 // TGM_ERR_NOT_FOUND. (A json_t *: include jansson.h to use it.)
 tgm_status tune_db_load_buckets(const char *path, const char *shape, struct json_t **out);
+// The entries of `shape` with results but no buckets: tunings that did not
+// finish (tgm-tune resumes them), for a reader's message; 0 when the file
+// cannot be read.
+int tune_db_unfinished(const char *path, const char *shape);
 
 // ------------------------------------------------------------------- cub.c
 // The CUB baseline of a spectrum (tgm-gen's NAME_TYPE.cub.cu): out[0] = the

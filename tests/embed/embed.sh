@@ -253,6 +253,12 @@ JSON
   db i32 "$hash" | sed 's/"mode": "stream"/"mode": {}/' >"$work/mode.json"
   "$gen" --embed="$work/mode.json" -o "$work/mode.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 1 ] && grep -q "its key's \"mode\" is not text" "$work/err" || fail "a mode that is no text ($rc)"
+  # a tuning that did not finish (results, no buckets) is said to be one
+  entry i32 "$hash" "" | sed 's/"results": \[\]/"results": [{"log2n": 10, "variant": "B1.VS.SV", "block": 1024, "items": 1, "grid_cap_per_sm": 0, "us": 3.0, "us_p25": 2.9, "us_p75": 3.1, "gbps": 1.0, "cub_us": 3.2}]/' >"$work/unf.entry"
+  echo "{\"tgm_db\": 1, \"entries\": [$(cat "$work/unf.entry")]}" >"$work/unf.json"
+  "$gen" --embed="$work/unf.json" -o "$work/unf.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "1 tuning in it did not finish (results, no buckets): run tgm-tune again" "$work/err" ||
+    fail "an unfinished tuning ($rc): $(head -1 "$work/err")"
   "$gen" --embed= -o "$work/e.cuh" codelets/sum.tgm 2>"$work/err"; rc=$?
   [ $rc -eq 2 ] && grep -q -- "--embed= needs a database" "$work/err" || fail "--embed= ($rc)"
   # a tuning of both modes (tgm-tune's default) is taken over single modes
