@@ -781,7 +781,7 @@ static bool find_hand_arg(Node *n, void *data) {
   return !h->at;
 }
 
-static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
+static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *helpers) {
   Check ck = {.ctx = ctx, .cd = cd, .elem = elem};
   Arena *a = ctx->arena;
   Node *fn = cd->fn;
@@ -862,12 +862,12 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem) {
             hand.names[0], hand.names[1]);
     else if (cd->op == OP_NONE && !ck.failed) {
       const Node *at = self_update(&ck, fn->body, false, NULL);
-      /* a function of the user's own: tgm reads only the loop's own text */
-      const Node *call = at && at->rhs && at->rhs->kind == ND_CALL ? at->rhs : NULL;
-      static const char *const known[] = {"max", "min", "fmax", "fmin", "fmaxf", "fminf"};
-      for (size_t i = 0; call && i < COUNT_OF(known); i++)
-        if (!strcmp(call->name, known[i]))
-          call = NULL;
+      /* a function of the user's own (one of the file's helpers): tgm reads
+         only the loop's own text */
+      const Node *call = NULL;
+      for (int i = 0; at && at->rhs && at->rhs->kind == ND_CALL && i < helpers->len; i++)
+        if (!strcmp(((const Node *)helpers->items[i])->name, at->rhs->name))
+          call = at->rhs;
       if (at)
         error(&ck, at->loc,
               "'%s' is updated here from its own value in a way tgm cannot split into "
@@ -1010,7 +1010,7 @@ void sema_check(Ctx *ctx, Program *prog) {
     h->body = node_rewrite(h->body, math_args, &m);
   }
   for (int i = 0; i < prog->codelets.len; i++)
-    check_codelet(ctx, prog->codelets.items[i], prog->elem);
+    check_codelet(ctx, prog->codelets.items[i], prog->elem, &prog->helpers);
   if (ctx->diag->nerrors == 0)
     check_spectra(ctx, prog);
   if (ctx->diag->nerrors == 0)
