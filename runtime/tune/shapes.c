@@ -259,64 +259,69 @@ static int check_run(shp *s, const shape_set *k, tgm_devptr in, dims d, const ch
   return 0;
 }
 
-// The edge shapes' reference values at base (their data: its start) into
-// want[], once.
-static tgm_status edge_references_at(shp *s, tgm_devptr base, char *want[N_EDGES]) {
+// The edge shapes' reference values at base (their data: its start; the
+// inputs gap apart) into want[], once.
+static tgm_status edge_references_at(shp *s, tgm_devptr base, size_t gap, char *want[N_EDGES]) {
   ctx *c = s->c;
-  for (int e = 0; e < N_EDGES; e++) {
+  size_t keep = c->in_gap; // what reference_of reads the inputs by
+  c->in_gap = gap;
+  tgm_status st = TGM_OK;
+  for (int e = 0; e < N_EDGES && st == TGM_OK; e++) {
     dims d = edges[e].d;
     tgm_devptr in = base + edges[e].off * c->elem;
-    tgm_status st = reference_of(s, in, d);
-    if (st != TGM_OK)
-      return st;
+    if ((st = reference_of(s, in, d)) != TGM_OK)
+      break;
     size_t bytes = (size_t)s->n_idx * 3 * c->res_size;
     want[e] = malloc(bytes);
     if (!want[e])
-      return tgm__fail(TGM_ERR_MEMORY, "out of host memory");
-    memcpy(want[e], s->want, bytes);
+      st = tgm__fail(TGM_ERR_MEMORY, "out of host memory");
+    else
+      memcpy(want[e], s->want, bytes);
   }
-  return TGM_OK;
+  c->in_gap = keep;
+  return st;
 }
 
 // The edge shapes' data and references: the pool's start, and for a
 // floating-point element NaN elements in a buffer of their own (its inputs
-// nan_gap apart while they are read: c->in_gap is swapped).
+// nan_gap apart).
 static tgm_status edge_references(shp *s) {
   ctx *c = s->c;
-  tgm_status st = edge_references_at(s, c->pool, s->edge_want);
+  tgm_status st = edge_references_at(s, c->pool, c->in_gap, s->edge_want);
+  if (st != TGM_OK)
+    return st;
   size_t elems = 0;
   for (int e = 0; e < N_EDGES; e++) {
     size_t end = edges[e].off + (edges[e].d.m - 1) * edges[e].d.ld + edges[e].d.n;
     elems = end > elems ? end : elems;
   }
   size_t gap = (elems * c->elem + 255) / 256 * 256;
-  char *host = st == TGM_OK ? calloc(c->n_in, gap) : NULL;
-  if (st == TGM_OK && !host)
+  char *host = calloc(c->n_in, gap);
+  if (!host)
     return tgm__fail(TGM_ERR_MEMORY, "out of host memory");
   uint64_t rng = 0x2545f4914f6cdd1dull;
   int nan = 1;
   for (int i = 0; i < c->n_in && nan; i++)
     nan = tune_fill_nan(&c->m, host + (size_t)i * gap, elems, NAN_EVERY, &rng);
-  if (st == TGM_OK && nan) {
+  if (nan) {
     st = tgm_malloc(c->b, gap * (size_t)c->n_in, &s->nan_in);
     if (st == TGM_OK)
       st = tgm_copy_to_device(c->b, s->nan_in, host, gap * (size_t)c->n_in);
     s->nan_gap = gap;
-    size_t keep = c->in_gap;
-    c->in_gap = gap;
     if (st == TGM_OK)
-      st = edge_references_at(s, s->nan_in, s->nan_want);
-    c->in_gap = keep;
+      st = edge_references_at(s, s->nan_in, gap, s->nan_want);
   }
   free(host);
   return st;
 }
 
-// k on the edge shapes at base (want: their references); 0 when right, else
-// why in buf.
-static int edges_wrong(shp *s, const shape_set *k, tgm_devptr base, char *const want[N_EDGES],
-                       char *why, size_t len) {
+// k on the edge shapes at base (the inputs gap apart; want: their
+// references); 0 when right, else why in buf.
+static int edges_wrong(shp *s, const shape_set *k, tgm_devptr base, size_t gap,
+                       char *const want[N_EDGES], char *why, size_t len) {
   ctx *c = s->c;
+  size_t keep = c->in_gap; // what enqueue reads the inputs by
+  c->in_gap = gap;
   int bad = 0;
   for (int e = 0; e < N_EDGES && !bad; e++) {
     dims ed = edges[e].d;
@@ -329,6 +334,7 @@ static int edges_wrong(shp *s, const shape_set *k, tgm_devptr base, char *const 
       s->idx[i] = (unsigned long long)i;
     bad = check_run(s, k, ein, ed, want[e], why, len);
   }
+  c->in_gap = keep;
   return bad;
 }
 
@@ -349,13 +355,10 @@ static int checked(shp *s, const shape_set *k, tgm_devptr in, dims d) {
     int keep_n = s->n_idx;
     unsigned long long keep_idx[CHECK_MAX];
     memcpy(keep_idx, s->idx, sizeof keep_idx);
-    bad = edges_wrong(s, k, c->pool, s->edge_want, why, sizeof why);
+    bad = edges_wrong(s, k, c->pool, c->in_gap, s->edge_want, why, sizeof why);
     if (!bad && s->nan_in) { // NaN elements: their inputs nan_gap apart
       char nan_why[256];
-      size_t keep = c->in_gap;
-      c->in_gap = s->nan_gap;
-      bad = edges_wrong(s, k, s->nan_in, s->nan_want, nan_why, sizeof nan_why);
-      c->in_gap = keep;
+      bad = edges_wrong(s, k, s->nan_in, s->nan_gap, s->nan_want, nan_why, sizeof nan_why);
       if (bad)
         snprintf(why, sizeof why, "NaN elements (every %dth): %s", NAN_EVERY, nan_why);
     }
