@@ -504,19 +504,23 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
       dump_code(out, arena, by);
       continue;
     }
+    const Buf *texts[DIALECT_COUNT + 1] = {0}; /* each dialect's source, then the CUB baseline */
     for (int d = 0; d < DIALECT_COUNT; d++) {
       char err[512];
       Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, by[d]->target->ext));
       if (gen_source(out, arena, by[d], path, NULL, err, sizeof err) != 0)
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+      texts[d] = out;
     }
     char err[512];
-    if (!by[DIALECT_CUDA]->rows && !by[DIALECT_CUDA]->cols &&
-        gen_cub(outputs_add(outs, arena_printf(arena, "%s.cub.cu", base)), arena, by[DIALECT_CUDA],
-                path, err, sizeof err) != 0)
-      diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+    if (!by[DIALECT_CUDA]->rows && !by[DIALECT_CUDA]->cols) {
+      Buf *cub = outputs_add(outs, arena_printf(arena, "%s.cub.cu", base));
+      if (gen_cub(cub, arena, by[DIALECT_CUDA], path, err, sizeof err) != 0)
+        diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
+      texts[DIALECT_COUNT] = cub;
+    }
     gen_manifest(outputs_add(outs, arena_printf(arena, "%s.json", base)), arena, by, path,
-                 prog->file->text);
+                 prog->file->text, texts);
   }
 }
 

@@ -3,6 +3,7 @@
  * launches, the launch-shape rule, tunables and their candidate values,
  * temp storage, passes, determinism and the minimum architecture. */
 #include "tgm.h"
+#include "../runtime/src/internal.h" /* tgm__text_hash: libtgm's hash, which its readers compare */
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -207,7 +208,7 @@ const char *source_hash(Arena *a, const char *text) {
 }
 
 void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], const char *source,
-                  const char *source_text) {
+                  const char *source_text, const Buf *const texts[DIALECT_COUNT + 1]) {
   const Composition *c = by[DIALECT_CUDA];
   const char *base = gen_base_name(a, c);
   const char *ns = arena_printf(a, "tgm_kernels_%s", base);
@@ -234,6 +235,17 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
   if (!c->rows && !c->cols)
     json_object_set_new(files, "cub", json_string(arena_printf(a, "%s.cub.cu", base)));
   json_object_set_new(m, "sources", files);
+  /* each file's hash (libtgm's): its readers refuse a file that is not the
+   * one written with this manifest (edited, or of another run) */
+  json_t *hashes = json_object();
+  for (int d = 0; d <= DIALECT_COUNT; d++)
+    if (texts[d]) {
+      char hex[33];
+      tgm__text_hash(texts[d]->data ? texts[d]->data : "", texts[d]->len, hex);
+      json_object_set_new(hashes, d < DIALECT_COUNT ? by[d]->target->name : "cub",
+                          json_string(hex));
+    }
+  json_object_set_new(m, "sources_hash", hashes);
   /* what the spectrum means: epilogue(fold(op, identity, map(transform, inputs))) */
   const Spectrum *sp = c->spec;
   json_t *meaning = json_object();

@@ -879,9 +879,12 @@ const char *pick_role_variant(const Composition *c, int i);
 const char *source_hash(Arena *a, const char *text); /* manifest.c */
 /* A variant's "tunables" as the manifest lists them (a jansson object). */
 struct json_t *manifest_tunables(const Plan *p);
-/* The manifest of a spectrum and type: both dialects' variants. */
+/* The manifest of a spectrum and type: both dialects' variants; texts: the
+ * files it names as written (each dialect's, then the CUB baseline or NULL),
+ * whose hashes it holds ("sources_hash"). */
 void gen_manifest(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT],
-                  const char *source, const char *source_text);
+                  const char *source, const char *source_text,
+                  const Buf *const texts[DIALECT_COUNT + 1]);
 /* --list: one variant per line */
 void gen_list(Buf *out, Arena *a, Composition *const by_dialect[DIALECT_COUNT]);
 

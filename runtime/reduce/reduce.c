@@ -291,9 +291,11 @@ rd_kernel *rd_find_kernel(rd_opstate *st, int v, unsigned block, unsigned group)
 
 // The spectrum's CUDA source (path: where it was read, for messages).
 static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char **src) {
-  snprintf(path, len, "%s/%s", st->m.dir, st->m.cuda_source);
-  *src = tgm__read_file(path, NULL);
-  return *src ? TGM_OK : tgm__fail(TGM_ERR_IO, "cannot read the CUDA source %s", path);
+  char *where;
+  tgm_status s = tune_manifest_source(&st->m, TUNE_SRC_CUDA, src, &where);
+  snprintf(path, len, "%s", where ? where : "");
+  free(where);
+  return s;
 }
 
 // Compiles the kernels of n (variant, block, group) in parallel: one NVRTC

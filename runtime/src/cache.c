@@ -1,4 +1,4 @@
-// cache.c — hashing, atomic file writes and the on-disk cache of compiled
+// cache.c — atomic file writes and the on-disk cache of compiled
 // images.
 //
 // A cache entry is one file, KEY.bin, that serves only when it proves
@@ -34,34 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-void tgm__hash_init(tgm__hash *h) {
-  h->h[0] = 0xcbf29ce484222325ull;
-  h->h[1] = 0x84222325cbf29ce4ull;
-}
-
-void tgm__hash_add(tgm__hash *h, const void *data, size_t len) {
-  const unsigned char *p = data;
-  uint64_t a = h->h[0], b = h->h[1];
-  for (size_t i = 0; i < len; i++) {
-    a = (a ^ p[i]) * 0x100000001b3ull;
-    b = (b ^ p[i]) * 0x100000001b3ull;
-    b ^= b >> 29;
-  }
-  h->h[0] = a, h->h[1] = b;
-}
-
-void tgm__hash_str(tgm__hash *h, const char *s) {
-  if (!s) // NULL and "" differ: a NULL adds one byte 0xff, no terminator
-    tgm__hash_add(h, "\xff", 1);
-  else
-    tgm__hash_add(h, s, strlen(s) + 1);
-}
-
 static void hash_int(tgm__hash *h, long long v) { tgm__hash_add(h, &v, sizeof v); }
-
-void tgm__hash_hex(const tgm__hash *h, char out[33]) {
-  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->h[0], (unsigned long long)h->h[1]);
-}
 
 // ------------------------------------------------------ compile environment
 tgm_status tgm__env_option(tgm__compile_env *e, const char *fmt, ...) {

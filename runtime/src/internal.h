@@ -11,7 +11,7 @@
 tgm_status tgm__fail(tgm_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tgm__clear_error(void);
 
-// ----------------------------------------------------------------- cache.c
+// ------------------------------------------------------------------ hash.c
 typedef struct {
   uint64_t h[2];
 } tgm__hash;
@@ -19,6 +19,11 @@ void tgm__hash_init(tgm__hash *h);
 void tgm__hash_add(tgm__hash *h, const void *data, size_t len);
 void tgm__hash_str(tgm__hash *h, const char *s); // s and its terminator
 void tgm__hash_hex(const tgm__hash *h, char out[33]);
+// The hash of a text, as 32 hex digits: a manifest's "sources_hash" of each
+// source it names, written by tgm-gen, compared by its readers.
+void tgm__text_hash(const char *text, size_t len, char out[33]);
+
+// ----------------------------------------------------------------- cache.c
 
 // What a backend's compiles depend on besides the job, set when it is
 // opened: its compile function passes exactly these options before the

@@ -12,15 +12,21 @@
 // Reads the manifest's CUDA (or HIP) source: a file input, so before the
 // GPU is opened.
 int compile_read_source(ctx *c) {
-  const char *file = c->o->hip ? c->m.hip_source : c->m.cuda_source;
-  size_t len = strlen(c->m.dir) + strlen(file ? file : "") + 2;
-  c->src_path = malloc(len);
-  snprintf(c->src_path, len, "%s/%s", c->m.dir, file ? file : "");
-  c->src = file ? tgm__read_file(c->src_path, NULL) : NULL;
-  if (!c->src) {
-    fprintf(stderr, "tgm-tune: cannot read the %s source %s\n", c->o->hip ? "HIP" : "CUDA",
-            file ? c->src_path : "(the manifest names none)");
+  if (tune_manifest_source(&c->m, c->o->hip ? TUNE_SRC_HIP : TUNE_SRC_CUDA, &c->src,
+                           &c->src_path) != TGM_OK) {
+    fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
     return EXIT_USAGE;
+  }
+  // the CUB baseline, which nvcc reads later, is checked the same way now
+  if (!c->o->hip && c->m.cub_source) {
+    char *text, *path;
+    tgm_status s = tune_manifest_source(&c->m, TUNE_SRC_CUB, &text, &path);
+    free(text);
+    free(path);
+    if (s == TGM_ERR_MANIFEST) {
+      fprintf(stderr, "tgm-tune: %s\n", tgm_last_error());
+      return EXIT_USAGE;
+    }
   }
   return 0;
 }

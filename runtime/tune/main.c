@@ -556,6 +556,10 @@ static int run(ctx *c, options *o) {
   c->n_in = c->m.n_inputs;
   if ((rc = read_params(c, o)))
     return rc;
+  // the source the variants are compiled from (and the CUB baseline's hash),
+  // before anything is made: a bad source leaves no report folder, no database
+  if ((rc = compile_read_source(c)))
+    return rc;
 
   // the report folder, made now: a path that cannot be one stops us before any work
   if (o->report && mkdir(o->report, 0777) != 0 && errno != EEXIST) {
@@ -577,10 +581,6 @@ static int run(ctx *c, options *o) {
       return EXIT_DB;
     }
   }
-  // the source the variants are compiled from
-  if ((rc = compile_read_source(c)))
-    return rc;
-
   // the device, once every file input is known to be good
   s = tgm_backend_open(o->hip ? TGM_BACKEND_HIP : TGM_BACKEND_CUDA, 0, NULL, &c->b);
   if (s == TGM_ERR_NO_DRIVER || s == TGM_ERR_NO_DEVICE || s == TGM_ERR_NO_COMPILER) {

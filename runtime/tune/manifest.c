@@ -377,6 +377,29 @@ tgm_status tune_manifest_read(const char *path, tune_manifest *m) {
                     path, names[i]);
       goto out;
     }
+  // the hash of every file named: required (a manifest of an older tgm-gen
+  // has none: make it again)
+  json_t *hashes = json_object_get(root, "sources_hash");
+  const struct {
+    const char *dialect, *file;
+    char *hash;
+  } named[] = {{"cuda", m->cuda_source, m->cuda_hash},
+               {"hip", m->hip_source, m->hip_hash},
+               {"cub", m->cub_source, m->cub_hash}};
+  for (int i = 0; i < 3; i++) {
+    if (!named[i].file)
+      continue;
+    const char *h = json_string_value(json_object_get(hashes, named[i].dialect));
+    size_t hex = h ? strspn(h, "0123456789abcdef") : 0;
+    if (!h || hex != 32 || h[hex]) {
+      s = tgm__fail(TGM_ERR_MANIFEST, "%s: sources_hash has no hash (32 hex digits) of %s '%s'%s",
+                    path, named[i].dialect, named[i].file,
+                    hashes ? ""
+                           : " (a manifest of an older tgm-gen: make it again with tgm-gen -o)");
+      goto out;
+    }
+    memcpy(named[i].hash, h, 33);
+  }
   m->source_hash = str_of(root, "source_hash");
   m->spectrum = str_of(root, "spectrum");
   m->type = str_of(root, "type");
@@ -464,6 +487,39 @@ out:
 static void free_launch(tune_launch *l) {
   free(l->kernel);
   free(l->name_expr);
+}
+
+tgm_status tune_manifest_source(const tune_manifest *m, tune_src which, char **text, char **path) {
+  const char *file = which == TUNE_SRC_CUDA  ? m->cuda_source
+                     : which == TUNE_SRC_HIP ? m->hip_source
+                                             : m->cub_source;
+  const char *want = which == TUNE_SRC_CUDA  ? m->cuda_hash
+                     : which == TUNE_SRC_HIP ? m->hip_hash
+                                             : m->cub_hash;
+  const char *what = which == TUNE_SRC_CUDA  ? "CUDA source"
+                     : which == TUNE_SRC_HIP ? "HIP source"
+                                             : "CUB baseline";
+  *text = NULL;
+  *path = NULL;
+  if (!file)
+    return tgm__fail(TGM_ERR_MANIFEST, "%s names no %s", m->path, what);
+  size_t len = strlen(m->dir) + strlen(file) + 2, n = 0;
+  if (!(*path = malloc(len)))
+    return tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  snprintf(*path, len, "%s/%s", m->dir, file);
+  if (!(*text = tgm__read_file(*path, &n)))
+    return tgm__fail(TGM_ERR_IO, "cannot read the %s %s", what, *path);
+  char got[33];
+  tgm__text_hash(*text, n, got);
+  if (strcmp(got, want)) {
+    free(*text);
+    *text = NULL;
+    return tgm__fail(TGM_ERR_MANIFEST,
+                     "the %s %s is not the file tgm-gen wrote with %s (its hash differs: "
+                     "edited, or another run's): make them again together (tgm-gen -o)",
+                     what, *path, m->path);
+  }
+  return TGM_OK;
 }
 
 void tune_manifest_free(tune_manifest *m) {

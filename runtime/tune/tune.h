@@ -139,6 +139,9 @@ typedef struct {
   char *cuda_source; // file names, relative to dir
   char *hip_source;
   char *cub_source; // the CUB baseline (NAME_TYPE.cub.cu); NULL: none
+  // "sources_hash": each named file's hash as tgm-gen wrote it (32 hex
+  // digits, tgm__text_hash); tune_manifest_source compares it
+  char cuda_hash[33], hip_hash[33], cub_hash[33];
   char *source_hash, *spectrum, *type, *ctype, *op, *ns;
   tune_shape shape; // rows and columns: variants launch for m > 0 (launches_m_positive)
   tune_variant *v;
@@ -177,6 +180,13 @@ typedef struct {
 // tgm_last_error().
 tgm_status tune_manifest_read(const char *path, tune_manifest *m);
 void tune_manifest_free(tune_manifest *m);
+// The text of a source the manifest names (TUNE_SRC_CUDA, _HIP, _CUB), read
+// from beside it (*path: where, malloc'd, also on failure; NULL if none is
+// named): TGM_ERR_IO when it cannot be read, TGM_ERR_MANIFEST when it is not
+// the file tgm-gen wrote with this manifest (its hash differs: edited, or
+// one of another run's set).
+typedef enum { TUNE_SRC_CUDA, TUNE_SRC_HIP, TUNE_SRC_CUB } tune_src;
+tgm_status tune_manifest_source(const tune_manifest *m, tune_src which, char **text, char **path);
 // "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string;
 // "GROUP" (row variants of per_row threads a row) becomes group.
 char *tune_name_expr(const char *pattern, unsigned block, unsigned group);

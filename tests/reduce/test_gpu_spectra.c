@@ -8,7 +8,8 @@
 // given, with it. Rows and columns through tgm_reduce_spectrum_rows /
 // _cols (DATA_DIR/rows, DATA_DIR/cols): sumsq, dot, count_if, mean, argmax
 // (rows), prod (columns) on matrices with ld > n, misaligned starts, 4097
-// long rows, 4097 rows, n = 0 and m = 0. Exit 0 pass, 1 fail, 77 no GPU.
+// long rows, 4097 rows, n = 0 and m = 0. A CUDA source edited after
+// tgm-gen wrote it is refused. Exit 0 pass, 1 fail, 77 no GPU.
 //   test_reduce_gpu_spectra DATA_DIR [DB]   (DATA_DIR: tgm-gen's manifests
 //   of absmax, argmax, bit_xor, count_if, dot, l2norm, mean, prod, sumsq;
 //   rows/ and cols/ of sumsq, dot, count_if f32, mean, prod i32, argmax f32 rows)
@@ -18,6 +19,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MAXN ((1u << 20) + 8)
 static const size_t sizes[] = {0, 1, 33, 4097, (1u << 20) + 3};
@@ -308,6 +310,52 @@ static void one_matrix(tgm_ctx *c, const mat *x) {
   }
 }
 
+// A data folder whose CUDA source is not the one tgm-gen wrote with its
+// manifest (edited here): the call refuses it by the manifest's hash
+// (TGM_ERR_MANIFEST, the file named) and runs nothing.
+static void test_edited_source(const char *data) {
+  char dir[] = "/tmp/tgm-reduce-edited-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  const char *names[] = {"dot_f32.json", "dot_f32.cu"};
+  for (int i = 0; i < 2; i++) {
+    char from[4096], to[4096], buf[1 << 16];
+    snprintf(from, sizeof from, "%s/%s", data, names[i]);
+    snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    CHECK(in && out);
+    if (!in || !out)
+      return;
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+      fwrite(buf, 1, got, out);
+    if (i == 1)
+      fputs("// edited\n", out);
+    fclose(in);
+    fclose(out);
+  }
+  tgm_ctx_options o = {0};
+  o.data_dir = dir;
+  o.db_path = "";
+  tgm_ctx *c;
+  CHECK_EQ_INT(tgm_ctx_create(&c, &o), TGM_OK);
+  const void *ins[2] = {dev(d_x, 0), dev(d_y, 0)};
+  poison();
+  CHECK_EQ_INT(tgm_reduce_spectrum(c, "dot", TGM_TYPE_F32, ins, 2, 33, NULL, 0, dev(d_out, 0),
+                                   stream),
+               TGM_ERR_MANIFEST);
+  CHECK_HAS(tgm_last_error(), "dot_f32.cu is not the file tgm-gen wrote with");
+  unsigned char got[4];
+  fetch(got, 4);
+  CHECK(got[0] == 0xA5 && got[3] == 0xA5); // nothing ran
+  tgm_ctx_destroy(c);
+  for (int i = 0; i < 2; i++) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || argc > 3) {
     fprintf(stderr, "usage: test_reduce_gpu_spectra DATA_DIR [DB]\n");
@@ -338,6 +386,7 @@ int main(int argc, char **argv) {
   put(d_y, hy, MAXN * 4);
   put(d_y + MAXN * 4, hd, MAXN * 8);
   put(d_y + MAXN * 12, hu, MAXN * 4);
+  test_edited_source(argv[1]);
   for (int with_db = 0; with_db <= (argc == 3); with_db++) {
     tgm_ctx_options o = {0};
     o.data_dir = argv[1];

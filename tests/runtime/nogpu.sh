@@ -8,8 +8,11 @@ if [ -e /dev/nvidiactl ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; 
   exit 77
 fi
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+# run in the work folder: a run without --db writes ./tgm-tune.db.json there
+tune=$(realpath "$tune") dir=$(realpath "$dir") && cd "$work" || exit 1
 err=$work/err
-# tiny.json's sources lie beside it (sum_i32.cu): every file input is good
+# tiny.json's sources lie beside it (sum_i32.cu, the text its sources_hash
+# holds): every file input is good
 cp "$dir/data/tiny.json" "$work/tiny.json"
 printf '// the CUDA source\n' >"$work/sum_i32.cu"
 "$tune" "$work/tiny.json" --db "$work/db.json" >/dev/null 2>"$err"
@@ -128,6 +131,28 @@ expect "--noise=VALUE form" "--noise x: a fraction" "$work/tiny.json" --noise=x
 expect "a parameter the spectrum lacks" "has no parameter of that name (it takes none)" \
   "$work/tiny.json" --param threshold=1
 expect "--param without =" "--param wants NAME=VALUE" "$work/tiny.json" --param threshold
+# a source that is not the one tgm-gen wrote with the manifest (edited, or a
+# set mixed from two runs, which a run killed between its renames could
+# leave) is refused by its hash, before the GPU; so is a manifest without
+# the hashes (an older tgm-gen's)
+gen=$dir/../../generated
+mkdir "$work/set" && cp "$gen/sum_i32.json" "$gen/sum_i32.cu" "$gen/sum_i32.hip" "$gen/sum_i32.cub.cu" "$work/set/"
+"$tune" "$work/set/sum_i32.json" --db "$work/db.json" >/dev/null 2>"$err"
+[ $? -eq 3 ] || { echo "FAIL: the generated set should reach the GPU (exit 3):"; cat "$err"; exit 1; }
+printf '// edited\n' >>"$work/set/sum_i32.cu"
+expect "an edited CUDA source" "the CUDA source $work/set/sum_i32.cu is not the file tgm-gen wrote with $work/set/sum_i32.json" \
+  "$work/set/sum_i32.json"
+cp "$gen/max_i32.cu" "$work/set/sum_i32.cu"
+expect "a CUDA source of another run" "sum_i32.cu is not the file tgm-gen wrote" "$work/set/sum_i32.json"
+cp "$gen/sum_i32.cu" "$work/set/sum_i32.cu" && cp "$gen/max_i32.hip" "$work/set/sum_i32.hip"
+expect "a HIP source of another run" "the HIP source .*sum_i32.hip is not the file" "$work/set/sum_i32.json" --backend hip
+printf ' ' >>"$work/set/sum_i32.cub.cu"
+expect "an edited CUB baseline" "the CUB baseline .*sum_i32.cub.cu is not the file" "$work/set/sum_i32.json"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); del m["sources_hash"]; json.dump(m, open(sys.argv[2], "w"))' \
+  "$gen/sum_i32.json" "$work/set/old.json"
+[ ! -e tgm-tune.db.json ] || { echo "FAIL: a refused source made a database in $PWD"; exit 1; }
+expect "a manifest without sources_hash" "old.json: sources_hash has no hash .* of cuda 'sum_i32.cu' (a manifest of an older tgm-gen" \
+  "$work/set/old.json"
 # --version, and options as --option=VALUE
 "$tune" --version | grep -q '^tgm-tune [0-9]' || { echo "FAIL: --version"; exit 1; }
 "$tune" "$work/tiny.json" --db="$work/db2.json" --mode=graph >/dev/null 2>"$err"

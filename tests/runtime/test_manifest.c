@@ -198,6 +198,26 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(m.n_v, 0);
   }
   CHECK_EQ_INT(tune_manifest_read("/nonexistent/m.json", &m), TGM_ERR_MANIFEST);
+  // every source named has its hash, 32 lowercase hex digits
+  const char *bad_hash[] = {
+      "",                                                                     // none at all
+      "\"sources_hash\": {\"cuda\": \"0123456789abcdef0123456789abcdef\"}, ", // no hip
+      "\"sources_hash\": {\"cuda\": \"0123456789abcdef0123456789abcdeg\", \"hip\": "
+      "\"0123456789abcdef0123456789abcdef\"}, ",
+      "\"sources_hash\": {\"cuda\": \"0123456789ABCDEF0123456789abcdef\", \"hip\": "
+      "\"0123456789abcdef0123456789abcdef\"}, ",
+      "\"sources_hash\": {\"cuda\": \"0123456789abcdef0123456789abcdef0\", \"hip\": "
+      "\"0123456789abcdef0123456789abcdef\"}, ",
+      "\"sources_hash\": {\"cuda\": 5, \"hip\": \"0123456789abcdef0123456789abcdef\"}, ",
+  };
+  for (size_t i = 0; i < sizeof bad_hash / sizeof *bad_hash; i++) {
+    char text[2048];
+    snprintf(text, sizeof text, "%s\"sources\": {\"cuda\": \"s.cu\", \"hip\": \"s.hip\"}, %s%s}",
+             HEAD, bad_hash[i], VARIANT("\"out\""));
+    s = read_text(text, &m);
+    CHECK_EQ_INT(s, TGM_ERR_MANIFEST);
+    CHECK_HAS(tgm_last_error(), "sources_hash has no hash (32 hex digits) of");
+  }
 
   // row and column manifests (tgm-gen --rows, --cols): their grids, knobs
   // and arguments, as generated
