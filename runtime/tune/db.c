@@ -667,6 +667,11 @@ tgm_status tune_db_open(const char *given, tune_db **out) {
 }
 
 static tgm_status db_open_at(const char *path, tune_db **out) {
+  // a folder, a device or a FIFO where the database should be is refused
+  // before its lock file is made beside it
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return tgm__fail(TGM_ERR_IO, "%s: not a file", path);
   int lk = lock_db(path);
   if (lk < 0)
     return TGM_ERR_IO;

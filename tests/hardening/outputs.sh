@@ -11,7 +11,8 @@
 #   - --reduce-api: a spectrum given twice is an error (its call would be
 #     defined twice), and each header's include guard comes from its name;
 #   - a FIFO where tgm-gen or tgm-tune reads a file is "not a file" at once
-#     (it waited for a writer for ever);
+#     (it waited for a writer for ever); a FIFO or a folder as tgm-tune's
+#     database leaves no lock file beside it;
 #   - SIGTERM during the CPU check removes the check's folder and ends its
 #     jobs.
 set -u
@@ -96,8 +97,13 @@ if [ -n "$tune" ]; then
   [ $? -eq 2 ] && grep -q "not a file" err && ok "tgm-tune FIFO manifest refused" ||
     { fail "tgm-tune FIFO manifest"; cat err; }
   timeout 30 "$tune" gen/sum_i32.json --db fifo.json >/dev/null 2>err
-  [ $? -eq 4 ] && grep -q "not a file" err && ok "tgm-tune --db FIFO refused" ||
-    { fail "tgm-tune --db FIFO"; cat err; }
+  [ $? -eq 4 ] && grep -q "not a file" err && [ ! -e fifo.json.lock ] && ok "tgm-tune --db FIFO refused" ||
+    { fail "tgm-tune --db FIFO (or its lock file left)"; cat err; }
+  # a folder as the database: refused, and no DIR.lock made beside it
+  mkdir dbdir
+  timeout 30 "$tune" gen/sum_i32.json --db dbdir >/dev/null 2>err
+  [ $? -eq 4 ] && grep -q "dbdir: not a file" err && [ ! -e dbdir.lock ] && ok "tgm-tune --db FOLDER refused" ||
+    { fail "tgm-tune --db FOLDER (or dbdir.lock left)"; cat err; }
 fi
 # SIGTERM during the CPU check: the check's folder removed and its jobs
 # ended (were left in $TMPDIR, the compilers running on as orphans)
