@@ -365,7 +365,7 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     Buf text = {0}, sim = {0};
     char err[512];
     files[d] = arena_printf(a, "%s.%s", base, by[d]->target->ext);
-    int bad = gen_source(&text, a, by[d], source, NULL, err, sizeof err);
+    int bad = gen_source(&text, a, by[d], source, NULL, false, err, sizeof err);
     if (!bad && fresh_shared(&sim, text.data ? text.data : "") != 0) {
       diag_error(ctx->diag, loc,
                  "internal error: a shared declaration of the generated %s is in a form the "

@@ -12,7 +12,8 @@
  * Several GPUs: each table is used on a GPU of its name, compute capability
  * and SM count; any other GPU gets the portable table (portable_table). */
 #include "tgm.h"
-#include "tune.h" /* tune_db_load_buckets: the database as tgm-tune reads it */
+#include "tune.h"                    /* tune_db_load_buckets: the database as tgm-tune reads it */
+#include "../runtime/src/internal.h" /* tgm__text_hash: the header's include guard */
 
 #include "launch_rule.tpl" /* tgm_cols_width_ok: the launch rule, one home */
 
@@ -729,7 +730,8 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     choice_index(a, &distinct, ch);
   }
   tables_of(a, choices, &tables);
-  if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
+  size_t start = out->len;
+  if (gen_source(out, a, c, source, &plans, true, err, errlen) != 0)
     return -1;
   TplDict *d = tpl_dict(a, NULL);
   embed_fill_signature(d, a, c);
@@ -800,5 +802,98 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
   tpl_setf(d, "ntables", "%d", tables.len);
   tpl_setf(d, "portable", "%d", portable);
   tpl_set(d, "several", tables.len > 1 ? "1" : "");
-  return tpl_expand(out, "embed.tpl", tpl_text("embed.tpl"), d, err, errlen);
+  if (tpl_expand(out, "embed.tpl", tpl_text("embed.tpl"), d, err, errlen) != 0)
+    return -1;
+  embed_guard(out, start, a, c);
+  return 0;
+}
+
+/* The header's own short names in capitals (T, A, R, V, BLOCK, ITEMS, N, a
+ * parameter K ...: every identifier of capitals and digits outside comments
+ * and literals, none of the C library's macros it may use): sorted, each
+ * once. An application's `#define N 1024` before the include broke it. */
+static void shielded_names(Arena *a, const char *text, size_t len, PtrVec *out) {
+  static const char *const library[] = {"INFINITY", "NAN", "NULL", "EOF"};
+  for (size_t i = 0; i < len;) {
+    size_t past = front_skip_trivia(text, len, i);
+    if (past != i) {
+      i = past;
+      continue;
+    }
+    const char *p = text + i;
+    if (!isalnum((unsigned char)*p) && *p != '_') {
+      i++;
+      continue;
+    }
+    size_t n = 0;
+    bool caps = isupper((unsigned char)*p);
+    while (i + n < len && (isalnum((unsigned char)p[n]) || p[n] == '_')) {
+      caps = caps && (isupper((unsigned char)p[n]) || isdigit((unsigned char)p[n]));
+      n++;
+    }
+    i += n;
+    const char *id = arena_printf(a, "%.*s", (int)n, p);
+    for (size_t k = 0; caps && k < COUNT_OF(library); k++)
+      caps = strcmp(id, library[k]) != 0;
+    int at = 0; /* sorted insertion, each once */
+    while (caps && at < out->len && strcmp(out->items[at], id) < 0)
+      at++;
+    if (!caps || (at < out->len && strcmp(out->items[at], id) == 0))
+      continue;
+    vec_push(a, out, NULL);
+    memmove(&out->items[at + 1], &out->items[at],
+            (size_t)(out->len - 1 - at) * sizeof out->items[0]);
+    out->items[at] = (void *)id;
+  }
+}
+
+/* The include guard of the embedded header in out from `start`: after its
+ * banner (the leading comment lines) to its end. The guard names the call
+ * and the hash of the header's text: the same header included twice is
+ * read once, two different headers of one call in a program stay two (and
+ * the compiler says the call is defined twice). Inside it, the header's
+ * short names are kept from the application's macros (push_macro, #undef)
+ * and the macros given back at its end. */
+void embed_guard(Buf *out, size_t start, Arena *a, const Composition *c) {
+  const char *text = out->data + start;
+  size_t len = out->len - start, banner = 0;
+  while (banner + 1 < len && text[banner] == '/' && text[banner + 1] == '/') {
+    const char *nl = memchr(text + banner, '\n', len - banner);
+    banner = nl ? (size_t)(nl - text) + 1 : len;
+  }
+  char hex[33];
+  tgm__text_hash(text, len, hex);
+  const ElemInfo *ei = elem_info(c->elem);
+  char *guard = arena_printf(a, "TGM_EMBED_%s%s_%s_%.8s", c->name,
+                             c->rows   ? "_ROWS"
+                             : c->cols ? "_COLS"
+                                       : "",
+                             ei->name, hex);
+  for (char *g = guard; *g; g++)
+    *g = (char)toupper((unsigned char)*g);
+  PtrVec names = {0};
+  shielded_names(a, text + banner, len - banner, &names);
+  const char *rtc = dialect_hole(c->target, "rtc");
+  Buf push = {0}, pop = {0};
+  buf_printf(&push,
+             "\n// The header's short names, kept from an application's macros of the same\n"
+             "// names (#define N 1024 before the include), which its end gives back.\n"
+             "#if !defined(%s)\n",
+             rtc);
+  buf_printf(&pop, "\n#if !defined(%s)\n", rtc);
+  for (int i = 0; i < names.len; i++) {
+    buf_printf(&push, "#pragma push_macro(\"%s\")\n#undef %s\n", (const char *)names.items[i],
+               (const char *)names.items[i]);
+    buf_printf(&pop, "#pragma pop_macro(\"%s\")\n", (const char *)names.items[i]);
+  }
+  buf_puts(&push, "#endif\n");
+  buf_puts(&pop, "#endif\n");
+  char *rest = arena_alloc(a, len - banner + 1);
+  memcpy(rest, text + banner, len - banner);
+  rest[len - banner] = '\0';
+  out->len = start + banner;
+  buf_printf(out, "#ifndef %s\n#define %s\n%s%s%s#endif // %s\n", guard, guard,
+             names.len ? push.data : "", rest, names.len ? pop.data : "", guard);
+  buf_free(&push);
+  buf_free(&pop);
 }

@@ -263,7 +263,10 @@ int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
   tpl_set(d, "temp_contract", st->temp_contract);
   if (cells && cells->len)
     fill_cells(d, a, cells, how, &plans);
-  if (gen_source(out, a, c, source, &plans, err, errlen) != 0)
+  size_t start = out->len;
+  if (gen_source(out, a, c, source, &plans, true, err, errlen) != 0 ||
+      tpl_expand(out, "embed_rows.tpl", tpl_text("embed_rows.tpl"), d, err, errlen) != 0)
     return -1;
-  return tpl_expand(out, "embed_rows.tpl", tpl_text("embed_rows.tpl"), d, err, errlen);
+  embed_guard(out, start, a, c);
+  return 0;
 }

@@ -291,10 +291,16 @@ static bool wanted(const PtrVec *only, const Plan *p) {
 }
 
 int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
-               char *err, size_t errlen) {
+               bool embedded, char *err, size_t errlen) {
   const Dialect *dl = c->target;
   TplDict *d = tpl_dict(a, NULL);
   fill_common(d, a, c, dl, source);
+  /* an embedded header (embed.tpl, embed_rows.tpl close what this opens) */
+  tpl_set(d, "embedded", embedded ? "1" : "");
+  tpl_set(d, "embed_rtc", dialect_hole(dl, "rtc"));
+  /* a kernel that is no template: in the header's unnamed namespace, unused
+     by a program that never launches it (and compilers warn of that) */
+  tpl_set(d, "unused", embedded ? "[[maybe_unused]] " : "");
   tpl_set(d, "vtype", elem_text[c->elem].vtype);
   tpl_setf(d, "vw", "%d", 16 / elem_info(c->elem)->bytes);
   const ElemText *at = &elem_text[c->acc_elem];

@@ -508,7 +508,7 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
     for (int d = 0; d < DIALECT_COUNT; d++) {
       char err[512];
       Buf *out = outputs_add(outs, arena_printf(arena, "%s.%s", base, by[d]->target->ext));
-      if (gen_source(out, arena, by[d], path, NULL, err, sizeof err) != 0)
+      if (gen_source(out, arena, by[d], path, NULL, false, err, sizeof err) != 0)
         diag_error(ctx->diag, (Loc){path, 0, 0}, "internal error in a template: %s", err);
       texts[d] = out;
     }
@@ -593,12 +593,12 @@ static void run_reduce_api(Ctx *ctx, const Options *opt, int nfiles, char **file
   const char *file = slash ? slash + 1 : opt->outdir;
   Buf *out = outputs_add(outs, file);
   /* the include guard from the header's name (reduce_spectra.h:
-     TGM_REDUCE_SPECTRA_H): two such headers in one program, both seen */
-  char *guard = arena_printf(arena, "TGM_%s", file);
+     TGM_API_REDUCE_SPECTRA_H): two such headers in one program, both seen,
+     and none named as the library's own (-o reduce.h: TGM_REDUCE_H was
+     <tgm/reduce.h>'s guard) */
+  char *guard = arena_printf(arena, "TGM_API_%s", file);
   for (char *g = guard; *g; g++)
     *g = isalnum((unsigned char)*g) ? (char)toupper((unsigned char)*g) : '_';
-  if (!strncmp(guard, "TGM_TGM_", 8))
-    memmove(guard + 4, guard + 8, strlen(guard + 8) + 1);
   char err[512];
   if (!ctx->diag->nerrors &&
       reduce_api_write(&api, out, names.data ? names.data : "", guard, err, sizeof err) != 0)

@@ -5,6 +5,7 @@
  * read it; nothing else tests which dialect it prints. Adding a dialect is
  * an entry here and a backend in the runtime. */
 #include "tgm.h"
+#include <string.h>
 
 // clang-format off
 /* The GPU built-ins that ND_GPU names (tid, bid, ...), as printed. */
@@ -31,7 +32,8 @@ static const char *const cuda_host[] = {
     "stream_t", "cudaStream_t",
     "success", "cudaSuccess",
     "err_invalid", "cudaErrorInvalidValue",
-    "get_last_error", "cudaGetLastError",
+    "peek_last_error", "cudaPeekAtLastError",
+    "clear_last_error", "cudaGetLastError",
     "rtc", "__CUDACC_RTC__",
     "malloc", "cudaMalloc",
     "graph", "a CUDA graph",
@@ -54,7 +56,8 @@ static const char *const hip_host[] = {
     "stream_t", "hipStream_t",
     "success", "hipSuccess",
     "err_invalid", "hipErrorInvalidValue",
-    "get_last_error", "hipGetLastError",
+    "peek_last_error", "hipPeekAtLastError",
+    "clear_last_error", "hipGetLastError",
     "rtc", "__HIPCC_RTC__",
     "malloc", "hipMalloc",
     "graph", "a HIP graph",
@@ -146,4 +149,11 @@ const Dialect *dialect_get(DialectKind k) { return &dialects[k]; }
 void dialect_set_holes(TplDict *d, const Dialect *dl) {
   for (const char *const *kv = dl->host; kv[0]; kv += 2)
     tpl_set(d, kv[0], kv[1]);
+}
+
+const char *dialect_hole(const Dialect *dl, const char *hole) {
+  for (const char *const *kv = dl->host; kv[0]; kv += 2)
+    if (strcmp(kv[0], hole) == 0)
+      return kv[1];
+  return "";
 }

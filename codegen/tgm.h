@@ -736,6 +736,7 @@ const Dialect *dialect_get(DialectKind k);
 /* sets the host API's holes (err_t, stream_t, ...) of a template */
 struct TplDict;
 void dialect_set_holes(struct TplDict *d, const Dialect *dl);
+const char *dialect_hole(const Dialect *dl, const char *hole); /* one of them: "rtc" */
 void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn);
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n);
 const char *emit_type(Arena *a, const Type *t);
@@ -765,9 +766,10 @@ const char *tpl_text(const char *name); /* a built-in template, or NULL */
 const char *gen_base_name(Arena *a, const Composition *c); /* sum_i32 */
 const char *plan_summary(Arena *a, const Plan *p);
 /* The CUDA or HIP source of a composition (only the plans in `only`, when
- * not NULL); 0, or -1 with err (a template bug). */
+ * not NULL; embedded: the start of an embedded header, which embed.tpl and
+ * embed_rows.tpl end); 0, or -1 with err (a template bug). */
 int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, const PtrVec *only,
-               char *err, size_t errlen);
+               bool embedded, char *err, size_t errlen);
 /* NAME_TYPE.cub.cu, the CUB baseline of the spectrum (templates/cub.tpl) */
 int gen_cub(Buf *out, Arena *a, const Composition *c, const char *source, char *err, size_t errlen);
 const char *gen_grid_enum(const char *rule);                 /* tiles -> TGM_TILES */
@@ -869,6 +871,9 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c);
  * where). 0, or -1 with err. */
 int gen_embed_rows(Buf *out, Arena *a, const Composition *c, const char *source,
                    const PtrVec *cells, const char *how, char *err, size_t errlen);
+/* Wraps the embedded header written into out from `start` in its include
+ * guard (embed.c: gen_embed and gen_embed_rows end with it). */
+void embed_guard(Buf *out, size_t start, Arena *a, const Composition *c);
 /* The kinds the rule's pick names, for rows (c->rows: rw_narrow, rw_wide,
  * rb, rl, as tgm_rows_pick's kind and vec) or columns (ct): role i's name
  * and the variant the embedded header runs for it (NULL: no such role, or

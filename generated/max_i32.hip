@@ -3586,7 +3586,7 @@ hipError_t launch_max_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3597,7 +3597,7 @@ hipError_t launch_max_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3614,7 +3614,7 @@ hipError_t launch_max_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3625,7 +3625,7 @@ hipError_t launch_max_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3642,7 +3642,7 @@ hipError_t launch_max_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3653,7 +3653,7 @@ hipError_t launch_max_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3670,7 +3670,7 @@ hipError_t launch_max_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3681,7 +3681,7 @@ hipError_t launch_max_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3698,7 +3698,7 @@ hipError_t launch_max_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3709,7 +3709,7 @@ hipError_t launch_max_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3726,7 +3726,7 @@ hipError_t launch_max_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3737,7 +3737,7 @@ hipError_t launch_max_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3754,7 +3754,7 @@ hipError_t launch_max_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3765,7 +3765,7 @@ hipError_t launch_max_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3782,7 +3782,7 @@ hipError_t launch_max_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3793,7 +3793,7 @@ hipError_t launch_max_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3810,7 +3810,7 @@ hipError_t launch_max_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3821,7 +3821,7 @@ hipError_t launch_max_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3838,7 +3838,7 @@ hipError_t launch_max_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3849,7 +3849,7 @@ hipError_t launch_max_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3866,7 +3866,7 @@ hipError_t launch_max_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3877,7 +3877,7 @@ hipError_t launch_max_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3894,7 +3894,7 @@ hipError_t launch_max_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3905,7 +3905,7 @@ hipError_t launch_max_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3922,7 +3922,7 @@ hipError_t launch_max_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3933,7 +3933,7 @@ hipError_t launch_max_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3950,7 +3950,7 @@ hipError_t launch_max_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3961,7 +3961,7 @@ hipError_t launch_max_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3978,7 +3978,7 @@ hipError_t launch_max_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3989,7 +3989,7 @@ hipError_t launch_max_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4006,7 +4006,7 @@ hipError_t launch_max_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4017,7 +4017,7 @@ hipError_t launch_max_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4034,7 +4034,7 @@ hipError_t launch_max_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4045,7 +4045,7 @@ hipError_t launch_max_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4062,7 +4062,7 @@ hipError_t launch_max_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4073,7 +4073,7 @@ hipError_t launch_max_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4090,7 +4090,7 @@ hipError_t launch_max_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4101,7 +4101,7 @@ hipError_t launch_max_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4118,7 +4118,7 @@ hipError_t launch_max_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4129,7 +4129,7 @@ hipError_t launch_max_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4146,7 +4146,7 @@ hipError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4157,7 +4157,7 @@ hipError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4174,7 +4174,7 @@ hipError_t launch_max_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4185,7 +4185,7 @@ hipError_t launch_max_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4202,7 +4202,7 @@ hipError_t launch_max_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4213,7 +4213,7 @@ hipError_t launch_max_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4230,7 +4230,7 @@ hipError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4241,7 +4241,7 @@ hipError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4258,7 +4258,7 @@ hipError_t launch_max_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4269,7 +4269,7 @@ hipError_t launch_max_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4286,7 +4286,7 @@ hipError_t launch_max_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4297,7 +4297,7 @@ hipError_t launch_max_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4314,7 +4314,7 @@ hipError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4325,7 +4325,7 @@ hipError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4342,7 +4342,7 @@ hipError_t launch_max_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4353,7 +4353,7 @@ hipError_t launch_max_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4370,7 +4370,7 @@ hipError_t launch_max_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4381,7 +4381,7 @@ hipError_t launch_max_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4398,7 +4398,7 @@ hipError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4409,7 +4409,7 @@ hipError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4426,7 +4426,7 @@ hipError_t launch_max_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4437,7 +4437,7 @@ hipError_t launch_max_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4454,7 +4454,7 @@ hipError_t launch_max_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4465,7 +4465,7 @@ hipError_t launch_max_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4482,7 +4482,7 @@ hipError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4493,7 +4493,7 @@ hipError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4510,7 +4510,7 @@ hipError_t launch_max_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4521,7 +4521,7 @@ hipError_t launch_max_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4538,7 +4538,7 @@ hipError_t launch_max_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4549,7 +4549,7 @@ hipError_t launch_max_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4566,7 +4566,7 @@ hipError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4577,7 +4577,7 @@ hipError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4594,7 +4594,7 @@ hipError_t launch_max_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4602,7 +4602,7 @@ hipError_t launch_max_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4619,7 +4619,7 @@ hipError_t launch_max_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4627,7 +4627,7 @@ hipError_t launch_max_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4644,7 +4644,7 @@ hipError_t launch_max_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4652,7 +4652,7 @@ hipError_t launch_max_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4669,7 +4669,7 @@ hipError_t launch_max_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4677,7 +4677,7 @@ hipError_t launch_max_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4694,7 +4694,7 @@ hipError_t launch_max_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4702,7 +4702,7 @@ hipError_t launch_max_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4719,7 +4719,7 @@ hipError_t launch_max_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4727,7 +4727,7 @@ hipError_t launch_max_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4744,7 +4744,7 @@ hipError_t launch_max_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4752,7 +4752,7 @@ hipError_t launch_max_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4769,7 +4769,7 @@ hipError_t launch_max_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4777,7 +4777,7 @@ hipError_t launch_max_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4794,7 +4794,7 @@ hipError_t launch_max_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4802,7 +4802,7 @@ hipError_t launch_max_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4819,7 +4819,7 @@ hipError_t launch_max_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4827,7 +4827,7 @@ hipError_t launch_max_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4844,7 +4844,7 @@ hipError_t launch_max_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4852,7 +4852,7 @@ hipError_t launch_max_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4869,7 +4869,7 @@ hipError_t launch_max_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4877,7 +4877,7 @@ hipError_t launch_max_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4894,7 +4894,7 @@ hipError_t launch_max_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4902,7 +4902,7 @@ hipError_t launch_max_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4919,7 +4919,7 @@ hipError_t launch_max_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4927,7 +4927,7 @@ hipError_t launch_max_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4944,7 +4944,7 @@ hipError_t launch_max_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4952,7 +4952,7 @@ hipError_t launch_max_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4969,7 +4969,7 @@ hipError_t launch_max_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4977,7 +4977,7 @@ hipError_t launch_max_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4994,7 +4994,7 @@ hipError_t launch_max_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5002,7 +5002,7 @@ hipError_t launch_max_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5019,7 +5019,7 @@ hipError_t launch_max_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5027,7 +5027,7 @@ hipError_t launch_max_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5044,7 +5044,7 @@ hipError_t launch_max_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5052,7 +5052,7 @@ hipError_t launch_max_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5069,7 +5069,7 @@ hipError_t launch_max_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5077,7 +5077,7 @@ hipError_t launch_max_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5094,7 +5094,7 @@ hipError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5102,7 +5102,7 @@ hipError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5119,7 +5119,7 @@ hipError_t launch_max_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5127,7 +5127,7 @@ hipError_t launch_max_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5144,7 +5144,7 @@ hipError_t launch_max_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5152,7 +5152,7 @@ hipError_t launch_max_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5169,7 +5169,7 @@ hipError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5177,7 +5177,7 @@ hipError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5194,7 +5194,7 @@ hipError_t launch_max_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5202,7 +5202,7 @@ hipError_t launch_max_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5219,7 +5219,7 @@ hipError_t launch_max_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5227,7 +5227,7 @@ hipError_t launch_max_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5244,7 +5244,7 @@ hipError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5252,7 +5252,7 @@ hipError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5269,7 +5269,7 @@ hipError_t launch_max_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5277,7 +5277,7 @@ hipError_t launch_max_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5294,7 +5294,7 @@ hipError_t launch_max_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5302,7 +5302,7 @@ hipError_t launch_max_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5319,7 +5319,7 @@ hipError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5327,7 +5327,7 @@ hipError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5344,7 +5344,7 @@ hipError_t launch_max_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5352,7 +5352,7 @@ hipError_t launch_max_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5369,7 +5369,7 @@ hipError_t launch_max_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5377,7 +5377,7 @@ hipError_t launch_max_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5394,7 +5394,7 @@ hipError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5402,7 +5402,7 @@ hipError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5419,7 +5419,7 @@ hipError_t launch_max_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5427,7 +5427,7 @@ hipError_t launch_max_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5444,7 +5444,7 @@ hipError_t launch_max_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5452,7 +5452,7 @@ hipError_t launch_max_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5469,7 +5469,7 @@ hipError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5477,7 +5477,7 @@ hipError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5494,7 +5494,7 @@ hipError_t launch_max_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5505,7 +5505,7 @@ hipError_t launch_max_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5522,7 +5522,7 @@ hipError_t launch_max_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5533,7 +5533,7 @@ hipError_t launch_max_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5550,7 +5550,7 @@ hipError_t launch_max_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5561,7 +5561,7 @@ hipError_t launch_max_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5578,7 +5578,7 @@ hipError_t launch_max_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5589,7 +5589,7 @@ hipError_t launch_max_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5606,7 +5606,7 @@ hipError_t launch_max_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5617,7 +5617,7 @@ hipError_t launch_max_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5634,7 +5634,7 @@ hipError_t launch_max_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5645,7 +5645,7 @@ hipError_t launch_max_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5662,7 +5662,7 @@ hipError_t launch_max_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5673,7 +5673,7 @@ hipError_t launch_max_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5690,7 +5690,7 @@ hipError_t launch_max_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5701,7 +5701,7 @@ hipError_t launch_max_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5718,7 +5718,7 @@ hipError_t launch_max_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5729,7 +5729,7 @@ hipError_t launch_max_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5746,7 +5746,7 @@ hipError_t launch_max_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5757,7 +5757,7 @@ hipError_t launch_max_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5774,7 +5774,7 @@ hipError_t launch_max_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5785,7 +5785,7 @@ hipError_t launch_max_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5802,7 +5802,7 @@ hipError_t launch_max_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5813,7 +5813,7 @@ hipError_t launch_max_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5830,7 +5830,7 @@ hipError_t launch_max_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5841,7 +5841,7 @@ hipError_t launch_max_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5858,7 +5858,7 @@ hipError_t launch_max_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5869,7 +5869,7 @@ hipError_t launch_max_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5886,7 +5886,7 @@ hipError_t launch_max_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5897,7 +5897,7 @@ hipError_t launch_max_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5914,7 +5914,7 @@ hipError_t launch_max_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5925,7 +5925,7 @@ hipError_t launch_max_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5942,7 +5942,7 @@ hipError_t launch_max_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5953,7 +5953,7 @@ hipError_t launch_max_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5970,7 +5970,7 @@ hipError_t launch_max_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5981,7 +5981,7 @@ hipError_t launch_max_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5998,7 +5998,7 @@ hipError_t launch_max_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6009,7 +6009,7 @@ hipError_t launch_max_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6026,7 +6026,7 @@ hipError_t launch_max_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6037,7 +6037,7 @@ hipError_t launch_max_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6054,7 +6054,7 @@ hipError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6065,7 +6065,7 @@ hipError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6082,7 +6082,7 @@ hipError_t launch_max_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6093,7 +6093,7 @@ hipError_t launch_max_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6110,7 +6110,7 @@ hipError_t launch_max_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6121,7 +6121,7 @@ hipError_t launch_max_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6138,7 +6138,7 @@ hipError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6149,7 +6149,7 @@ hipError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6166,7 +6166,7 @@ hipError_t launch_max_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6177,7 +6177,7 @@ hipError_t launch_max_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6194,7 +6194,7 @@ hipError_t launch_max_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6205,7 +6205,7 @@ hipError_t launch_max_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6222,7 +6222,7 @@ hipError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6233,7 +6233,7 @@ hipError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6250,7 +6250,7 @@ hipError_t launch_max_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6261,7 +6261,7 @@ hipError_t launch_max_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6278,7 +6278,7 @@ hipError_t launch_max_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6289,7 +6289,7 @@ hipError_t launch_max_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6306,7 +6306,7 @@ hipError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6317,7 +6317,7 @@ hipError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6334,7 +6334,7 @@ hipError_t launch_max_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6345,7 +6345,7 @@ hipError_t launch_max_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6362,7 +6362,7 @@ hipError_t launch_max_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6373,7 +6373,7 @@ hipError_t launch_max_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6390,7 +6390,7 @@ hipError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6401,7 +6401,7 @@ hipError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6418,7 +6418,7 @@ hipError_t launch_max_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6429,7 +6429,7 @@ hipError_t launch_max_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6446,7 +6446,7 @@ hipError_t launch_max_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6457,7 +6457,7 @@ hipError_t launch_max_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6474,7 +6474,7 @@ hipError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6485,7 +6485,7 @@ hipError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6502,14 +6502,14 @@ hipError_t launch_max_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6526,14 +6526,14 @@ hipError_t launch_max_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6550,14 +6550,14 @@ hipError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6574,14 +6574,14 @@ hipError_t launch_max_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6598,14 +6598,14 @@ hipError_t launch_max_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6622,14 +6622,14 @@ hipError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6646,14 +6646,14 @@ hipError_t launch_max_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6670,14 +6670,14 @@ hipError_t launch_max_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6694,14 +6694,14 @@ hipError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6718,14 +6718,14 @@ hipError_t launch_max_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6742,14 +6742,14 @@ hipError_t launch_max_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6766,14 +6766,14 @@ hipError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6790,14 +6790,14 @@ hipError_t launch_max_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6814,14 +6814,14 @@ hipError_t launch_max_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6838,14 +6838,14 @@ hipError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6862,14 +6862,14 @@ hipError_t launch_max_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6886,14 +6886,14 @@ hipError_t launch_max_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6910,14 +6910,14 @@ hipError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_i32

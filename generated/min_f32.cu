@@ -3571,7 +3571,7 @@ cudaError_t launch_min_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3582,7 +3582,7 @@ cudaError_t launch_min_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3599,7 +3599,7 @@ cudaError_t launch_min_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3610,7 +3610,7 @@ cudaError_t launch_min_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3627,7 +3627,7 @@ cudaError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3638,7 +3638,7 @@ cudaError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3655,7 +3655,7 @@ cudaError_t launch_min_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3666,7 +3666,7 @@ cudaError_t launch_min_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3683,7 +3683,7 @@ cudaError_t launch_min_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3694,7 +3694,7 @@ cudaError_t launch_min_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3711,7 +3711,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3722,7 +3722,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3739,7 +3739,7 @@ cudaError_t launch_min_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3750,7 +3750,7 @@ cudaError_t launch_min_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3767,7 +3767,7 @@ cudaError_t launch_min_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3778,7 +3778,7 @@ cudaError_t launch_min_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3795,7 +3795,7 @@ cudaError_t launch_min_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3806,7 +3806,7 @@ cudaError_t launch_min_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3823,7 +3823,7 @@ cudaError_t launch_min_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3834,7 +3834,7 @@ cudaError_t launch_min_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3851,7 +3851,7 @@ cudaError_t launch_min_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3862,7 +3862,7 @@ cudaError_t launch_min_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3879,7 +3879,7 @@ cudaError_t launch_min_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3890,7 +3890,7 @@ cudaError_t launch_min_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3907,7 +3907,7 @@ cudaError_t launch_min_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3918,7 +3918,7 @@ cudaError_t launch_min_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3935,7 +3935,7 @@ cudaError_t launch_min_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3946,7 +3946,7 @@ cudaError_t launch_min_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3963,7 +3963,7 @@ cudaError_t launch_min_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3974,7 +3974,7 @@ cudaError_t launch_min_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3991,7 +3991,7 @@ cudaError_t launch_min_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4002,7 +4002,7 @@ cudaError_t launch_min_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4019,7 +4019,7 @@ cudaError_t launch_min_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4030,7 +4030,7 @@ cudaError_t launch_min_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4047,7 +4047,7 @@ cudaError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4058,7 +4058,7 @@ cudaError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4075,7 +4075,7 @@ cudaError_t launch_min_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4086,7 +4086,7 @@ cudaError_t launch_min_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4103,7 +4103,7 @@ cudaError_t launch_min_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4114,7 +4114,7 @@ cudaError_t launch_min_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4131,7 +4131,7 @@ cudaError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4142,7 +4142,7 @@ cudaError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4159,7 +4159,7 @@ cudaError_t launch_min_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4170,7 +4170,7 @@ cudaError_t launch_min_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4187,7 +4187,7 @@ cudaError_t launch_min_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4198,7 +4198,7 @@ cudaError_t launch_min_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4215,7 +4215,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4226,7 +4226,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4243,7 +4243,7 @@ cudaError_t launch_min_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4254,7 +4254,7 @@ cudaError_t launch_min_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4271,7 +4271,7 @@ cudaError_t launch_min_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4282,7 +4282,7 @@ cudaError_t launch_min_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4299,7 +4299,7 @@ cudaError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4310,7 +4310,7 @@ cudaError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4327,7 +4327,7 @@ cudaError_t launch_min_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4338,7 +4338,7 @@ cudaError_t launch_min_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4355,7 +4355,7 @@ cudaError_t launch_min_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4366,7 +4366,7 @@ cudaError_t launch_min_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4383,7 +4383,7 @@ cudaError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4394,7 +4394,7 @@ cudaError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4411,7 +4411,7 @@ cudaError_t launch_min_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4422,7 +4422,7 @@ cudaError_t launch_min_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4439,7 +4439,7 @@ cudaError_t launch_min_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4450,7 +4450,7 @@ cudaError_t launch_min_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4467,7 +4467,7 @@ cudaError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4478,7 +4478,7 @@ cudaError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4495,7 +4495,7 @@ cudaError_t launch_min_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4506,7 +4506,7 @@ cudaError_t launch_min_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4523,7 +4523,7 @@ cudaError_t launch_min_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4534,7 +4534,7 @@ cudaError_t launch_min_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4551,7 +4551,7 @@ cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4562,7 +4562,7 @@ cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4579,7 +4579,7 @@ cudaError_t launch_min_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4587,7 +4587,7 @@ cudaError_t launch_min_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4604,7 +4604,7 @@ cudaError_t launch_min_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4612,7 +4612,7 @@ cudaError_t launch_min_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4629,7 +4629,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4637,7 +4637,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4654,7 +4654,7 @@ cudaError_t launch_min_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4662,7 +4662,7 @@ cudaError_t launch_min_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4679,7 +4679,7 @@ cudaError_t launch_min_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4687,7 +4687,7 @@ cudaError_t launch_min_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4704,7 +4704,7 @@ cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4712,7 +4712,7 @@ cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4729,7 +4729,7 @@ cudaError_t launch_min_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4737,7 +4737,7 @@ cudaError_t launch_min_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4754,7 +4754,7 @@ cudaError_t launch_min_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4762,7 +4762,7 @@ cudaError_t launch_min_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4779,7 +4779,7 @@ cudaError_t launch_min_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4787,7 +4787,7 @@ cudaError_t launch_min_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4804,7 +4804,7 @@ cudaError_t launch_min_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4812,7 +4812,7 @@ cudaError_t launch_min_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4829,7 +4829,7 @@ cudaError_t launch_min_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4837,7 +4837,7 @@ cudaError_t launch_min_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4854,7 +4854,7 @@ cudaError_t launch_min_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4862,7 +4862,7 @@ cudaError_t launch_min_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4879,7 +4879,7 @@ cudaError_t launch_min_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4887,7 +4887,7 @@ cudaError_t launch_min_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4904,7 +4904,7 @@ cudaError_t launch_min_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4912,7 +4912,7 @@ cudaError_t launch_min_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4929,7 +4929,7 @@ cudaError_t launch_min_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4937,7 +4937,7 @@ cudaError_t launch_min_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4954,7 +4954,7 @@ cudaError_t launch_min_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4962,7 +4962,7 @@ cudaError_t launch_min_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4979,7 +4979,7 @@ cudaError_t launch_min_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4987,7 +4987,7 @@ cudaError_t launch_min_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5004,7 +5004,7 @@ cudaError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5012,7 +5012,7 @@ cudaError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5029,7 +5029,7 @@ cudaError_t launch_min_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5037,7 +5037,7 @@ cudaError_t launch_min_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5054,7 +5054,7 @@ cudaError_t launch_min_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5062,7 +5062,7 @@ cudaError_t launch_min_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5079,7 +5079,7 @@ cudaError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5087,7 +5087,7 @@ cudaError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5104,7 +5104,7 @@ cudaError_t launch_min_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5112,7 +5112,7 @@ cudaError_t launch_min_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5129,7 +5129,7 @@ cudaError_t launch_min_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5137,7 +5137,7 @@ cudaError_t launch_min_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5154,7 +5154,7 @@ cudaError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5162,7 +5162,7 @@ cudaError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5179,7 +5179,7 @@ cudaError_t launch_min_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5187,7 +5187,7 @@ cudaError_t launch_min_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5204,7 +5204,7 @@ cudaError_t launch_min_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5212,7 +5212,7 @@ cudaError_t launch_min_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5229,7 +5229,7 @@ cudaError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5237,7 +5237,7 @@ cudaError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5254,7 +5254,7 @@ cudaError_t launch_min_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5262,7 +5262,7 @@ cudaError_t launch_min_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5279,7 +5279,7 @@ cudaError_t launch_min_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5287,7 +5287,7 @@ cudaError_t launch_min_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5304,7 +5304,7 @@ cudaError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5312,7 +5312,7 @@ cudaError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5329,7 +5329,7 @@ cudaError_t launch_min_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5337,7 +5337,7 @@ cudaError_t launch_min_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5354,7 +5354,7 @@ cudaError_t launch_min_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5362,7 +5362,7 @@ cudaError_t launch_min_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5379,7 +5379,7 @@ cudaError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5387,7 +5387,7 @@ cudaError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5404,7 +5404,7 @@ cudaError_t launch_min_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5412,7 +5412,7 @@ cudaError_t launch_min_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5429,7 +5429,7 @@ cudaError_t launch_min_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5437,7 +5437,7 @@ cudaError_t launch_min_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5454,7 +5454,7 @@ cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5462,7 +5462,7 @@ cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5479,7 +5479,7 @@ cudaError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5490,7 +5490,7 @@ cudaError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5507,7 +5507,7 @@ cudaError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5518,7 +5518,7 @@ cudaError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5535,7 +5535,7 @@ cudaError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5546,7 +5546,7 @@ cudaError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5563,7 +5563,7 @@ cudaError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5574,7 +5574,7 @@ cudaError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5591,7 +5591,7 @@ cudaError_t launch_min_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5602,7 +5602,7 @@ cudaError_t launch_min_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5619,7 +5619,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5630,7 +5630,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5647,7 +5647,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5658,7 +5658,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5675,7 +5675,7 @@ cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5686,7 +5686,7 @@ cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5703,7 +5703,7 @@ cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5714,7 +5714,7 @@ cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5731,7 +5731,7 @@ cudaError_t launch_min_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5742,7 +5742,7 @@ cudaError_t launch_min_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5759,7 +5759,7 @@ cudaError_t launch_min_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5770,7 +5770,7 @@ cudaError_t launch_min_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5787,7 +5787,7 @@ cudaError_t launch_min_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5798,7 +5798,7 @@ cudaError_t launch_min_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5815,7 +5815,7 @@ cudaError_t launch_min_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5826,7 +5826,7 @@ cudaError_t launch_min_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5843,7 +5843,7 @@ cudaError_t launch_min_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5854,7 +5854,7 @@ cudaError_t launch_min_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5871,7 +5871,7 @@ cudaError_t launch_min_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5882,7 +5882,7 @@ cudaError_t launch_min_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5899,7 +5899,7 @@ cudaError_t launch_min_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5910,7 +5910,7 @@ cudaError_t launch_min_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5927,7 +5927,7 @@ cudaError_t launch_min_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5938,7 +5938,7 @@ cudaError_t launch_min_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5955,7 +5955,7 @@ cudaError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5966,7 +5966,7 @@ cudaError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5983,7 +5983,7 @@ cudaError_t launch_min_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5994,7 +5994,7 @@ cudaError_t launch_min_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6011,7 +6011,7 @@ cudaError_t launch_min_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6022,7 +6022,7 @@ cudaError_t launch_min_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6039,7 +6039,7 @@ cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6050,7 +6050,7 @@ cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6067,7 +6067,7 @@ cudaError_t launch_min_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6078,7 +6078,7 @@ cudaError_t launch_min_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6095,7 +6095,7 @@ cudaError_t launch_min_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6106,7 +6106,7 @@ cudaError_t launch_min_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6123,7 +6123,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6134,7 +6134,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6151,7 +6151,7 @@ cudaError_t launch_min_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6162,7 +6162,7 @@ cudaError_t launch_min_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6179,7 +6179,7 @@ cudaError_t launch_min_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6190,7 +6190,7 @@ cudaError_t launch_min_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6207,7 +6207,7 @@ cudaError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6218,7 +6218,7 @@ cudaError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6235,7 +6235,7 @@ cudaError_t launch_min_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6246,7 +6246,7 @@ cudaError_t launch_min_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6263,7 +6263,7 @@ cudaError_t launch_min_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6274,7 +6274,7 @@ cudaError_t launch_min_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6291,7 +6291,7 @@ cudaError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6302,7 +6302,7 @@ cudaError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6319,7 +6319,7 @@ cudaError_t launch_min_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6330,7 +6330,7 @@ cudaError_t launch_min_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6347,7 +6347,7 @@ cudaError_t launch_min_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6358,7 +6358,7 @@ cudaError_t launch_min_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6375,7 +6375,7 @@ cudaError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6386,7 +6386,7 @@ cudaError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6403,7 +6403,7 @@ cudaError_t launch_min_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6414,7 +6414,7 @@ cudaError_t launch_min_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6431,7 +6431,7 @@ cudaError_t launch_min_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6442,7 +6442,7 @@ cudaError_t launch_min_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6459,7 +6459,7 @@ cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6470,7 +6470,7 @@ cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6487,14 +6487,14 @@ cudaError_t launch_min_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6511,14 +6511,14 @@ cudaError_t launch_min_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6535,14 +6535,14 @@ cudaError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6559,14 +6559,14 @@ cudaError_t launch_min_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6583,14 +6583,14 @@ cudaError_t launch_min_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6607,14 +6607,14 @@ cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6631,14 +6631,14 @@ cudaError_t launch_min_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6655,14 +6655,14 @@ cudaError_t launch_min_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6679,14 +6679,14 @@ cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6703,14 +6703,14 @@ cudaError_t launch_min_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6727,14 +6727,14 @@ cudaError_t launch_min_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6751,14 +6751,14 @@ cudaError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6775,14 +6775,14 @@ cudaError_t launch_min_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6799,14 +6799,14 @@ cudaError_t launch_min_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6823,14 +6823,14 @@ cudaError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6847,14 +6847,14 @@ cudaError_t launch_min_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6871,14 +6871,14 @@ cudaError_t launch_min_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6895,14 +6895,14 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_min_f32

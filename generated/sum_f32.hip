@@ -3607,7 +3607,7 @@ hipError_t launch_sum_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3618,7 +3618,7 @@ hipError_t launch_sum_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3635,7 +3635,7 @@ hipError_t launch_sum_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3646,7 +3646,7 @@ hipError_t launch_sum_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3663,7 +3663,7 @@ hipError_t launch_sum_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3674,7 +3674,7 @@ hipError_t launch_sum_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3691,7 +3691,7 @@ hipError_t launch_sum_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3702,7 +3702,7 @@ hipError_t launch_sum_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3719,7 +3719,7 @@ hipError_t launch_sum_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3730,7 +3730,7 @@ hipError_t launch_sum_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3747,7 +3747,7 @@ hipError_t launch_sum_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3758,7 +3758,7 @@ hipError_t launch_sum_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3775,7 +3775,7 @@ hipError_t launch_sum_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3786,7 +3786,7 @@ hipError_t launch_sum_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3803,7 +3803,7 @@ hipError_t launch_sum_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3814,7 +3814,7 @@ hipError_t launch_sum_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3831,7 +3831,7 @@ hipError_t launch_sum_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3842,7 +3842,7 @@ hipError_t launch_sum_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3859,7 +3859,7 @@ hipError_t launch_sum_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3870,7 +3870,7 @@ hipError_t launch_sum_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3887,7 +3887,7 @@ hipError_t launch_sum_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3898,7 +3898,7 @@ hipError_t launch_sum_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3915,7 +3915,7 @@ hipError_t launch_sum_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3926,7 +3926,7 @@ hipError_t launch_sum_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3943,7 +3943,7 @@ hipError_t launch_sum_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3954,7 +3954,7 @@ hipError_t launch_sum_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3971,7 +3971,7 @@ hipError_t launch_sum_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -3982,7 +3982,7 @@ hipError_t launch_sum_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3999,7 +3999,7 @@ hipError_t launch_sum_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4010,7 +4010,7 @@ hipError_t launch_sum_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4027,7 +4027,7 @@ hipError_t launch_sum_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4038,7 +4038,7 @@ hipError_t launch_sum_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4055,7 +4055,7 @@ hipError_t launch_sum_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4066,7 +4066,7 @@ hipError_t launch_sum_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4083,7 +4083,7 @@ hipError_t launch_sum_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4094,7 +4094,7 @@ hipError_t launch_sum_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4111,7 +4111,7 @@ hipError_t launch_sum_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4122,7 +4122,7 @@ hipError_t launch_sum_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_V_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4139,7 +4139,7 @@ hipError_t launch_sum_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4150,7 +4150,7 @@ hipError_t launch_sum_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_V_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4167,7 +4167,7 @@ hipError_t launch_sum_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4178,7 +4178,7 @@ hipError_t launch_sum_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4195,7 +4195,7 @@ hipError_t launch_sum_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4206,7 +4206,7 @@ hipError_t launch_sum_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VS_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4223,7 +4223,7 @@ hipError_t launch_sum_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4234,7 +4234,7 @@ hipError_t launch_sum_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VS_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4251,7 +4251,7 @@ hipError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4262,7 +4262,7 @@ hipError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4279,7 +4279,7 @@ hipError_t launch_sum_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4290,7 +4290,7 @@ hipError_t launch_sum_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA1_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4307,7 +4307,7 @@ hipError_t launch_sum_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4318,7 +4318,7 @@ hipError_t launch_sum_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA1_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4335,7 +4335,7 @@ hipError_t launch_sum_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4346,7 +4346,7 @@ hipError_t launch_sum_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4363,7 +4363,7 @@ hipError_t launch_sum_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4374,7 +4374,7 @@ hipError_t launch_sum_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4391,7 +4391,7 @@ hipError_t launch_sum_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4402,7 +4402,7 @@ hipError_t launch_sum_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4419,7 +4419,7 @@ hipError_t launch_sum_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4430,7 +4430,7 @@ hipError_t launch_sum_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4447,7 +4447,7 @@ hipError_t launch_sum_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4458,7 +4458,7 @@ hipError_t launch_sum_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2S_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4475,7 +4475,7 @@ hipError_t launch_sum_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4486,7 +4486,7 @@ hipError_t launch_sum_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2S_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4503,7 +4503,7 @@ hipError_t launch_sum_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4514,7 +4514,7 @@ hipError_t launch_sum_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4531,7 +4531,7 @@ hipError_t launch_sum_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4542,7 +4542,7 @@ hipError_t launch_sum_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VW_ST_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4559,7 +4559,7 @@ hipError_t launch_sum_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4570,7 +4570,7 @@ hipError_t launch_sum_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VW_SS_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4587,7 +4587,7 @@ hipError_t launch_sum_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4598,7 +4598,7 @@ hipError_t launch_sum_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4615,7 +4615,7 @@ hipError_t launch_sum_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4623,7 +4623,7 @@ hipError_t launch_sum_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4640,7 +4640,7 @@ hipError_t launch_sum_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4648,7 +4648,7 @@ hipError_t launch_sum_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4665,7 +4665,7 @@ hipError_t launch_sum_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4673,7 +4673,7 @@ hipError_t launch_sum_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4690,7 +4690,7 @@ hipError_t launch_sum_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4698,7 +4698,7 @@ hipError_t launch_sum_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4715,7 +4715,7 @@ hipError_t launch_sum_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4723,7 +4723,7 @@ hipError_t launch_sum_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4740,7 +4740,7 @@ hipError_t launch_sum_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4748,7 +4748,7 @@ hipError_t launch_sum_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4765,7 +4765,7 @@ hipError_t launch_sum_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4773,7 +4773,7 @@ hipError_t launch_sum_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4790,7 +4790,7 @@ hipError_t launch_sum_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4798,7 +4798,7 @@ hipError_t launch_sum_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4815,7 +4815,7 @@ hipError_t launch_sum_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4823,7 +4823,7 @@ hipError_t launch_sum_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4840,7 +4840,7 @@ hipError_t launch_sum_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4848,7 +4848,7 @@ hipError_t launch_sum_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4865,7 +4865,7 @@ hipError_t launch_sum_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4873,7 +4873,7 @@ hipError_t launch_sum_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4890,7 +4890,7 @@ hipError_t launch_sum_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4898,7 +4898,7 @@ hipError_t launch_sum_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4915,7 +4915,7 @@ hipError_t launch_sum_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4923,7 +4923,7 @@ hipError_t launch_sum_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4940,7 +4940,7 @@ hipError_t launch_sum_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4948,7 +4948,7 @@ hipError_t launch_sum_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4965,7 +4965,7 @@ hipError_t launch_sum_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4973,7 +4973,7 @@ hipError_t launch_sum_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4990,7 +4990,7 @@ hipError_t launch_sum_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -4998,7 +4998,7 @@ hipError_t launch_sum_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5015,7 +5015,7 @@ hipError_t launch_sum_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5023,7 +5023,7 @@ hipError_t launch_sum_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5040,7 +5040,7 @@ hipError_t launch_sum_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5048,7 +5048,7 @@ hipError_t launch_sum_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5065,7 +5065,7 @@ hipError_t launch_sum_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5073,7 +5073,7 @@ hipError_t launch_sum_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5090,7 +5090,7 @@ hipError_t launch_sum_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5098,7 +5098,7 @@ hipError_t launch_sum_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5115,7 +5115,7 @@ hipError_t launch_sum_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5123,7 +5123,7 @@ hipError_t launch_sum_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5140,7 +5140,7 @@ hipError_t launch_sum_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5148,7 +5148,7 @@ hipError_t launch_sum_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5165,7 +5165,7 @@ hipError_t launch_sum_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5173,7 +5173,7 @@ hipError_t launch_sum_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5190,7 +5190,7 @@ hipError_t launch_sum_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5198,7 +5198,7 @@ hipError_t launch_sum_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5215,7 +5215,7 @@ hipError_t launch_sum_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5223,7 +5223,7 @@ hipError_t launch_sum_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5240,7 +5240,7 @@ hipError_t launch_sum_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5248,7 +5248,7 @@ hipError_t launch_sum_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5265,7 +5265,7 @@ hipError_t launch_sum_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5273,7 +5273,7 @@ hipError_t launch_sum_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5290,7 +5290,7 @@ hipError_t launch_sum_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5298,7 +5298,7 @@ hipError_t launch_sum_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5315,7 +5315,7 @@ hipError_t launch_sum_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5323,7 +5323,7 @@ hipError_t launch_sum_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5340,7 +5340,7 @@ hipError_t launch_sum_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5348,7 +5348,7 @@ hipError_t launch_sum_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5365,7 +5365,7 @@ hipError_t launch_sum_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5373,7 +5373,7 @@ hipError_t launch_sum_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5390,7 +5390,7 @@ hipError_t launch_sum_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5398,7 +5398,7 @@ hipError_t launch_sum_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5415,7 +5415,7 @@ hipError_t launch_sum_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5423,7 +5423,7 @@ hipError_t launch_sum_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5440,7 +5440,7 @@ hipError_t launch_sum_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5448,7 +5448,7 @@ hipError_t launch_sum_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5465,7 +5465,7 @@ hipError_t launch_sum_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5473,7 +5473,7 @@ hipError_t launch_sum_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5490,7 +5490,7 @@ hipError_t launch_sum_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5498,7 +5498,7 @@ hipError_t launch_sum_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5515,7 +5515,7 @@ hipError_t launch_sum_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5526,7 +5526,7 @@ hipError_t launch_sum_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5543,7 +5543,7 @@ hipError_t launch_sum_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5554,7 +5554,7 @@ hipError_t launch_sum_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5571,7 +5571,7 @@ hipError_t launch_sum_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5582,7 +5582,7 @@ hipError_t launch_sum_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5599,7 +5599,7 @@ hipError_t launch_sum_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5610,7 +5610,7 @@ hipError_t launch_sum_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5627,7 +5627,7 @@ hipError_t launch_sum_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5638,7 +5638,7 @@ hipError_t launch_sum_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5655,7 +5655,7 @@ hipError_t launch_sum_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5666,7 +5666,7 @@ hipError_t launch_sum_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5683,7 +5683,7 @@ hipError_t launch_sum_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5694,7 +5694,7 @@ hipError_t launch_sum_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5711,7 +5711,7 @@ hipError_t launch_sum_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5722,7 +5722,7 @@ hipError_t launch_sum_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5739,7 +5739,7 @@ hipError_t launch_sum_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5750,7 +5750,7 @@ hipError_t launch_sum_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5767,7 +5767,7 @@ hipError_t launch_sum_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5778,7 +5778,7 @@ hipError_t launch_sum_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5795,7 +5795,7 @@ hipError_t launch_sum_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5806,7 +5806,7 @@ hipError_t launch_sum_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5823,7 +5823,7 @@ hipError_t launch_sum_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5834,7 +5834,7 @@ hipError_t launch_sum_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5851,7 +5851,7 @@ hipError_t launch_sum_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5862,7 +5862,7 @@ hipError_t launch_sum_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5879,7 +5879,7 @@ hipError_t launch_sum_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5890,7 +5890,7 @@ hipError_t launch_sum_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5907,7 +5907,7 @@ hipError_t launch_sum_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5918,7 +5918,7 @@ hipError_t launch_sum_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5935,7 +5935,7 @@ hipError_t launch_sum_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5946,7 +5946,7 @@ hipError_t launch_sum_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5963,7 +5963,7 @@ hipError_t launch_sum_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -5974,7 +5974,7 @@ hipError_t launch_sum_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -5991,7 +5991,7 @@ hipError_t launch_sum_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6002,7 +6002,7 @@ hipError_t launch_sum_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6019,7 +6019,7 @@ hipError_t launch_sum_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6030,7 +6030,7 @@ hipError_t launch_sum_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6047,7 +6047,7 @@ hipError_t launch_sum_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6058,7 +6058,7 @@ hipError_t launch_sum_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6075,7 +6075,7 @@ hipError_t launch_sum_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6086,7 +6086,7 @@ hipError_t launch_sum_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6103,7 +6103,7 @@ hipError_t launch_sum_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6114,7 +6114,7 @@ hipError_t launch_sum_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6131,7 +6131,7 @@ hipError_t launch_sum_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6142,7 +6142,7 @@ hipError_t launch_sum_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6159,7 +6159,7 @@ hipError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6170,7 +6170,7 @@ hipError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6187,7 +6187,7 @@ hipError_t launch_sum_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6198,7 +6198,7 @@ hipError_t launch_sum_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6215,7 +6215,7 @@ hipError_t launch_sum_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6226,7 +6226,7 @@ hipError_t launch_sum_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6243,7 +6243,7 @@ hipError_t launch_sum_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6254,7 +6254,7 @@ hipError_t launch_sum_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6271,7 +6271,7 @@ hipError_t launch_sum_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6282,7 +6282,7 @@ hipError_t launch_sum_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6299,7 +6299,7 @@ hipError_t launch_sum_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6310,7 +6310,7 @@ hipError_t launch_sum_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6327,7 +6327,7 @@ hipError_t launch_sum_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6338,7 +6338,7 @@ hipError_t launch_sum_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6355,7 +6355,7 @@ hipError_t launch_sum_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6366,7 +6366,7 @@ hipError_t launch_sum_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6383,7 +6383,7 @@ hipError_t launch_sum_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6394,7 +6394,7 @@ hipError_t launch_sum_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6411,7 +6411,7 @@ hipError_t launch_sum_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6422,7 +6422,7 @@ hipError_t launch_sum_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6439,7 +6439,7 @@ hipError_t launch_sum_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6450,7 +6450,7 @@ hipError_t launch_sum_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6467,7 +6467,7 @@ hipError_t launch_sum_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6478,7 +6478,7 @@ hipError_t launch_sum_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6495,7 +6495,7 @@ hipError_t launch_sum_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -6506,7 +6506,7 @@ hipError_t launch_sum_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6523,14 +6523,14 @@ hipError_t launch_sum_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6547,14 +6547,14 @@ hipError_t launch_sum_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6571,14 +6571,14 @@ hipError_t launch_sum_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6595,14 +6595,14 @@ hipError_t launch_sum_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6619,14 +6619,14 @@ hipError_t launch_sum_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VS_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6643,14 +6643,14 @@ hipError_t launch_sum_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6667,14 +6667,14 @@ hipError_t launch_sum_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6691,14 +6691,14 @@ hipError_t launch_sum_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6715,14 +6715,14 @@ hipError_t launch_sum_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6739,14 +6739,14 @@ hipError_t launch_sum_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6763,14 +6763,14 @@ hipError_t launch_sum_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6787,14 +6787,14 @@ hipError_t launch_sum_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6811,14 +6811,14 @@ hipError_t launch_sum_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6835,14 +6835,14 @@ hipError_t launch_sum_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6859,14 +6859,14 @@ hipError_t launch_sum_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6883,14 +6883,14 @@ hipError_t launch_sum_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VW_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6907,14 +6907,14 @@ hipError_t launch_sum_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VW_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -6931,14 +6931,14 @@ hipError_t launch_sum_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return hipGetLastError();
+    return hipPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_f32

@@ -25,10 +25,6 @@
 // The tables, a variant and its knobs per size bucket ({{fname}}_table()
 // names the one that runs on the current GPU):{{tables_note}}
 #if !defined({{rtc}})
-#include <stdint.h>
-#include <string.h>
-#include <atomic>
-
 namespace {{namespace}} {
 
 // ---------------------------------------------------------------- the choices
@@ -188,7 +184,7 @@ inline const char *{{fname}}_table() {
 }
 
 inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
-                           size_t n{{embed_param_decls}}, {{stream_t}} stream) {
+                           size_t n{{embed_param_decls}}, {{stream_t}} stream = 0) {
   namespace ns = {{namespace}};
   if (!temp_bytes)
     return {{err_invalid}};
@@ -208,3 +204,4 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   return ns::tgm_choice_run(c, {{embed_in_args}}, n, d_out, d_temp, *temp_bytes, sms{{param_args}}, stream);
 }
 #endif // !{{rtc}}
+} // namespace (the header's internal linkage)

@@ -30,16 +30,19 @@
 //   writes d_out and d_temp only, so streams may run it at once, each with
 //   its own d_temp. Every error is returned.
 #if !defined({{rtc}})
-#include <stdint.h>
-#include <atomic>
-{{?tuned}}
-#include <string.h>
-{{/tuned}}
-
 namespace {{namespace}} {
 
+{{?early_launch}}
+// An empty kernel whose attributes say which code of this program the GPU
+// runs (its PTX version): code built for a GPU older than sm_90 (-arch=sm_80
+// run on an sm_90 GPU from its PTX) has none of the waits a kernel started
+// early needs, whatever GPU runs it.
+[[maybe_unused]] __global__ void tgm_image_probe() {}
+
+{{/early_launch}}
 // The current GPU's SM count, threads a block, compute capability (its
-// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// major number{{?early_launch}}, or the code's where this program holds code for an older GPU
+// only{{/early_launch}}) and a SM's share of the memory bandwidth (GB/s, 0 where the
 // memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
 // at the first call on the GPU and kept in one word per GPU (for the first
 // 64; a later one is read at every call). Threads may race to store the
@@ -64,11 +67,21 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return {{err_invalid}};
+{{?early_launch}}
+    cudaFuncAttributes code;
+    if (major >= 9) {
+      e = cudaFuncGetAttributes(&code, tgm_image_probe);
+      if (e != {{success}})
+        return e;
+      if (code.ptxVersion / 10 < major)
+        major = code.ptxVersion / 10;
+    }
+{{/early_launch}}
     // the bandwidth is a hint: where it cannot be read it is unknown, and
     // the error is taken off the thread so that no later check reports it
     if ({{get_attribute}}(&mem_khz, {{mem_clock_attr}}, dev) != {{success}} ||
         {{get_attribute}}(&bus_bits, {{bus_width_attr}}, dev) != {{success}}) {
-      (void){{get_last_error}}();
+      (void){{clear_last_error}}();
       mem_khz = bus_bits = 0;
     }
     word = (unsigned long long)tgm_sm_gbps(tgm_mem_gbps(mem_khz, bus_bits), count) << 32 |
@@ -201,7 +214,7 @@ inline {{err_t}} tgm_pick_run(const tgm_cols_pick &k, {{in_decls}}, tgm_size m, 
 {{?early_launch}}
     if (early) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
-      e = {{get_last_error}}();
+      e = {{peek_last_error}}();
     }
 {{/early_launch}}
     if (e == {{success}} && !early)
@@ -374,7 +387,7 @@ inline {{err_t}} tgm_cell_run(const tgm_cell &k, {{in_decls}}, tgm_size m, tgm_s
 inline size_t {{fname}}_temp_bytes({{temp_decl}}) { return {{temp_fn}}sizeof({{namespace}}::A)) + 16; }
 
 inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out, size_t m,
-                           size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream) {
+                           size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream = 0) {
   namespace ns = {{namespace}};
   if (!temp_bytes)
     return {{err_invalid}};
@@ -404,3 +417,4 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
                           stream, early);
 }
 #endif // !{{rtc}}
+} // namespace (the header's internal linkage)

@@ -6,6 +6,19 @@
 // are skipped there. Kernels take ({{kernel_args}}) and
 // are templates on the block size; MANIFEST: {{manifest}}.
 {{dialect_includes}}
+{{?embedded}}
+#if !defined({{embed_rtc}})
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
+
+{{/embedded}}
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
 typedef unsigned long long tgm_size;
@@ -79,13 +92,16 @@ __device__ __forceinline__ void {{atomic_fn}}(A *p, A v) {
 
 {{?redux}}
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_{{redux_op}}_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -150,7 +166,7 @@ __device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_de
   return m;
 }
 {{/bound_sum}}
-__global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_decls}}) {
+{{unused}}__global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_decls}}) {
   __shared__ A part[TGM_REFERENCE_PARTS];
 {{?bound_sum}}
   __shared__ double part_mag[TGM_REFERENCE_PARTS];
@@ -477,7 +493,7 @@ __device__ __forceinline__ void tgm_wait_prior_grids() {
 // once (programmatic dependent launch, sm_90+: launch_CT's early),
 // the column kernel waiting for it only before its tickets
 // (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
-__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
+{{unused}}__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
@@ -802,7 +818,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out{{param_decls}}) {
+{{unused}}__global__ void tgm_init(R *out{{param_decls}}) {
   out[0] = tgm_epilogue(tgm_identity(), 0{{param_args}});
 }
 {{?init_out}}
@@ -811,7 +827,7 @@ __global__ void tgm_init(R *out{{param_decls}}) {
 // the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
 // It lets a kernel launched to start before it ends begin at once (sm_90+);
 // that kernel waits for it before its atomics.
-__global__ void tgm_init_out(R *out, tgm_size count) {
+{{unused}}__global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif

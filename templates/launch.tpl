@@ -38,7 +38,7 @@ template <unsigned BLOCK>
     return {{err_invalid}};
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out{{param_args}});
-    return {{get_last_error}}();
+    return {{peek_last_error}}();
   }
   unsigned grid = tgm_grid({{grid_enum}}, {{first_in}}, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -59,7 +59,7 @@ template <unsigned BLOCK>
 {{?pass2}}
   TGM_LAUNCH({{cname}}_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n{{param_args}});
 {{/pass2}}
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 }
 
 {{/launchers}}

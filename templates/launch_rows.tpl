@@ -101,7 +101,7 @@ template <unsigned BLOCK>
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  {{err_t}} e = {{get_last_error}}();
+  {{err_t}} e = {{peek_last_error}}();
   if (e != {{success}})
     return e;
 {{?early_launch}}
@@ -113,7 +113,7 @@ template <unsigned BLOCK>
   (void)early;
   TGM_LAUNCH({{cname}}<BLOCK>, dim3(tiles, parts), BLOCK, stream, {{in_args}}, m, n, ld, out, partials,
              counter, width{{param_args}});
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 }
 {{/columns}}
 {{?rowwise}}
@@ -129,7 +129,7 @@ template <unsigned BLOCK, unsigned GROUP>
                                  unsigned items{{param_decls}}, {{stream_t}} stream) {
   auto kernel = {{cname}}<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 }
 
 {{/grouped}}
@@ -187,18 +187,18 @@ template <unsigned BLOCK>
   if (grid == 0)
     return {{err_invalid}};
   TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 {{/single}}
 {{?parts}}
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, partials, counter,
              items{{param_args}});
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 {{/parts}}
 {{?row_atomic}}
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  {{err_t}} e = {{get_last_error}}();
+  {{err_t}} e = {{peek_last_error}}();
   if (e != {{success}})
     return e;
 {{?early_launch}}
@@ -208,7 +208,7 @@ template <unsigned BLOCK>
 {{/early_launch}}
   (void)early;
   TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
-  return {{get_last_error}}();
+  return {{peek_last_error}}();
 {{/row_atomic}}
 }
 {{/rowwise}}

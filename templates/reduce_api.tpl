@@ -11,6 +11,7 @@
 #define {{guard}}
 
 #include "tgm/reduce.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,15 +20,23 @@ extern "C" {
 #endif
 {{#pairs}}
 
-// The result of argmax and argmin over {{type}}: the element's index and value.
+// The result of argmax and argmin over {{type}}: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_{{type}}_DEFINED
+#define TGM_ARG_{{type}}_DEFINED
 typedef struct {
   uint64_t index;
   {{ctype}} value;
 } tgm_arg_{{type}};
+#endif
 {{/pairs}}
 {{#wrappers}}
 
 // {{name}}, {{type}}: {{meaning}}.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_{{name}}_{{type}}_DEFINED
+#define TGM_REDUCE_{{name}}_{{type}}_DEFINED
 static inline tgm_status tgm_reduce_{{name}}_{{type}}(tgm_ctx *ctx, {{in_decls}}, size_t n{{param_decls}},
                                         {{out_t}} *d_out, void *stream) {
   const void *ins[{{nin}}] = { {{in_args}} };
@@ -37,6 +46,7 @@ static inline tgm_status tgm_reduce_{{name}}_{{type}}(tgm_ctx *ctx, {{in_decls}}
   return tgm_reduce_spectrum(ctx, "{{name}}", {{type_enum}}, ins, {{nin}}, n, {{params_arg}}, {{nparams}}, d_out,
                              stream);
 }
+#endif
 {{/wrappers}}
 
 #ifdef __cplusplus

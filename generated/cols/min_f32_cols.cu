@@ -1366,7 +1366,7 @@ cudaError_t launch_min_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(min_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1405,7 +1405,7 @@ cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(min_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1440,7 +1440,7 @@ cudaError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1449,7 +1449,7 @@ cudaError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(min_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_min_f32_cols

@@ -1384,7 +1384,7 @@ cudaError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1423,7 +1423,7 @@ cudaError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1458,7 +1458,7 @@ cudaError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1467,7 +1467,7 @@ cudaError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_f32_cols

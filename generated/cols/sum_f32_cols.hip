@@ -1357,7 +1357,7 @@ hipError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
   (void)early;
   TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1392,7 +1392,7 @@ hipError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
   (void)early;
   TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1425,13 +1425,13 @@ hipError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R 
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_f32_cols

@@ -40,13 +40,16 @@ __device__ __forceinline__ void tgm_atomic_add(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_add_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -1375,7 +1378,7 @@ cudaError_t launch_sum_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CT_SS<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CT.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1414,7 +1417,7 @@ cudaError_t launch_sum_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1449,7 +1452,7 @@ cudaError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1458,7 +1461,7 @@ cudaError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(sum_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_i32_cols

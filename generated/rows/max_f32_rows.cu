@@ -2259,7 +2259,7 @@ cudaError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2297,7 +2297,7 @@ cudaError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2339,7 +2339,7 @@ cudaError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2377,7 +2377,7 @@ cudaError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2415,7 +2415,7 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2457,7 +2457,7 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2495,7 +2495,7 @@ cudaError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2533,7 +2533,7 @@ cudaError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2575,7 +2575,7 @@ cudaError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2613,7 +2613,7 @@ cudaError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2651,7 +2651,7 @@ cudaError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2693,7 +2693,7 @@ cudaError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2731,7 +2731,7 @@ cudaError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2769,7 +2769,7 @@ cudaError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2811,7 +2811,7 @@ cudaError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2859,7 +2859,7 @@ cudaError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2883,7 +2883,7 @@ cudaError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2907,7 +2907,7 @@ cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2931,7 +2931,7 @@ cudaError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2955,7 +2955,7 @@ cudaError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2979,7 +2979,7 @@ cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3003,7 +3003,7 @@ cudaError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3027,7 +3027,7 @@ cudaError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3051,7 +3051,7 @@ cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3075,7 +3075,7 @@ cudaError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3099,7 +3099,7 @@ cudaError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3123,7 +3123,7 @@ cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3147,7 +3147,7 @@ cudaError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3171,7 +3171,7 @@ cudaError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3195,7 +3195,7 @@ cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3220,7 +3220,7 @@ cudaError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3245,7 +3245,7 @@ cudaError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3270,7 +3270,7 @@ cudaError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3295,7 +3295,7 @@ cudaError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3320,7 +3320,7 @@ cudaError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3345,7 +3345,7 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3370,7 +3370,7 @@ cudaError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3395,7 +3395,7 @@ cudaError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3420,7 +3420,7 @@ cudaError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3445,7 +3445,7 @@ cudaError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3470,7 +3470,7 @@ cudaError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3495,7 +3495,7 @@ cudaError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3520,7 +3520,7 @@ cudaError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3545,7 +3545,7 @@ cudaError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3570,7 +3570,7 @@ cudaError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3597,7 +3597,7 @@ cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3605,7 +3605,7 @@ cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3632,7 +3632,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3640,7 +3640,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3667,7 +3667,7 @@ cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3675,7 +3675,7 @@ cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3702,7 +3702,7 @@ cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3710,7 +3710,7 @@ cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3737,7 +3737,7 @@ cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3745,7 +3745,7 @@ cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_f32_rows

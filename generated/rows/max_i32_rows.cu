@@ -40,13 +40,16 @@ __device__ __forceinline__ void tgm_atomic_max(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_max_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -2430,7 +2433,7 @@ cudaError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2468,7 +2471,7 @@ cudaError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2510,7 +2513,7 @@ cudaError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2548,7 +2551,7 @@ cudaError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2586,7 +2589,7 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2628,7 +2631,7 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2666,7 +2669,7 @@ cudaError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2704,7 +2707,7 @@ cudaError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2746,7 +2749,7 @@ cudaError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2784,7 +2787,7 @@ cudaError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2822,7 +2825,7 @@ cudaError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2864,7 +2867,7 @@ cudaError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2902,7 +2905,7 @@ cudaError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2940,7 +2943,7 @@ cudaError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2982,7 +2985,7 @@ cudaError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -3030,7 +3033,7 @@ cudaError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3054,7 +3057,7 @@ cudaError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3078,7 +3081,7 @@ cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3102,7 +3105,7 @@ cudaError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3126,7 +3129,7 @@ cudaError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3150,7 +3153,7 @@ cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3174,7 +3177,7 @@ cudaError_t launch_max_RB_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3198,7 +3201,7 @@ cudaError_t launch_max_RB_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3222,7 +3225,7 @@ cudaError_t launch_max_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VR_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3246,7 +3249,7 @@ cudaError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3270,7 +3273,7 @@ cudaError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3294,7 +3297,7 @@ cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3318,7 +3321,7 @@ cudaError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3342,7 +3345,7 @@ cudaError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3366,7 +3369,7 @@ cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3390,7 +3393,7 @@ cudaError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3414,7 +3417,7 @@ cudaError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3438,7 +3441,7 @@ cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3463,7 +3466,7 @@ cudaError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3488,7 +3491,7 @@ cudaError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3513,7 +3516,7 @@ cudaError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3538,7 +3541,7 @@ cudaError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3563,7 +3566,7 @@ cudaError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3588,7 +3591,7 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3613,7 +3616,7 @@ cudaError_t launch_max_RL_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VR_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3638,7 +3641,7 @@ cudaError_t launch_max_RL_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VR_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3663,7 +3666,7 @@ cudaError_t launch_max_RL_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3688,7 +3691,7 @@ cudaError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3713,7 +3716,7 @@ cudaError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3738,7 +3741,7 @@ cudaError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3763,7 +3766,7 @@ cudaError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3788,7 +3791,7 @@ cudaError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3813,7 +3816,7 @@ cudaError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3838,7 +3841,7 @@ cudaError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3863,7 +3866,7 @@ cudaError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3888,7 +3891,7 @@ cudaError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3915,7 +3918,7 @@ cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3923,7 +3926,7 @@ cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3950,7 +3953,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3958,7 +3961,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3985,7 +3988,7 @@ cudaError_t launch_max_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3993,7 +3996,7 @@ cudaError_t launch_max_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4020,7 +4023,7 @@ cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4028,7 +4031,7 @@ cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4055,7 +4058,7 @@ cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4063,7 +4066,7 @@ cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4090,7 +4093,7 @@ cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4098,7 +4101,7 @@ cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_i32_rows

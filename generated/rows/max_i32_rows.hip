@@ -2257,7 +2257,7 @@ hipError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2295,7 +2295,7 @@ hipError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2337,7 +2337,7 @@ hipError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2375,7 +2375,7 @@ hipError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2413,7 +2413,7 @@ hipError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2455,7 +2455,7 @@ hipError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2493,7 +2493,7 @@ hipError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2531,7 +2531,7 @@ hipError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2573,7 +2573,7 @@ hipError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2611,7 +2611,7 @@ hipError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2649,7 +2649,7 @@ hipError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2691,7 +2691,7 @@ hipError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2729,7 +2729,7 @@ hipError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2767,7 +2767,7 @@ hipError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2809,7 +2809,7 @@ hipError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = max_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2857,7 +2857,7 @@ hipError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2881,7 +2881,7 @@ hipError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2905,7 +2905,7 @@ hipError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2929,7 +2929,7 @@ hipError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2953,7 +2953,7 @@ hipError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2977,7 +2977,7 @@ hipError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3001,7 +3001,7 @@ hipError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3025,7 +3025,7 @@ hipError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3049,7 +3049,7 @@ hipError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3073,7 +3073,7 @@ hipError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3097,7 +3097,7 @@ hipError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3121,7 +3121,7 @@ hipError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3145,7 +3145,7 @@ hipError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3169,7 +3169,7 @@ hipError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3193,7 +3193,7 @@ hipError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(max_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3218,7 +3218,7 @@ hipError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3243,7 +3243,7 @@ hipError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3268,7 +3268,7 @@ hipError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3293,7 +3293,7 @@ hipError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3318,7 +3318,7 @@ hipError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3343,7 +3343,7 @@ hipError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3368,7 +3368,7 @@ hipError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3393,7 +3393,7 @@ hipError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3418,7 +3418,7 @@ hipError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3443,7 +3443,7 @@ hipError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3468,7 +3468,7 @@ hipError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3493,7 +3493,7 @@ hipError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3518,7 +3518,7 @@ hipError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3543,7 +3543,7 @@ hipError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3568,7 +3568,7 @@ hipError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3593,12 +3593,12 @@ hipError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3623,12 +3623,12 @@ hipError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3653,12 +3653,12 @@ hipError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3683,12 +3683,12 @@ hipError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3713,12 +3713,12 @@ hipError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_i32_rows

@@ -2260,7 +2260,7 @@ hipError_t launch_min_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2298,7 +2298,7 @@ hipError_t launch_min_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2340,7 +2340,7 @@ hipError_t launch_min_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2378,7 +2378,7 @@ hipError_t launch_min_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2416,7 +2416,7 @@ hipError_t launch_min_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2458,7 +2458,7 @@ hipError_t launch_min_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2496,7 +2496,7 @@ hipError_t launch_min_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2534,7 +2534,7 @@ hipError_t launch_min_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2576,7 +2576,7 @@ hipError_t launch_min_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2614,7 +2614,7 @@ hipError_t launch_min_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2652,7 +2652,7 @@ hipError_t launch_min_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2694,7 +2694,7 @@ hipError_t launch_min_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2732,7 +2732,7 @@ hipError_t launch_min_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2770,7 +2770,7 @@ hipError_t launch_min_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2812,7 +2812,7 @@ hipError_t launch_min_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = min_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2860,7 +2860,7 @@ hipError_t launch_min_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2884,7 +2884,7 @@ hipError_t launch_min_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2908,7 +2908,7 @@ hipError_t launch_min_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2932,7 +2932,7 @@ hipError_t launch_min_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2956,7 +2956,7 @@ hipError_t launch_min_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2980,7 +2980,7 @@ hipError_t launch_min_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3004,7 +3004,7 @@ hipError_t launch_min_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3028,7 +3028,7 @@ hipError_t launch_min_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3052,7 +3052,7 @@ hipError_t launch_min_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3076,7 +3076,7 @@ hipError_t launch_min_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3100,7 +3100,7 @@ hipError_t launch_min_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3124,7 +3124,7 @@ hipError_t launch_min_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3148,7 +3148,7 @@ hipError_t launch_min_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3172,7 +3172,7 @@ hipError_t launch_min_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3196,7 +3196,7 @@ hipError_t launch_min_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(min_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3221,7 +3221,7 @@ hipError_t launch_min_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3246,7 +3246,7 @@ hipError_t launch_min_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3271,7 +3271,7 @@ hipError_t launch_min_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3296,7 +3296,7 @@ hipError_t launch_min_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3321,7 +3321,7 @@ hipError_t launch_min_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3346,7 +3346,7 @@ hipError_t launch_min_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3371,7 +3371,7 @@ hipError_t launch_min_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3396,7 +3396,7 @@ hipError_t launch_min_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3421,7 +3421,7 @@ hipError_t launch_min_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3446,7 +3446,7 @@ hipError_t launch_min_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3471,7 +3471,7 @@ hipError_t launch_min_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3496,7 +3496,7 @@ hipError_t launch_min_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3521,7 +3521,7 @@ hipError_t launch_min_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3546,7 +3546,7 @@ hipError_t launch_min_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3571,7 +3571,7 @@ hipError_t launch_min_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(min_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3596,12 +3596,12 @@ hipError_t launch_min_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(min_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3626,12 +3626,12 @@ hipError_t launch_min_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(min_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3656,12 +3656,12 @@ hipError_t launch_min_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(min_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3686,12 +3686,12 @@ hipError_t launch_min_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(min_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3716,12 +3716,12 @@ hipError_t launch_min_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(min_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_min_f32_rows

@@ -2269,7 +2269,7 @@ cudaError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2307,7 +2307,7 @@ cudaError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2349,7 +2349,7 @@ cudaError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2387,7 +2387,7 @@ cudaError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2425,7 +2425,7 @@ cudaError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2467,7 +2467,7 @@ cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2505,7 +2505,7 @@ cudaError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2543,7 +2543,7 @@ cudaError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2585,7 +2585,7 @@ cudaError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2623,7 +2623,7 @@ cudaError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2661,7 +2661,7 @@ cudaError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2703,7 +2703,7 @@ cudaError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2741,7 +2741,7 @@ cudaError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2779,7 +2779,7 @@ cudaError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2821,7 +2821,7 @@ cudaError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2869,7 +2869,7 @@ cudaError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2893,7 +2893,7 @@ cudaError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2917,7 +2917,7 @@ cudaError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2941,7 +2941,7 @@ cudaError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2965,7 +2965,7 @@ cudaError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2989,7 +2989,7 @@ cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3013,7 +3013,7 @@ cudaError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3037,7 +3037,7 @@ cudaError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3061,7 +3061,7 @@ cudaError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3085,7 +3085,7 @@ cudaError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3109,7 +3109,7 @@ cudaError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3133,7 +3133,7 @@ cudaError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3157,7 +3157,7 @@ cudaError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3181,7 +3181,7 @@ cudaError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3205,7 +3205,7 @@ cudaError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3230,7 +3230,7 @@ cudaError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3255,7 +3255,7 @@ cudaError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3280,7 +3280,7 @@ cudaError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3305,7 +3305,7 @@ cudaError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3330,7 +3330,7 @@ cudaError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3355,7 +3355,7 @@ cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3380,7 +3380,7 @@ cudaError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3405,7 +3405,7 @@ cudaError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3430,7 +3430,7 @@ cudaError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3455,7 +3455,7 @@ cudaError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3480,7 +3480,7 @@ cudaError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3505,7 +3505,7 @@ cudaError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3530,7 +3530,7 @@ cudaError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3555,7 +3555,7 @@ cudaError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3580,7 +3580,7 @@ cudaError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3607,7 +3607,7 @@ cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3615,7 +3615,7 @@ cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3642,7 +3642,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3650,7 +3650,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3677,7 +3677,7 @@ cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3685,7 +3685,7 @@ cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3712,7 +3712,7 @@ cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3720,7 +3720,7 @@ cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3747,7 +3747,7 @@ cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3755,7 +3755,7 @@ cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_f32_rows

@@ -2270,7 +2270,7 @@ hipError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2308,7 +2308,7 @@ hipError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2350,7 +2350,7 @@ hipError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2388,7 +2388,7 @@ hipError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2426,7 +2426,7 @@ hipError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2468,7 +2468,7 @@ hipError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2506,7 +2506,7 @@ hipError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2544,7 +2544,7 @@ hipError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2586,7 +2586,7 @@ hipError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2624,7 +2624,7 @@ hipError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2662,7 +2662,7 @@ hipError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2704,7 +2704,7 @@ hipError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2742,7 +2742,7 @@ hipError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2780,7 +2780,7 @@ hipError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2822,7 +2822,7 @@ hipError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2870,7 +2870,7 @@ hipError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2894,7 +2894,7 @@ hipError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2918,7 +2918,7 @@ hipError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2942,7 +2942,7 @@ hipError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2966,7 +2966,7 @@ hipError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2990,7 +2990,7 @@ hipError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3014,7 +3014,7 @@ hipError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3038,7 +3038,7 @@ hipError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3062,7 +3062,7 @@ hipError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3086,7 +3086,7 @@ hipError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3110,7 +3110,7 @@ hipError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3134,7 +3134,7 @@ hipError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3158,7 +3158,7 @@ hipError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3182,7 +3182,7 @@ hipError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3206,7 +3206,7 @@ hipError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3231,7 +3231,7 @@ hipError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3256,7 +3256,7 @@ hipError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3281,7 +3281,7 @@ hipError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3306,7 +3306,7 @@ hipError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3331,7 +3331,7 @@ hipError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3356,7 +3356,7 @@ hipError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3381,7 +3381,7 @@ hipError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3406,7 +3406,7 @@ hipError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3431,7 +3431,7 @@ hipError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3456,7 +3456,7 @@ hipError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3481,7 +3481,7 @@ hipError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3506,7 +3506,7 @@ hipError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3531,7 +3531,7 @@ hipError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3556,7 +3556,7 @@ hipError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3581,7 +3581,7 @@ hipError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3606,12 +3606,12 @@ hipError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3636,12 +3636,12 @@ hipError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3666,12 +3666,12 @@ hipError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3696,12 +3696,12 @@ hipError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3726,12 +3726,12 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_f32_rows

@@ -40,13 +40,16 @@ __device__ __forceinline__ void tgm_atomic_add(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_add_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -2422,7 +2425,7 @@ cudaError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2460,7 +2463,7 @@ cudaError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2502,7 +2505,7 @@ cudaError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2540,7 +2543,7 @@ cudaError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2578,7 +2581,7 @@ cudaError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2620,7 +2623,7 @@ cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2658,7 +2661,7 @@ cudaError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2696,7 +2699,7 @@ cudaError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2738,7 +2741,7 @@ cudaError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2776,7 +2779,7 @@ cudaError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2814,7 +2817,7 @@ cudaError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2856,7 +2859,7 @@ cudaError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2894,7 +2897,7 @@ cudaError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2932,7 +2935,7 @@ cudaError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2974,7 +2977,7 @@ cudaError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -3022,7 +3025,7 @@ cudaError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3046,7 +3049,7 @@ cudaError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3070,7 +3073,7 @@ cudaError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3094,7 +3097,7 @@ cudaError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3118,7 +3121,7 @@ cudaError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3142,7 +3145,7 @@ cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3166,7 +3169,7 @@ cudaError_t launch_sum_RB_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VR_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3190,7 +3193,7 @@ cudaError_t launch_sum_RB_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VR_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3214,7 +3217,7 @@ cudaError_t launch_sum_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VR_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3238,7 +3241,7 @@ cudaError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3262,7 +3265,7 @@ cudaError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3286,7 +3289,7 @@ cudaError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3310,7 +3313,7 @@ cudaError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3334,7 +3337,7 @@ cudaError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3358,7 +3361,7 @@ cudaError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3382,7 +3385,7 @@ cudaError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3406,7 +3409,7 @@ cudaError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3430,7 +3433,7 @@ cudaError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3455,7 +3458,7 @@ cudaError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3480,7 +3483,7 @@ cudaError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3505,7 +3508,7 @@ cudaError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3530,7 +3533,7 @@ cudaError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3555,7 +3558,7 @@ cudaError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3580,7 +3583,7 @@ cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3605,7 +3608,7 @@ cudaError_t launch_sum_RL_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VR_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3630,7 +3633,7 @@ cudaError_t launch_sum_RL_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VR_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3655,7 +3658,7 @@ cudaError_t launch_sum_RL_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3680,7 +3683,7 @@ cudaError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3705,7 +3708,7 @@ cudaError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3730,7 +3733,7 @@ cudaError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3755,7 +3758,7 @@ cudaError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3780,7 +3783,7 @@ cudaError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3805,7 +3808,7 @@ cudaError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3830,7 +3833,7 @@ cudaError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3855,7 +3858,7 @@ cudaError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3880,7 +3883,7 @@ cudaError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3907,7 +3910,7 @@ cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3915,7 +3918,7 @@ cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3942,7 +3945,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3950,7 +3953,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3977,7 +3980,7 @@ cudaError_t launch_sum_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -3985,7 +3988,7 @@ cudaError_t launch_sum_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4012,7 +4015,7 @@ cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4020,7 +4023,7 @@ cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4047,7 +4050,7 @@ cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4055,7 +4058,7 @@ cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -4082,7 +4085,7 @@ cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -4090,7 +4093,7 @@ cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_i32_rows

@@ -2249,7 +2249,7 @@ hipError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.ST
@@ -2287,7 +2287,7 @@ hipError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SS
@@ -2329,7 +2329,7 @@ hipError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.V.SV
@@ -2367,7 +2367,7 @@ hipError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.ST
@@ -2405,7 +2405,7 @@ hipError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -2447,7 +2447,7 @@ hipError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -2485,7 +2485,7 @@ hipError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.ST
@@ -2523,7 +2523,7 @@ hipError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SS
@@ -2565,7 +2565,7 @@ hipError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA1.SV
@@ -2603,7 +2603,7 @@ hipError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.ST
@@ -2641,7 +2641,7 @@ hipError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SS
@@ -2683,7 +2683,7 @@ hipError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2.SV
@@ -2721,7 +2721,7 @@ hipError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_ST<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.ST
@@ -2759,7 +2759,7 @@ hipError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SS
@@ -2801,7 +2801,7 @@ hipError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
                                  unsigned items, hipStream_t stream) {
   auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 // RW.VA2S.SV
@@ -2849,7 +2849,7 @@ hipError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2873,7 +2873,7 @@ hipError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2897,7 +2897,7 @@ hipError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2921,7 +2921,7 @@ hipError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2945,7 +2945,7 @@ hipError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2969,7 +2969,7 @@ hipError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -2993,7 +2993,7 @@ hipError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3017,7 +3017,7 @@ hipError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3041,7 +3041,7 @@ hipError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3065,7 +3065,7 @@ hipError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3089,7 +3089,7 @@ hipError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3113,7 +3113,7 @@ hipError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3137,7 +3137,7 @@ hipError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3161,7 +3161,7 @@ hipError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3185,7 +3185,7 @@ hipError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (grid == 0)
     return hipErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3210,7 +3210,7 @@ hipError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3235,7 +3235,7 @@ hipError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3260,7 +3260,7 @@ hipError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3285,7 +3285,7 @@ hipError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3310,7 +3310,7 @@ hipError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3335,7 +3335,7 @@ hipError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3360,7 +3360,7 @@ hipError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3385,7 +3385,7 @@ hipError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3410,7 +3410,7 @@ hipError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3435,7 +3435,7 @@ hipError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3460,7 +3460,7 @@ hipError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3485,7 +3485,7 @@ hipError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3510,7 +3510,7 @@ hipError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3535,7 +3535,7 @@ hipError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3560,7 +3560,7 @@ hipError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3585,12 +3585,12 @@ hipError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3615,12 +3615,12 @@ hipError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3645,12 +3645,12 @@ hipError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3675,12 +3675,12 @@ hipError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -3705,12 +3705,12 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   if (m == 0)
     return hipSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  hipError_t e = hipGetLastError();
+  hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
   TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return hipGetLastError();
+  return hipPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_i32_rows

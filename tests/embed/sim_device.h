@@ -19,6 +19,7 @@ struct Gpu {
   int major, minor, sms;
   int max_threads = 1024;        // threads a block
   int mem_khz = 0, bus_bits = 0; // memory clock and bus width; 0: the query fails
+  int code = 0; // the PTX version of the program's code for it (cudaFuncGetAttributes); 0: its own
 };
 inline std::vector<Gpu> gpus;
 inline thread_local int current = 0;
@@ -87,6 +88,18 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev) {
   if (!fake::known(dev))
     return cudaErrorInvalidValue;
   fake::properties(p, dev);
+  return cudaSuccess;
+}
+// a kernel's attributes: the code the program holds for the current GPU
+struct cudaFuncAttributes {
+  int ptxVersion, binaryVersion;
+};
+template <typename F> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F *) {
+  if (!fake::known(fake::current))
+    return cudaErrorInvalidValue;
+  const fake::Gpu &g = fake::gpus[(size_t)fake::current];
+  a->binaryVersion = g.major * 10 + g.minor;
+  a->ptxVersion = g.code ? g.code : a->binaryVersion;
   return cudaSuccess;
 }
 

@@ -499,6 +499,33 @@ static void bandwidth_picks() {
   fake::current = 0;
 }
 
+// A kernel starts early (programmatic dependent launch) only where the
+// program's code for the GPU has the waits it needs: on an sm_90 GPU running
+// code built for sm_80 (from its PTX), where `griddepcontrol.wait` is
+// compiled out, the counters are cleared first as on older GPUs (found by a
+// probe). HIP never starts one early.
+static void early_needs_sm90_code() {
+  namespace r = tgm_kernels_sum_f32_rows;
+  const size_t first = fake::gpus.size();
+  fake::gpus.push_back({"sm_90, code for sm_80", 9, 0, 132, 1024, 0, 0, 80});
+  fake::gpus.push_back({"sm_90, code for sm_90", 9, 0, 132, 1024, 0, 0, 90});
+  fake::gpus.push_back({"sm_80", 8, 0, 108});
+#ifdef TGM_HIP
+  const bool want[] = {false, false, false};
+#else
+  const bool want[] = {false, true, false};
+#endif
+  for (size_t g = 0; g < 3; g++) {
+    fake::current = (int)(first + g);
+    tgm_rows_pick k = {};
+    bool early = !want[g];
+    if (r::tgm_pick(40, 524288, &k, &early) != DEV(Success) || early != want[g])
+      FAIL("%s: early %d, want %d\n", fake::gpus[first + g].name, (int)early, (int)want[g]);
+  }
+  fake::current = 0;
+  fake::gpus.resize(first);
+}
+
 int main() {
   // the H200 with its memory: 2 x 3.2 GHz x 768 bytes over 132 SMs, 37 GB/s a SM
   fake::gpus = {{"four SMs", 9, 0, 4},
@@ -508,6 +535,7 @@ int main() {
   tuned_cells();
 #endif
   bandwidth_picks();
+  early_needs_sm90_code();
   for (const Header &h : headers) {
     std::set<int> picks;
     for (int g = 0; g < (int)fake::gpus.size(); g++) {

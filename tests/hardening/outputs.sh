@@ -80,12 +80,31 @@ rmdir set/sum_i32.json
   ok "--reduce-api: a spectrum twice refused" || { fail "--reduce-api twice"; cat err; }
 "$gen" --reduce-api -o api_sum.h sum.tgm 2>err && "$gen" --reduce-api -o api_max.h max.tgm 2>>err ||
   { fail "--reduce-api: $?"; cat err; }
-grep -q "^#ifndef TGM_API_SUM_H" api_sum.h && grep -q "^#ifndef TGM_API_MAX_H" api_max.h &&
+grep -q "^#ifndef TGM_API_API_SUM_H" api_sum.h && grep -q "^#ifndef TGM_API_API_MAX_H" api_max.h &&
   ok "--reduce-api: the guard from the name" || fail "--reduce-api guards: $(grep -h '^#ifndef' api_*.h)"
 if command -v cc >/dev/null; then
   printf '#include "api_sum.h"\n#include "api_max.h"\nvoid *f(void) { return (void *)tgm_reduce_max_i32; }\n' >two.c
   cc -fsyntax-only -I "$root/runtime/reduce/include" -I "$root/runtime/include" two.c 2>err &&
     ok "two --reduce-api headers in one file" || { fail "two --reduce-api headers"; cat err; }
+  # found by a probe: a bool result's header as C (no <stdbool.h>); two
+  # headers of Arg spectra, or one beside <tgm/reduce_spectra.h> (tgm_arg_i32
+  # and the call defined twice); -o reduce.h (the library's own guard)
+  cp "$root/tests/ops/anybool.tgm" "$root/codelets/argmax.tgm" "$root/codelets/argmin.tgm" .
+  "$gen" --reduce-api -o anybool_api.h anybool.tgm 2>err && "$gen" --reduce-api -o argmax_api.h argmax.tgm 2>>err &&
+    "$gen" --reduce-api -o argmin_api.h argmin.tgm 2>>err && "$gen" --reduce-api -o reduce.h argmax.tgm 2>>err ||
+    { fail "--reduce-api of anybool, argmax, argmin: $?"; cat err; }
+  printf '#include "anybool_api.h"\n#include "argmax_api.h"\n#include "argmin_api.h"\n#include "tgm/reduce_spectra.h"\nvoid f(void) { (void)tgm_reduce_argmax_i32; (void)tgm_reduce_argmin_i32; (void)tgm_reduce_anybool_i32; }\n' >args.c
+  printf '#include "reduce.h"\n#include "tgm/reduce.h"\ntgm_status g(tgm_ctx *c) { return tgm_ctx_create(&c, 0); }\n' >own.c
+  for std in c99 c11 c17; do
+    cc -std=$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I . -I "$root/runtime/reduce/include" \
+      -I "$root/runtime/include" args.c 2>err || { fail "-std=$std: bool, Arg headers together"; head -5 err; }
+    cc -std=$std -Wall -Wextra -Werror -fsyntax-only -I . -I "$root/runtime/reduce/include" \
+      -I "$root/runtime/include" own.c 2>err || { fail "-std=$std: -o reduce.h beside <tgm/reduce.h>"; head -5 err; }
+  done
+  command -v c++ >/dev/null && { c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -x c++ -I . \
+    -I "$root/runtime/reduce/include" -I "$root/runtime/include" args.c 2>err ||
+    { fail "C++: bool, Arg headers together"; head -5 err; }; }
+  ok "--reduce-api headers: as C and C++, several together"
 fi
 
 # a FIFO read as a file: not a file, at once

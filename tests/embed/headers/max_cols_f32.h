@@ -5,6 +5,44 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: max_f32_cols.json.
+#ifndef TGM_EMBED_MAX_COLS_F32_883B7319
+#define TGM_EMBED_MAX_COLS_F32_883B7319
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("ATOMIC")
+#undef ATOMIC
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("P")
+#undef P
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("W")
+#undef W
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -294,7 +332,7 @@ __device__ __forceinline__ void tgm_wait_prior_grids() {
 // once (programmatic dependent launch, sm_90+: launch_CT's early),
 // the column kernel waiting for it only before its tickets
 // (tgm_wait_prior_grids). Elsewhere the call clears them with a memset.
-__global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
+[[maybe_unused]] __global__ void tgm_clear_counters(unsigned *counter, unsigned count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
@@ -580,7 +618,7 @@ __device__ __forceinline__ void tgm_columns_vec(const T *__restrict__ in, tgm_si
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -588,7 +626,7 @@ __global__ void tgm_init(R *out) {
 // the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
 // It lets a kernel launched to start before it ends begin at once (sm_90+);
 // that kernel waits for it before its atomics.
-__global__ void tgm_init_out(R *out, tgm_size count) {
+[[maybe_unused]] __global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
@@ -1297,7 +1335,7 @@ cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(max_CT_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // CA.SV: out[j] for each column j < n; `width` groups of TGM_VW columns a block (1, 2,
@@ -1332,7 +1370,7 @@ cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   unsigned *counter = nullptr;
   A *partials = nullptr;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(n), 256, stream, out, n);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1341,7 +1379,7 @@ cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
   (void)early;
   TGM_LAUNCH(max_CA_SV<BLOCK>, dim3(tiles, parts), BLOCK, stream, in, m, n, ld, out, partials,
              counter, width);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_f32_cols
@@ -1384,13 +1422,17 @@ cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 //   writes d_out and d_temp only, so streams may run it at once, each with
 //   its own d_temp. Every error is returned.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <atomic>
-
 namespace tgm_kernels_max_f32_cols {
 
+// An empty kernel whose attributes say which code of this program the GPU
+// runs (its PTX version): code built for a GPU older than sm_90 (-arch=sm_80
+// run on an sm_90 GPU from its PTX) has none of the waits a kernel started
+// early needs, whatever GPU runs it.
+[[maybe_unused]] __global__ void tgm_image_probe() {}
+
 // The current GPU's SM count, threads a block, compute capability (its
-// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// major number, or the code's where this program holds code for an older GPU
+// only) and a SM's share of the memory bandwidth (GB/s, 0 where the
 // memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
 // at the first call on the GPU and kept in one word per GPU (for the first
 // 64; a later one is read at every call). Threads may race to store the
@@ -1415,6 +1457,14 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
+    cudaFuncAttributes code;
+    if (major >= 9) {
+      e = cudaFuncGetAttributes(&code, tgm_image_probe);
+      if (e != cudaSuccess)
+        return e;
+      if (code.ptxVersion / 10 < major)
+        major = code.ptxVersion / 10;
+    }
     // the bandwidth is a hint: where it cannot be read it is unknown, and
     // the error is taken off the thread so that no later check reports it
     if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
@@ -1455,7 +1505,7 @@ inline cudaError_t tgm_pick_run(const tgm_cols_pick &k, const T *in, tgm_size m,
     cudaError_t e = cudaSuccess;
     if (early) {
       TGM_LAUNCH(tgm_clear_counters, 1, 256, stream, static_cast<unsigned *>(temp), (unsigned)TGM_ROWS_PARTS_MAX);
-      e = cudaGetLastError();
+      e = cudaPeekAtLastError();
     }
     if (e == cudaSuccess && !early)
       e = cudaMemsetAsync(temp, 0, (size_t)TGM_ROWS_PARTS_MAX * 4, stream);
@@ -1493,7 +1543,7 @@ inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_cols_pick *k, bool *earl
 inline size_t tgm_max_cols_f32_temp_bytes(size_t n) { return tgm_cols_embed_temp(n, sizeof(tgm_kernels_max_f32_cols::A)) + 16; }
 
 inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const float *d_in, float *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream) {
+                           size_t n, size_t ld, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_max_f32_cols;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -1514,3 +1564,18 @@ inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const floa
                           stream, early);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("ATOMIC")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("P")
+#pragma pop_macro("R")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("W")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_MAX_COLS_F32_883B7319

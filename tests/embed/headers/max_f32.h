@@ -5,6 +5,38 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32.json.
+#ifndef TGM_EMBED_MAX_F32_2891E9E8
+#define TGM_EMBED_MAX_F32_2891E9E8
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -368,7 +400,7 @@ A max_shared_V1(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -1277,7 +1309,7 @@ cudaError_t launch_max_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1288,7 +1320,7 @@ cudaError_t launch_max_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1305,7 +1337,7 @@ cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1316,7 +1348,7 @@ cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1333,7 +1365,7 @@ cudaError_t launch_max_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1341,7 +1373,7 @@ cudaError_t launch_max_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(max_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1358,7 +1390,7 @@ cudaError_t launch_max_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1369,7 +1401,7 @@ cudaError_t launch_max_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1386,7 +1418,7 @@ cudaError_t launch_max_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1397,7 +1429,7 @@ cudaError_t launch_max_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1414,7 +1446,7 @@ cudaError_t launch_max_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1425,7 +1457,7 @@ cudaError_t launch_max_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1442,7 +1474,7 @@ cudaError_t launch_max_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1453,7 +1485,7 @@ cudaError_t launch_max_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1470,7 +1502,7 @@ cudaError_t launch_max_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1481,7 +1513,7 @@ cudaError_t launch_max_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1498,7 +1530,7 @@ cudaError_t launch_max_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1509,7 +1541,7 @@ cudaError_t launch_max_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1526,7 +1558,7 @@ cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1537,7 +1569,7 @@ cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1554,14 +1586,14 @@ cudaError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1578,14 +1610,14 @@ cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(max_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_f32
@@ -1641,10 +1673,6 @@ cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
 // At the first call on a GPU, the table tuned on a GPU of its name, compute
 // capability and SM count is chosen, else the last one, and kept for that GPU.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <string.h>
-#include <atomic>
-
 namespace tgm_kernels_max_f32 {
 
 // ---------------------------------------------------------------- the choices
@@ -1978,7 +2006,7 @@ inline const char *tgm_max_f32_table() {
 }
 
 inline cudaError_t tgm_max_f32(void *d_temp, size_t *temp_bytes, const float *d_in, float *d_out,
-                           size_t n, cudaStream_t stream) {
+                           size_t n, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_max_f32;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -1998,3 +2026,15 @@ inline cudaError_t tgm_max_f32(void *d_temp, size_t *temp_bytes, const float *d_
   return ns::tgm_choice_run(c, d_in, n, d_out, d_temp, *temp_bytes, sms, stream);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("R")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_MAX_F32_2891E9E8

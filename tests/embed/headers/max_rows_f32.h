@@ -5,6 +5,46 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32_rows.json.
+#ifndef TGM_EMBED_MAX_ROWS_F32_46BC5C45
+#define TGM_EMBED_MAX_ROWS_F32_46BC5C45
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("GROUP")
+#undef GROUP
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("N")
+#undef N
+#pragma push_macro("P")
+#undef P
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("RV")
+#undef RV
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -414,7 +454,7 @@ A max_coop_shfl_group(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -422,7 +462,7 @@ __global__ void tgm_init(R *out) {
 // the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
 // It lets a kernel launched to start before it ends begin at once (sm_90+);
 // that kernel waits for it before its atomics.
-__global__ void tgm_init_out(R *out, tgm_size count) {
+[[maybe_unused]] __global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
@@ -1182,7 +1222,7 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -1224,7 +1264,7 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = max_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -1272,7 +1312,7 @@ cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1297,7 +1337,7 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1324,7 +1364,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1332,7 +1372,7 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_max_f32_rows
@@ -1376,13 +1416,17 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 //   writes d_out and d_temp only, so streams may run it at once, each with
 //   its own d_temp. Every error is returned.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <atomic>
-
 namespace tgm_kernels_max_f32_rows {
 
+// An empty kernel whose attributes say which code of this program the GPU
+// runs (its PTX version): code built for a GPU older than sm_90 (-arch=sm_80
+// run on an sm_90 GPU from its PTX) has none of the waits a kernel started
+// early needs, whatever GPU runs it.
+[[maybe_unused]] __global__ void tgm_image_probe() {}
+
 // The current GPU's SM count, threads a block, compute capability (its
-// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// major number, or the code's where this program holds code for an older GPU
+// only) and a SM's share of the memory bandwidth (GB/s, 0 where the
 // memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
 // at the first call on the GPU and kept in one word per GPU (for the first
 // 64; a later one is read at every call). Threads may race to store the
@@ -1407,6 +1451,14 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
+    cudaFuncAttributes code;
+    if (major >= 9) {
+      e = cudaFuncGetAttributes(&code, tgm_image_probe);
+      if (e != cudaSuccess)
+        return e;
+      if (code.ptxVersion / 10 < major)
+        major = code.ptxVersion / 10;
+    }
     // the bandwidth is a hint: where it cannot be read it is unknown, and
     // the error is taken off the thread so that no later check reports it
     if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
@@ -1507,7 +1559,7 @@ inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *earl
 inline size_t tgm_max_rows_f32_temp_bytes() { return tgm_rows_embed_temp(sizeof(tgm_kernels_max_f32_rows::A)) + 16; }
 
 inline cudaError_t tgm_max_rows_f32(void *d_temp, size_t *temp_bytes, const float *d_in, float *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream) {
+                           size_t n, size_t ld, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_max_f32_rows;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -1528,3 +1580,19 @@ inline cudaError_t tgm_max_rows_f32(void *d_temp, size_t *temp_bytes, const floa
                           stream, early);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("GROUP")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("N")
+#pragma pop_macro("P")
+#pragma pop_macro("R")
+#pragma pop_macro("RV")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_MAX_ROWS_F32_46BC5C45

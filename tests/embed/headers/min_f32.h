@@ -5,6 +5,38 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_f32.json.
+#ifndef TGM_EMBED_MIN_F32_9C0D17AA
+#define TGM_EMBED_MIN_F32_9C0D17AA
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -368,7 +400,7 @@ A min_shared_V1(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -1325,7 +1357,7 @@ cudaError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1336,7 +1368,7 @@ cudaError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1353,7 +1385,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1364,7 +1396,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1381,7 +1413,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1392,7 +1424,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1409,7 +1441,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1417,7 +1449,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1434,7 +1466,7 @@ cudaError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1445,7 +1477,7 @@ cudaError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1462,7 +1494,7 @@ cudaError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1473,7 +1505,7 @@ cudaError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1490,7 +1522,7 @@ cudaError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1501,7 +1533,7 @@ cudaError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1518,7 +1550,7 @@ cudaError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1529,7 +1561,7 @@ cudaError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1546,7 +1578,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1557,7 +1589,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1574,7 +1606,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1585,7 +1617,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1602,7 +1634,7 @@ cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1613,7 +1645,7 @@ cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1630,7 +1662,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1641,7 +1673,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1658,14 +1690,14 @@ cudaError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1682,14 +1714,14 @@ cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_min_f32
@@ -1747,10 +1779,6 @@ cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
 // At the first call on a GPU, the table tuned on a GPU of its name, compute
 // capability and SM count is chosen, else the last one, and kept for that GPU.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <string.h>
-#include <atomic>
-
 namespace tgm_kernels_min_f32 {
 
 // ---------------------------------------------------------------- the choices
@@ -2093,7 +2121,7 @@ inline const char *tgm_min_f32_table() {
 }
 
 inline cudaError_t tgm_min_f32(void *d_temp, size_t *temp_bytes, const float *d_in, float *d_out,
-                           size_t n, cudaStream_t stream) {
+                           size_t n, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_min_f32;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -2113,3 +2141,15 @@ inline cudaError_t tgm_min_f32(void *d_temp, size_t *temp_bytes, const float *d_
   return ns::tgm_choice_run(c, d_in, n, d_out, d_temp, *temp_bytes, sms, stream);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("R")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_MIN_F32_9C0D17AA

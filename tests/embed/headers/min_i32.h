@@ -5,6 +5,38 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_i32.json.
+#ifndef TGM_EMBED_MIN_I32_4EE73AFB
+#define TGM_EMBED_MIN_I32_4EE73AFB
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -40,13 +72,16 @@ __device__ __forceinline__ void tgm_atomic_min(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_min_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -400,7 +435,7 @@ A min_shared_V1(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -1360,7 +1395,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1371,7 +1406,7 @@ cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1388,7 +1423,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1399,7 +1434,7 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1416,7 +1451,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1424,7 +1459,7 @@ cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1441,7 +1476,7 @@ cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1449,7 +1484,7 @@ cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(min_DTA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1466,7 +1501,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1477,7 +1512,7 @@ cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1494,7 +1529,7 @@ cudaError_t launch_min_DTL_VR_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1505,7 +1540,7 @@ cudaError_t launch_min_DTL_VR_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VR_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1522,7 +1557,7 @@ cudaError_t launch_min_DTL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1533,7 +1568,7 @@ cudaError_t launch_min_DTL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1550,7 +1585,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1561,7 +1596,7 @@ cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1578,7 +1613,7 @@ cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1589,7 +1624,7 @@ cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1606,7 +1641,7 @@ cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1617,7 +1652,7 @@ cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DTL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1634,7 +1669,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1645,7 +1680,7 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1662,7 +1697,7 @@ cudaError_t launch_min_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1673,7 +1708,7 @@ cudaError_t launch_min_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_DSL_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1690,14 +1725,14 @@ cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1714,14 +1749,14 @@ cudaError_t launch_min_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1738,14 +1773,14 @@ cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(min_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_min_i32
@@ -1804,10 +1839,6 @@ cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
 // At the first call on a GPU, the table tuned on a GPU of its name, compute
 // capability and SM count is chosen, else the last one, and kept for that GPU.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <string.h>
-#include <atomic>
-
 namespace tgm_kernels_min_i32 {
 
 // ---------------------------------------------------------------- the choices
@@ -2146,7 +2177,7 @@ inline const char *tgm_min_i32_table() {
 }
 
 inline cudaError_t tgm_min_i32(void *d_temp, size_t *temp_bytes, const int32_t *d_in, int32_t *d_out,
-                           size_t n, cudaStream_t stream) {
+                           size_t n, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_min_i32;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -2166,3 +2197,15 @@ inline cudaError_t tgm_min_i32(void *d_temp, size_t *temp_bytes, const int32_t *
   return ns::tgm_choice_run(c, d_in, n, d_out, d_temp, *temp_bytes, sms, stream);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("R")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_MIN_I32_4EE73AFB

@@ -5,6 +5,38 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: sum_i32.json.
+#ifndef TGM_EMBED_SUM_I32_B56D69E7
+#define TGM_EMBED_SUM_I32_B56D69E7
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -40,13 +72,16 @@ __device__ __forceinline__ void tgm_atomic_add(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_add_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -400,7 +435,7 @@ A sum_shared_V1(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -1348,7 +1383,7 @@ cudaError_t launch_sum_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1359,7 +1394,7 @@ cudaError_t launch_sum_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DT_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DT_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1376,7 +1411,7 @@ cudaError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1387,7 +1422,7 @@ cudaError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1404,7 +1439,7 @@ cudaError_t launch_sum_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1412,7 +1447,7 @@ cudaError_t launch_sum_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1429,7 +1464,7 @@ cudaError_t launch_sum_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1437,7 +1472,7 @@ cudaError_t launch_sum_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1454,7 +1489,7 @@ cudaError_t launch_sum_DTA_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1462,7 +1497,7 @@ cudaError_t launch_sum_DTA_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
   TGM_LAUNCH(sum_DTA_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1479,7 +1514,7 @@ cudaError_t launch_sum_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1490,7 +1525,7 @@ cudaError_t launch_sum_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1507,7 +1542,7 @@ cudaError_t launch_sum_DTL_VR_ST(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1518,7 +1553,7 @@ cudaError_t launch_sum_DTL_VR_ST(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VR_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1535,7 +1570,7 @@ cudaError_t launch_sum_DTL_VR_SS(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1546,7 +1581,7 @@ cudaError_t launch_sum_DTL_VR_SS(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VR_SS<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1563,7 +1598,7 @@ cudaError_t launch_sum_DTL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1574,7 +1609,7 @@ cudaError_t launch_sum_DTL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1591,7 +1626,7 @@ cudaError_t launch_sum_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_TILES, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1602,7 +1637,7 @@ cudaError_t launch_sum_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, s
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DTL_VA1_ST<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1619,7 +1654,7 @@ cudaError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1630,7 +1665,7 @@ cudaError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1647,7 +1682,7 @@ cudaError_t launch_sum_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_STRIDED_VEC, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
@@ -1658,7 +1693,7 @@ cudaError_t launch_sum_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_DSL_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1675,14 +1710,14 @@ cudaError_t launch_sum_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1699,14 +1734,14 @@ cudaError_t launch_sum_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1723,14 +1758,14 @@ cudaError_t launch_sum_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-    return cudaGetLastError();
+    return cudaPeekAtLastError();
   }
   unsigned grid = tgm_grid(TGM_ONE, in, n, BLOCK, items, grid_cap);
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(sum_B1_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_i32
@@ -1789,10 +1824,6 @@ cudaError_t launch_sum_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
 // At the first call on a GPU, the table tuned on a GPU of its name, compute
 // capability and SM count is chosen, else the last one, and kept for that GPU.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <string.h>
-#include <atomic>
-
 namespace tgm_kernels_sum_i32 {
 
 // ---------------------------------------------------------------- the choices
@@ -2107,7 +2138,7 @@ inline const char *tgm_sum_i32_table() {
 }
 
 inline cudaError_t tgm_sum_i32(void *d_temp, size_t *temp_bytes, const int32_t *d_in, int32_t *d_out,
-                           size_t n, cudaStream_t stream) {
+                           size_t n, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_sum_i32;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -2127,3 +2158,15 @@ inline cudaError_t tgm_sum_i32(void *d_temp, size_t *temp_bytes, const int32_t *
   return ns::tgm_choice_run(c, d_in, n, d_out, d_temp, *temp_bytes, sms, stream);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("R")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_SUM_I32_B56D69E7

@@ -5,6 +5,46 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_i32_rows.json.
+#ifndef TGM_EMBED_SUM_ROWS_I32_C02DCCA5
+#define TGM_EMBED_SUM_ROWS_I32_C02DCCA5
+
+// The header's short names, kept from an application's macros of the same
+// names (#define N 1024 before the include), which its end gives back.
+#if !defined(__CUDACC_RTC__)
+#pragma push_macro("A")
+#undef A
+#pragma push_macro("BLOCK")
+#undef BLOCK
+#pragma push_macro("GROUP")
+#undef GROUP
+#pragma push_macro("ITEMS")
+#undef ITEMS
+#pragma push_macro("N")
+#undef N
+#pragma push_macro("P")
+#undef P
+#pragma push_macro("R")
+#undef R
+#pragma push_macro("RV")
+#undef RV
+#pragma push_macro("T")
+#undef T
+#pragma push_macro("V")
+#undef V
+#pragma push_macro("X")
+#undef X
+#endif
+
+#if !defined(__CUDACC_RTC__)
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#endif
+
+// Everything below has internal linkage (an unnamed namespace): any number
+// of translation units and shared libraries may include this header, each
+// with its own kernels, tables and caches.
+namespace {
 
 #ifndef TGM_SIZE_DEFINED
 #define TGM_SIZE_DEFINED
@@ -40,13 +80,16 @@ __device__ __forceinline__ void tgm_atomic_add(A *p, A v) {
 }
 
 // The warp-reduce instruction (redux.sync): every lane gets the warp's total.
-// Only the VR variants use it, and their manifest says min_arch sm_80: built
-// for an older GPU it traps instead of computing something else.
+// Only the VR variants use it (their manifest says min_arch sm_80). Code
+// built for an older GPU, as an application built for sm_75 and run on a
+// newer one from its PTX, gets the same total by shuffles
+// (TGM_WARP_REDUCE_BY_SHUFFLES asks for them anywhere: the tests do).
 __device__ __forceinline__ A tgm_warp_reduce(A v) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#if (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800) && !defined(TGM_WARP_REDUCE_BY_SHUFFLES)
   return __reduce_add_sync(0xffffffffu, v);
 #else
-  __trap();
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = tgm_combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 #endif
 }
@@ -423,7 +466,7 @@ A sum_coop_shfl_group(A in_value) {
 
 // out[0] = the result for n = 0; with global atomics, their start (the
 // identity: those plans have no epilogue).
-__global__ void tgm_init(R *out) {
+[[maybe_unused]] __global__ void tgm_init(R *out) {
   out[0] = tgm_epilogue(tgm_identity(), 0);
 }
 
@@ -431,7 +474,7 @@ __global__ void tgm_init(R *out) {
 // the parts' atomics combine into (tgm_init_out_grid(count) blocks of 256).
 // It lets a kernel launched to start before it ends begin at once (sm_90+);
 // that kernel waits for it before its atomics.
-__global__ void tgm_init_out(R *out, tgm_size count) {
+[[maybe_unused]] __global__ void tgm_init_out(R *out, tgm_size count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
@@ -1191,7 +1234,7 @@ cudaError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SS<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SS
@@ -1233,7 +1276,7 @@ cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
                                  unsigned items, cudaStream_t stream) {
   auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 // RW.VS.SV
@@ -1281,7 +1324,7 @@ cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (grid == 0)
     return cudaErrorInvalidValue;
   TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1306,7 +1349,7 @@ cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
   TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
@@ -1333,7 +1376,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (m == 0)
     return cudaSuccess;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
@@ -1341,7 +1384,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
                             items);
   (void)early;
   TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
-  return cudaGetLastError();
+  return cudaPeekAtLastError();
 }
 
 } // namespace tgm_kernels_sum_i32_rows
@@ -1385,13 +1428,17 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 //   writes d_out and d_temp only, so streams may run it at once, each with
 //   its own d_temp. Every error is returned.
 #if !defined(__CUDACC_RTC__)
-#include <stdint.h>
-#include <atomic>
-
 namespace tgm_kernels_sum_i32_rows {
 
+// An empty kernel whose attributes say which code of this program the GPU
+// runs (its PTX version): code built for a GPU older than sm_90 (-arch=sm_80
+// run on an sm_90 GPU from its PTX) has none of the waits a kernel started
+// early needs, whatever GPU runs it.
+[[maybe_unused]] __global__ void tgm_image_probe() {}
+
 // The current GPU's SM count, threads a block, compute capability (its
-// major number) and a SM's share of the memory bandwidth (GB/s, 0 where the
+// major number, or the code's where this program holds code for an older GPU
+// only) and a SM's share of the memory bandwidth (GB/s, 0 where the
 // memory clock or bus width is unknown: launch_rule.tpl's tgm_sm_gbps), read
 // at the first call on the GPU and kept in one word per GPU (for the first
 // 64; a later one is read at every call). Threads may race to store the
@@ -1416,6 +1463,14 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
       return e;
     if (count <= 0 || count > 8191 || threads < 32 || threads > 2047 || major < 0 || major > 255)
       return cudaErrorInvalidValue;
+    cudaFuncAttributes code;
+    if (major >= 9) {
+      e = cudaFuncGetAttributes(&code, tgm_image_probe);
+      if (e != cudaSuccess)
+        return e;
+      if (code.ptxVersion / 10 < major)
+        major = code.ptxVersion / 10;
+    }
     // the bandwidth is a hint: where it cannot be read it is unknown, and
     // the error is taken off the thread so that no later check reports it
     if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
@@ -1516,7 +1571,7 @@ inline cudaError_t tgm_pick(tgm_size m, tgm_size n, tgm_rows_pick *k, bool *earl
 inline size_t tgm_sum_rows_i32_temp_bytes() { return tgm_rows_embed_temp(sizeof(tgm_kernels_sum_i32_rows::A)) + 16; }
 
 inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t *temp_bytes, const int32_t *d_in, int32_t *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream) {
+                           size_t n, size_t ld, cudaStream_t stream = 0) {
   namespace ns = tgm_kernels_sum_i32_rows;
   if (!temp_bytes)
     return cudaErrorInvalidValue;
@@ -1537,3 +1592,19 @@ inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t *temp_bytes, const int3
                           stream, early);
 }
 #endif // !__CUDACC_RTC__
+} // namespace (the header's internal linkage)
+
+#if !defined(__CUDACC_RTC__)
+#pragma pop_macro("A")
+#pragma pop_macro("BLOCK")
+#pragma pop_macro("GROUP")
+#pragma pop_macro("ITEMS")
+#pragma pop_macro("N")
+#pragma pop_macro("P")
+#pragma pop_macro("R")
+#pragma pop_macro("RV")
+#pragma pop_macro("T")
+#pragma pop_macro("V")
+#pragma pop_macro("X")
+#endif
+#endif // TGM_EMBED_SUM_ROWS_I32_C02DCCA5

@@ -7,10 +7,11 @@
 // i32 and f32 are installed; make the others with
 //   tgm-gen --type=TYPE -o DATA_DIR codelets/NAME.tgm),
 // else the call returns TGM_ERR_NOT_FOUND and tgm_last_error() says so.
-#ifndef TGM_REDUCE_SPECTRA_H
-#define TGM_REDUCE_SPECTRA_H
+#ifndef TGM_API_REDUCE_SPECTRA_H
+#define TGM_API_REDUCE_SPECTRA_H
 
 #include "tgm/reduce.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,229 +19,373 @@
 extern "C" {
 #endif
 
-// The result of argmax and argmin over i32: the element's index and value.
+// The result of argmax and argmin over i32: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_i32_DEFINED
+#define TGM_ARG_i32_DEFINED
 typedef struct {
   uint64_t index;
   int32_t value;
 } tgm_arg_i32;
+#endif
 
-// The result of argmax and argmin over u32: the element's index and value.
+// The result of argmax and argmin over u32: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_u32_DEFINED
+#define TGM_ARG_u32_DEFINED
 typedef struct {
   uint64_t index;
   uint32_t value;
 } tgm_arg_u32;
+#endif
 
-// The result of argmax and argmin over i64: the element's index and value.
+// The result of argmax and argmin over i64: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_i64_DEFINED
+#define TGM_ARG_i64_DEFINED
 typedef struct {
   uint64_t index;
   long long value;
 } tgm_arg_i64;
+#endif
 
-// The result of argmax and argmin over f32: the element's index and value.
+// The result of argmax and argmin over f32: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_f32_DEFINED
+#define TGM_ARG_f32_DEFINED
 typedef struct {
   uint64_t index;
   float value;
 } tgm_arg_f32;
+#endif
 
-// The result of argmax and argmin over f64: the element's index and value.
+// The result of argmax and argmin over f64: the element's index and value
+// (once, however many of these headers a file includes).
+#ifndef TGM_ARG_f64_DEFINED
+#define TGM_ARG_f64_DEFINED
 typedef struct {
   uint64_t index;
   double value;
 } tgm_arg_f64;
+#endif
 
 // absmax, i32: out[0] = the max of tgm_max(in[i], -in[i]) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_absmax_i32_DEFINED
+#define TGM_REDUCE_absmax_i32_DEFINED
 static inline tgm_status tgm_reduce_absmax_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "absmax", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // absmax, u32: out[0] = the max of tgm_max(in[i], -in[i]) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_absmax_u32_DEFINED
+#define TGM_REDUCE_absmax_u32_DEFINED
 static inline tgm_status tgm_reduce_absmax_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "absmax", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // absmax, i64: out[0] = the max of tgm_max(in[i], -in[i]) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_absmax_i64_DEFINED
+#define TGM_REDUCE_absmax_i64_DEFINED
 static inline tgm_status tgm_reduce_absmax_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "absmax", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // absmax, f32: out[0] = the max of tgm_max(in[i], -in[i]) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_absmax_f32_DEFINED
+#define TGM_REDUCE_absmax_f32_DEFINED
 static inline tgm_status tgm_reduce_absmax_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "absmax", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // absmax, f64: out[0] = the max of tgm_max(in[i], -in[i]) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_absmax_f64_DEFINED
+#define TGM_REDUCE_absmax_f64_DEFINED
 static inline tgm_status tgm_reduce_absmax_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "absmax", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmax, i32: out[0] = the max of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmax_i32_DEFINED
+#define TGM_REDUCE_argmax_i32_DEFINED
 static inline tgm_status tgm_reduce_argmax_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         tgm_arg_i32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmax", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmax, u32: out[0] = the max of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmax_u32_DEFINED
+#define TGM_REDUCE_argmax_u32_DEFINED
 static inline tgm_status tgm_reduce_argmax_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         tgm_arg_u32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmax", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmax, i64: out[0] = the max of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmax_i64_DEFINED
+#define TGM_REDUCE_argmax_i64_DEFINED
 static inline tgm_status tgm_reduce_argmax_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         tgm_arg_i64 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmax", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmax, f32: out[0] = the max of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmax_f32_DEFINED
+#define TGM_REDUCE_argmax_f32_DEFINED
 static inline tgm_status tgm_reduce_argmax_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         tgm_arg_f32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmax", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmax, f64: out[0] = the max of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmax_f64_DEFINED
+#define TGM_REDUCE_argmax_f64_DEFINED
 static inline tgm_status tgm_reduce_argmax_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         tgm_arg_f64 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmax", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmin, i32: out[0] = the min of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmin_i32_DEFINED
+#define TGM_REDUCE_argmin_i32_DEFINED
 static inline tgm_status tgm_reduce_argmin_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         tgm_arg_i32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmin", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmin, u32: out[0] = the min of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmin_u32_DEFINED
+#define TGM_REDUCE_argmin_u32_DEFINED
 static inline tgm_status tgm_reduce_argmin_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         tgm_arg_u32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmin", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmin, i64: out[0] = the min of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmin_i64_DEFINED
+#define TGM_REDUCE_argmin_i64_DEFINED
 static inline tgm_status tgm_reduce_argmin_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         tgm_arg_i64 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmin", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmin, f32: out[0] = the min of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmin_f32_DEFINED
+#define TGM_REDUCE_argmin_f32_DEFINED
 static inline tgm_status tgm_reduce_argmin_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         tgm_arg_f32 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmin", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // argmin, f64: out[0] = the min of tgm_arg(in[i], in.Index(i)) over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_argmin_f64_DEFINED
+#define TGM_REDUCE_argmin_f64_DEFINED
 static inline tgm_status tgm_reduce_argmin_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         tgm_arg_f64 *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "argmin", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_and, i32: out[0] = the & of in[i] over 0 <= i < n (in.Size()), from ~0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_and_i32_DEFINED
+#define TGM_REDUCE_bit_and_i32_DEFINED
 static inline tgm_status tgm_reduce_bit_and_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_and", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_and, u32: out[0] = the & of in[i] over 0 <= i < n (in.Size()), from ~0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_and_u32_DEFINED
+#define TGM_REDUCE_bit_and_u32_DEFINED
 static inline tgm_status tgm_reduce_bit_and_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_and", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_and, i64: out[0] = the & of in[i] over 0 <= i < n (in.Size()), from ~0LL.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_and_i64_DEFINED
+#define TGM_REDUCE_bit_and_i64_DEFINED
 static inline tgm_status tgm_reduce_bit_and_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_and", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_or, i32: out[0] = the | of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_or_i32_DEFINED
+#define TGM_REDUCE_bit_or_i32_DEFINED
 static inline tgm_status tgm_reduce_bit_or_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_or", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_or, u32: out[0] = the | of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_or_u32_DEFINED
+#define TGM_REDUCE_bit_or_u32_DEFINED
 static inline tgm_status tgm_reduce_bit_or_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_or", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_or, i64: out[0] = the | of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_or_i64_DEFINED
+#define TGM_REDUCE_bit_or_i64_DEFINED
 static inline tgm_status tgm_reduce_bit_or_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_or", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_xor, i32: out[0] = the ^ of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_xor_i32_DEFINED
+#define TGM_REDUCE_bit_xor_i32_DEFINED
 static inline tgm_status tgm_reduce_bit_xor_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_xor", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_xor, u32: out[0] = the ^ of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_xor_u32_DEFINED
+#define TGM_REDUCE_bit_xor_u32_DEFINED
 static inline tgm_status tgm_reduce_bit_xor_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_xor", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // bit_xor, i64: out[0] = the ^ of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_bit_xor_i64_DEFINED
+#define TGM_REDUCE_bit_xor_i64_DEFINED
 static inline tgm_status tgm_reduce_bit_xor_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "bit_xor", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // count_if, i32: out[0] = the + of (in[i] > threshold) ? 1 : 0 over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_count_if_i32_DEFINED
+#define TGM_REDUCE_count_if_i32_DEFINED
 static inline tgm_status tgm_reduce_count_if_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n, int32_t threshold,
                                         unsigned *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -248,8 +393,13 @@ static inline tgm_status tgm_reduce_count_if_i32(tgm_ctx *ctx, const int32_t *d_
   return tgm_reduce_spectrum(ctx, "count_if", TGM_TYPE_I32, ins, 1, n, params, 1, d_out,
                              stream);
 }
+#endif
 
 // count_if, u32: out[0] = the + of (in[i] > threshold) ? 1 : 0 over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_count_if_u32_DEFINED
+#define TGM_REDUCE_count_if_u32_DEFINED
 static inline tgm_status tgm_reduce_count_if_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n, uint32_t threshold,
                                         unsigned *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -257,8 +407,13 @@ static inline tgm_status tgm_reduce_count_if_u32(tgm_ctx *ctx, const uint32_t *d
   return tgm_reduce_spectrum(ctx, "count_if", TGM_TYPE_U32, ins, 1, n, params, 1, d_out,
                              stream);
 }
+#endif
 
 // count_if, i64: out[0] = the + of (in[i] > threshold) ? 1 : 0 over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_count_if_i64_DEFINED
+#define TGM_REDUCE_count_if_i64_DEFINED
 static inline tgm_status tgm_reduce_count_if_i64(tgm_ctx *ctx, const long long *d_in, size_t n, long long threshold,
                                         unsigned *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -266,8 +421,13 @@ static inline tgm_status tgm_reduce_count_if_i64(tgm_ctx *ctx, const long long *
   return tgm_reduce_spectrum(ctx, "count_if", TGM_TYPE_I64, ins, 1, n, params, 1, d_out,
                              stream);
 }
+#endif
 
 // count_if, f32: out[0] = the + of (in[i] > threshold) ? 1 : 0 over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_count_if_f32_DEFINED
+#define TGM_REDUCE_count_if_f32_DEFINED
 static inline tgm_status tgm_reduce_count_if_f32(tgm_ctx *ctx, const float *d_in, size_t n, float threshold,
                                         unsigned *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -275,8 +435,13 @@ static inline tgm_status tgm_reduce_count_if_f32(tgm_ctx *ctx, const float *d_in
   return tgm_reduce_spectrum(ctx, "count_if", TGM_TYPE_F32, ins, 1, n, params, 1, d_out,
                              stream);
 }
+#endif
 
 // count_if, f64: out[0] = the + of (in[i] > threshold) ? 1 : 0 over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_count_if_f64_DEFINED
+#define TGM_REDUCE_count_if_f64_DEFINED
 static inline tgm_status tgm_reduce_count_if_f64(tgm_ctx *ctx, const double *d_in, size_t n, double threshold,
                                         unsigned *d_out, void *stream) {
   const void *ins[1] = { d_in };
@@ -284,326 +449,527 @@ static inline tgm_status tgm_reduce_count_if_f64(tgm_ctx *ctx, const double *d_i
   return tgm_reduce_spectrum(ctx, "count_if", TGM_TYPE_F64, ins, 1, n, params, 1, d_out,
                              stream);
 }
+#endif
 
 // dot, i32: out[0] = the + of x[i] * y[i] over 0 <= i < n (x.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_dot_i32_DEFINED
+#define TGM_REDUCE_dot_i32_DEFINED
 static inline tgm_status tgm_reduce_dot_i32(tgm_ctx *ctx, const int32_t *d_x, const int32_t *d_y, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[2] = { d_x, d_y };
   return tgm_reduce_spectrum(ctx, "dot", TGM_TYPE_I32, ins, 2, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // dot, u32: out[0] = the + of x[i] * y[i] over 0 <= i < n (x.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_dot_u32_DEFINED
+#define TGM_REDUCE_dot_u32_DEFINED
 static inline tgm_status tgm_reduce_dot_u32(tgm_ctx *ctx, const uint32_t *d_x, const uint32_t *d_y, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[2] = { d_x, d_y };
   return tgm_reduce_spectrum(ctx, "dot", TGM_TYPE_U32, ins, 2, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // dot, i64: out[0] = the + of x[i] * y[i] over 0 <= i < n (x.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_dot_i64_DEFINED
+#define TGM_REDUCE_dot_i64_DEFINED
 static inline tgm_status tgm_reduce_dot_i64(tgm_ctx *ctx, const long long *d_x, const long long *d_y, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[2] = { d_x, d_y };
   return tgm_reduce_spectrum(ctx, "dot", TGM_TYPE_I64, ins, 2, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // dot, f32: out[0] = the + of x[i] * y[i] over 0 <= i < n (x.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_dot_f32_DEFINED
+#define TGM_REDUCE_dot_f32_DEFINED
 static inline tgm_status tgm_reduce_dot_f32(tgm_ctx *ctx, const float *d_x, const float *d_y, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[2] = { d_x, d_y };
   return tgm_reduce_spectrum(ctx, "dot", TGM_TYPE_F32, ins, 2, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // dot, f64: out[0] = the + of x[i] * y[i] over 0 <= i < n (x.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_dot_f64_DEFINED
+#define TGM_REDUCE_dot_f64_DEFINED
 static inline tgm_status tgm_reduce_dot_f64(tgm_ctx *ctx, const double *d_x, const double *d_y, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[2] = { d_x, d_y };
   return tgm_reduce_spectrum(ctx, "dot", TGM_TYPE_F64, ins, 2, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // l2norm, i32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_l2norm_i32_DEFINED
+#define TGM_REDUCE_l2norm_i32_DEFINED
 static inline tgm_status tgm_reduce_l2norm_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "l2norm", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // l2norm, u32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_l2norm_u32_DEFINED
+#define TGM_REDUCE_l2norm_u32_DEFINED
 static inline tgm_status tgm_reduce_l2norm_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "l2norm", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // l2norm, i64: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_l2norm_i64_DEFINED
+#define TGM_REDUCE_l2norm_i64_DEFINED
 static inline tgm_status tgm_reduce_l2norm_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "l2norm", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // l2norm, f32: out[0] = sqrt(accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_l2norm_f32_DEFINED
+#define TGM_REDUCE_l2norm_f32_DEFINED
 static inline tgm_status tgm_reduce_l2norm_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "l2norm", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // l2norm, f64: out[0] = sqrt(accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_l2norm_f64_DEFINED
+#define TGM_REDUCE_l2norm_f64_DEFINED
 static inline tgm_status tgm_reduce_l2norm_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "l2norm", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // max, i32: out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_max_i32_DEFINED
+#define TGM_REDUCE_max_i32_DEFINED
 static inline tgm_status tgm_reduce_max_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "max", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // max, u32: out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_max_u32_DEFINED
+#define TGM_REDUCE_max_u32_DEFINED
 static inline tgm_status tgm_reduce_max_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "max", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // max, i64: out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_max_i64_DEFINED
+#define TGM_REDUCE_max_i64_DEFINED
 static inline tgm_status tgm_reduce_max_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "max", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // max, f32: out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_max_f32_DEFINED
+#define TGM_REDUCE_max_f32_DEFINED
 static inline tgm_status tgm_reduce_max_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "max", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // max, f64: out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_max_f64_DEFINED
+#define TGM_REDUCE_max_f64_DEFINED
 static inline tgm_status tgm_reduce_max_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "max", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // mean, i32: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_mean_i32_DEFINED
+#define TGM_REDUCE_mean_i32_DEFINED
 static inline tgm_status tgm_reduce_mean_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "mean", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // mean, u32: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_mean_u32_DEFINED
+#define TGM_REDUCE_mean_u32_DEFINED
 static inline tgm_status tgm_reduce_mean_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "mean", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // mean, i64: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_mean_i64_DEFINED
+#define TGM_REDUCE_mean_i64_DEFINED
 static inline tgm_status tgm_reduce_mean_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "mean", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // mean, f32: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_mean_f32_DEFINED
+#define TGM_REDUCE_mean_f32_DEFINED
 static inline tgm_status tgm_reduce_mean_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "mean", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // mean, f64: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_mean_f64_DEFINED
+#define TGM_REDUCE_mean_f64_DEFINED
 static inline tgm_status tgm_reduce_mean_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "mean", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // min, i32: out[0] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_min_i32_DEFINED
+#define TGM_REDUCE_min_i32_DEFINED
 static inline tgm_status tgm_reduce_min_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "min", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // min, u32: out[0] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_min_u32_DEFINED
+#define TGM_REDUCE_min_u32_DEFINED
 static inline tgm_status tgm_reduce_min_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "min", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // min, i64: out[0] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_min_i64_DEFINED
+#define TGM_REDUCE_min_i64_DEFINED
 static inline tgm_status tgm_reduce_min_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "min", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // min, f32: out[0] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_min_f32_DEFINED
+#define TGM_REDUCE_min_f32_DEFINED
 static inline tgm_status tgm_reduce_min_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "min", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // min, f64: out[0] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest().
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_min_f64_DEFINED
+#define TGM_REDUCE_min_f64_DEFINED
 static inline tgm_status tgm_reduce_min_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "min", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // prod, i32: out[0] = the * of in[i] over 0 <= i < n (in.Size()), from 1.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_prod_i32_DEFINED
+#define TGM_REDUCE_prod_i32_DEFINED
 static inline tgm_status tgm_reduce_prod_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "prod", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // prod, u32: out[0] = the * of in[i] over 0 <= i < n (in.Size()), from 1.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_prod_u32_DEFINED
+#define TGM_REDUCE_prod_u32_DEFINED
 static inline tgm_status tgm_reduce_prod_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "prod", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // prod, i64: out[0] = the * of in[i] over 0 <= i < n (in.Size()), from 1.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_prod_i64_DEFINED
+#define TGM_REDUCE_prod_i64_DEFINED
 static inline tgm_status tgm_reduce_prod_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "prod", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // prod, f32: out[0] = the * of in[i] over 0 <= i < n (in.Size()), from 1.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_prod_f32_DEFINED
+#define TGM_REDUCE_prod_f32_DEFINED
 static inline tgm_status tgm_reduce_prod_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "prod", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // prod, f64: out[0] = the * of in[i] over 0 <= i < n (in.Size()), from 1.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_prod_f64_DEFINED
+#define TGM_REDUCE_prod_f64_DEFINED
 static inline tgm_status tgm_reduce_prod_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "prod", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sum, i32: out[0] = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sum_i32_DEFINED
+#define TGM_REDUCE_sum_i32_DEFINED
 static inline tgm_status tgm_reduce_sum_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sum", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sum, u32: out[0] = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sum_u32_DEFINED
+#define TGM_REDUCE_sum_u32_DEFINED
 static inline tgm_status tgm_reduce_sum_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sum", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sum, i64: out[0] = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sum_i64_DEFINED
+#define TGM_REDUCE_sum_i64_DEFINED
 static inline tgm_status tgm_reduce_sum_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sum", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sum, f32: out[0] = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sum_f32_DEFINED
+#define TGM_REDUCE_sum_f32_DEFINED
 static inline tgm_status tgm_reduce_sum_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sum", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sum, f64: out[0] = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sum_f64_DEFINED
+#define TGM_REDUCE_sum_f64_DEFINED
 static inline tgm_status tgm_reduce_sum_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sum", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sumsq, i32: out[0] = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sumsq_i32_DEFINED
+#define TGM_REDUCE_sumsq_i32_DEFINED
 static inline tgm_status tgm_reduce_sumsq_i32(tgm_ctx *ctx, const int32_t *d_in, size_t n,
                                         int32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sumsq", TGM_TYPE_I32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sumsq, u32: out[0] = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sumsq_u32_DEFINED
+#define TGM_REDUCE_sumsq_u32_DEFINED
 static inline tgm_status tgm_reduce_sumsq_u32(tgm_ctx *ctx, const uint32_t *d_in, size_t n,
                                         uint32_t *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sumsq", TGM_TYPE_U32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sumsq, i64: out[0] = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sumsq_i64_DEFINED
+#define TGM_REDUCE_sumsq_i64_DEFINED
 static inline tgm_status tgm_reduce_sumsq_i64(tgm_ctx *ctx, const long long *d_in, size_t n,
                                         long long *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sumsq", TGM_TYPE_I64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sumsq, f32: out[0] = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sumsq_f32_DEFINED
+#define TGM_REDUCE_sumsq_f32_DEFINED
 static inline tgm_status tgm_reduce_sumsq_f32(tgm_ctx *ctx, const float *d_in, size_t n,
                                         float *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sumsq", TGM_TYPE_F32, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 // sumsq, f64: out[0] = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// (Once, however many of these headers a file includes: the call names the
+// spectrum, whose manifest in the data folder decides what it runs.)
+#ifndef TGM_REDUCE_sumsq_f64_DEFINED
+#define TGM_REDUCE_sumsq_f64_DEFINED
 static inline tgm_status tgm_reduce_sumsq_f64(tgm_ctx *ctx, const double *d_in, size_t n,
                                         double *d_out, void *stream) {
   const void *ins[1] = { d_in };
   return tgm_reduce_spectrum(ctx, "sumsq", TGM_TYPE_F64, ins, 1, n, NULL, 0, d_out,
                              stream);
 }
+#endif
 
 #ifdef __cplusplus
 }
