@@ -27,9 +27,10 @@
 // Integers exactly, float sums within (n+1)·eps·Σ|x| of a double reference
 // (CUB's answer is held to the same bound), max/min exactly. --bench times
 // the embedded call and cub::DeviceReduce for the even powers 2^10..2^30 in
-// the three ways users time (time_us: (a) back-to-back calls, (b) one call
-// after an L2 flush, (c) calls in a CUDA graph; cold L2), a markdown table
-// with the ratios and the bandwidth.
+// the ways users time (time_us: (a) back-to-back calls, (b) one call
+// after an L2 flush, (c) calls in a CUDA graph, all with a cold L2; (d)
+// back-to-back calls on one input, the L2 warm), a markdown table with the
+// ratios and the bandwidth.
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 
@@ -459,10 +460,11 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
   std::fprintf(md,
                "\n### %s %s\n\n| n | (a) tgm µs | (a) CUB µs | (a) CUB/tgm | (b) tgm µs | (b) CUB "
                "µs | "
-               "(b) CUB/tgm | (b) tgm TB/s | (c) tgm µs | (c) CUB µs | (c) CUB/tgm |\n"
-               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+               "(b) CUB/tgm | (b) tgm TB/s | (c) tgm µs | (c) CUB µs | (c) CUB/tgm | (d) tgm µs | "
+               "(d) CUB µs | (d) CUB/tgm |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                op_names[op], tname<T>());
-  double log_sum[3] = {0, 0, 0}, worst[3] = {1e9, 1e9, 1e9};
+  double log_sum[4] = {0, 0, 0, 0}, worst[4] = {1e9, 1e9, 1e9, 1e9};
   int log_n = 0;
   for (int e = 10; e <= 30; e += 2) {
     size_t n = (size_t)1 << e, bytes = 0, cub_bytes = 0;
@@ -471,8 +473,8 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
     void *temp, *cub_temp;
     CK(cudaMalloc(&temp, bytes));
     CK(cudaMalloc(&cub_temp, cub_bytes));
-    double t[3], c[3];
-    for (int h = 0; h < 3; h++) {
+    double t[4], c[4];
+    for (int h = 0; h < 4; h++) {
       t[h] = time_us<T>((Timing)h, [&](const T *in) { CK(fn(temp, &bytes, in, out, n, s)); }, d,
                         d_len, flush, n, s);
       c[h] = time_us<T>((Timing)h,
@@ -486,13 +488,15 @@ template <typename T> static void bench(Op op, T *d, size_t d_len, FILE *md) {
     }
     log_n += e <= 22;
     std::fprintf(md,
-                 "| 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                 "| 2^%d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | "
+                 "%.2f "
+                 "| %.2f | %.2f |\n",
                  e, t[0], c[0], c[0] / t[0], t[1], c[1], c[1] / t[1], n * sizeof(T) / t[1] / 1e6,
-                 t[2], c[2], c[2] / t[2]);
+                 t[2], c[2], c[2] / t[2], t[3], c[3], c[3] / t[3]);
     CK(cudaFree(temp));
     CK(cudaFree(cub_temp));
   }
-  for (int h = 0; h < 3; h++)
+  for (int h = 0; h < 4; h++)
     std::fprintf(md, "\n%s: geomean CUB/tgm over 2^10..2^22 %.2f, lowest %.2f", timing_names[h],
                  std::exp(log_sum[h] / log_n), worst[h]);
   std::fprintf(md, "\n");

@@ -1,7 +1,7 @@
 // gpu_timing.h -- how the GPU tests and benchmarks of the embedded calls
 // time a call (tests/embed/gpu_embed.cu, gpu_rows.cu, bench/rows,
-// bench/coop): the three ways users time, with a cold L2, and the plain
-// read every reduction is measured against. CK (a CUDA call that must
+// bench/coop): the three ways users time with a cold L2, a fourth with a
+// warm one, and the plain read every reduction is measured against. CK (a CUDA call that must
 // succeed, else exit 1) is the includer's where it defines one first.
 #ifndef TGM_GPU_TIMING_H
 #define TGM_GPU_TIMING_H
@@ -113,18 +113,24 @@ struct Flush {
 //   (b) one: a single call after the flush kernel, whose run hides the
 //       call's launch latency: the GPU time of one call
 //   (c) graph: the batch captured in one CUDA graph and replayed; time / batch
+// and one more, with a warm L2, the loop a user times without flushing:
+//   (d) warm: the batch of back-to-back calls on the one input, never
+//       flushed (the L2 holds what fits of it, as in a plain timing loop)
 // launch(in) makes one call on the input at in.
-enum Timing { STREAM, ONE, GRAPH };
+enum Timing { STREAM, ONE, GRAPH, WARM };
 [[maybe_unused]] static const char *const timing_names[] = {"(a) stream", "(b) one call",
-                                                            "(c) graph"};
+                                                            "(c) graph", "(d) warm"};
 
 template <typename T, typename F>
 static double time_us(Timing how, F launch, const T *d, size_t d_len, const Flush &flush, size_t n,
                       cudaStream_t s) {
   size_t stride = (n + 63) / 64 * 64; // 256-byte apart copies, in d
+  const bool warm = how == WARM;
   int batch = how == ONE ? 1 : (int)std::min<size_t>(20, std::max<size_t>(1, d_len / stride));
   if (n > ((size_t)1 << 24))
     batch = 1;
+  if (warm)
+    batch = 20;
   cudaGraphExec_t exec = nullptr;
   if (how == GRAPH) {
     cudaGraph_t g;
@@ -143,13 +149,14 @@ static double time_us(Timing how, F launch, const T *d, size_t d_len, const Flus
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   for (int rep = 0; rep < 15; rep++) {
-    flush_l2<<<1024, 256, 0, s>>>(flush.buf, flush.n, flush.sink);
+    if (!warm)
+      flush_l2<<<1024, 256, 0, s>>>(flush.buf, flush.n, flush.sink);
     CK(cudaEventRecord(a, s));
     if (exec)
       CK(cudaGraphLaunch(exec, s));
     else
       for (int k = 0; k < batch; k++)
-        launch(d + (size_t)k * stride);
+        launch(warm ? d : d + (size_t)k * stride);
     CK(cudaEventRecord(b, s));
     CK(cudaEventSynchronize(b));
     float ms;
