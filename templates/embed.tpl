@@ -79,14 +79,14 @@ struct tgm_table {
 {{#tables}}
 
 // {{label}}
-inline constexpr tgm_bucket tgm_buckets_{{tindex}}[] = {
+constexpr tgm_bucket tgm_buckets_{{tindex}}[] = {
 {{#rows}}
     {{row}}
 {{/rows}}
 };
 {{/tables}}
 
-inline constexpr tgm_table tgm_tables[] = {
+constexpr tgm_table tgm_tables[] = {
 {{#tables}}
     {{table_row}}
 {{/tables}}

@@ -106,14 +106,14 @@ inline {{err_t}} tgm_device_limits(unsigned *sms, unsigned *max_threads, unsigne
 // {{atomic_fold}} in order.
 // Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
-inline constexpr int {{atomic_switch}} = 0;
+constexpr int {{atomic_switch}} = 0;
 #else
-inline constexpr int {{atomic_switch}} = 1;
+constexpr int {{atomic_switch}} = 1;
 #endif
 {{/atomic_float}}
 {{?atomic_exact}}
 // Its result does not depend on the order of the atomics.
-inline constexpr int {{atomic_switch}} = 1;
+constexpr int {{atomic_switch}} = 1;
 {{/atomic_exact}}
 {{/atomic}}
 {{?rows}}
@@ -270,14 +270,14 @@ struct tgm_cell_table {
 {{#tables}}
 
 // {{note}}
-inline constexpr tgm_cell tgm_cells_{{tindex}}[] = {
+constexpr tgm_cell tgm_cells_{{tindex}}[] = {
 {{#rows}}
     {{row}}
 {{/rows}}
 };
 {{/tables}}
 
-inline constexpr tgm_cell_table tgm_cell_tables[] = {
+constexpr tgm_cell_table tgm_cell_tables[] = {
 {{#tables}}
     {{table_row}}
 {{/tables}}

@@ -8,6 +8,7 @@
 #   - an application's macros of the headers' short names (N, BLOCK, T, ...)
 #     defined before the includes do not reach them, and stay defined;
 #   - the stream may be left out (0, as CUB's);
+#   - they compile as C++11, 14, 17 and 20;
 #   - two different headers of one call in one file are an error, not one
 #     silently read for the other (the guard holds the header's hash);
 #   - an application built for sm_75 holds no trap in a VR kernel (the
@@ -66,6 +67,11 @@ for rdc in "" "-rdc=true"; do
   [ $ok = 1 ] && { "$cc" -arch=sm_90 $rdc "$work/a.o" "$work/b.o" -o "$work/app" 2>"$work/err" &&
     echo "ok two translation units link ${rdc:-(whole program)}" ||
     { fail "two translation units do not link $rdc"; head -5 "$work/err"; }; }
+done
+# any C++ standard from C++11 (the tables were C++17's inline variables)
+for std in c++11 c++14 c++20; do
+  "$cc" -std=$std -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$h" \
+    -c "$work/a.cu" -o "$work/std.o" 2>"$work/err" || { fail "-std=$std"; head -5 "$work/err"; }
 done
 # an application's short macros before the includes (as CUDA samples begin:
 # #define N, #define BLOCK) do not reach the headers' names, and are theirs again after

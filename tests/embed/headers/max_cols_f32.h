@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: max_f32_cols.json.
-#ifndef TGM_EMBED_MAX_COLS_F32_883B7319
-#define TGM_EMBED_MAX_COLS_F32_883B7319
+#ifndef TGM_EMBED_MAX_COLS_F32_84DC7A9B
+#define TGM_EMBED_MAX_COLS_F32_84DC7A9B
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1488,7 +1488,7 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // Whether the rule runs CA.SV where it runs parts:
 // the parts combining into out with atomics.
 // Its result does not depend on the order of the atomics.
-inline constexpr int tgm_cols_atomics = 1;
+constexpr int tgm_cols_atomics = 1;
 
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block), or CA.SV where k.atomic. temp: 16-byte aligned,
 // tgm_cols_embed_temp(n, sizeof(A)) bytes. early: the GPU starts a kernel
@@ -1578,4 +1578,4 @@ inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_COLS_F32_883B7319
+#endif // TGM_EMBED_MAX_COLS_F32_84DC7A9B

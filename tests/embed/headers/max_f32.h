@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32.json.
-#ifndef TGM_EMBED_MAX_F32_2891E9E8
-#define TGM_EMBED_MAX_F32_2891E9E8
+#ifndef TGM_EMBED_MAX_F32_A4EF57B3
+#define TGM_EMBED_MAX_F32_A4EF57B3
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1865,7 +1865,7 @@ struct tgm_table {
 };
 
 // NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs
-inline constexpr tgm_bucket tgm_buckets_0[] = {
+constexpr tgm_bucket tgm_buckets_0[] = {
     {10, 0}, // 2^10..2^10: B1.V.SV, block 256, items 1
     {11, 1}, // 2^11..2^11: B1.V.SV, block 512, items 1
     {13, 2}, // 2^12..2^13: B1.VS.SV, block 1024, items 1
@@ -1882,7 +1882,7 @@ inline constexpr tgm_bucket tgm_buckets_0[] = {
 };
 
 // NVIDIA H200, cc 9.0, 132 SMs
-inline constexpr tgm_bucket tgm_buckets_1[] = {
+constexpr tgm_bucket tgm_buckets_1[] = {
     {11, 2}, // 2^0..2^11: B1.VS.SV, block 1024, items 1
     {13, 13}, // 2^12..2^13: DT.VS.SV, block 256, items 4
     {17, 14}, // 2^14..2^17: DTL.VS.SV, block 256, items 4
@@ -1893,7 +1893,7 @@ inline constexpr tgm_bucket tgm_buckets_1[] = {
 };
 
 // portable
-inline constexpr tgm_bucket tgm_buckets_2[] = {
+constexpr tgm_bucket tgm_buckets_2[] = {
     {9, 2}, // 2^0..2^9: B1.VS.SV, block 1024, items 1
     {10, 0}, // 2^10..2^10: B1.V.SV, block 256, items 1
     {11, 1}, // 2^11..2^11: B1.V.SV, block 512, items 1
@@ -1910,7 +1910,7 @@ inline constexpr tgm_bucket tgm_buckets_2[] = {
     {30, 12}, // 2^29..2^30: DT.VS.SV, block 1024, items 4
 };
 
-inline constexpr tgm_table tgm_tables[] = {
+constexpr tgm_table tgm_tables[] = {
     {"NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", "NVIDIA H100 80GB HBM3", 9, 0, 132, 13, tgm_buckets_0},
     {"NVIDIA H200, cc 9.0, 132 SMs", "NVIDIA H200", 9, 0, 132, 7, tgm_buckets_1},
     {"portable", nullptr, 0, 0, 0, 14, tgm_buckets_2},
@@ -2037,4 +2037,4 @@ inline cudaError_t tgm_max_f32(void *d_temp, size_t *temp_bytes, const float *d_
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_F32_2891E9E8
+#endif // TGM_EMBED_MAX_F32_A4EF57B3

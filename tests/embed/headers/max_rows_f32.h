@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32_rows.json.
-#ifndef TGM_EMBED_MAX_ROWS_F32_46BC5C45
-#define TGM_EMBED_MAX_ROWS_F32_46BC5C45
+#ifndef TGM_EMBED_MAX_ROWS_F32_8DC9722B
+#define TGM_EMBED_MAX_ROWS_F32_8DC9722B
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1482,7 +1482,7 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // Whether the rule runs RA.VS.SV where it runs blocks a row:
 // each block combining into out[row] with an atomic.
 // Its result does not depend on the order of the atomics.
-inline constexpr int tgm_rows_atomics = 1;
+constexpr int tgm_rows_atomics = 1;
 
 // Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VS.SV (RB) and
 // RL.VS.SV (RL), or RA.VS.SV where k.atomic, in the blocks tgm_rows_pick_of gives. temp:
@@ -1595,4 +1595,4 @@ inline cudaError_t tgm_max_rows_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_ROWS_F32_46BC5C45
+#endif // TGM_EMBED_MAX_ROWS_F32_8DC9722B

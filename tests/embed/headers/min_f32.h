@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_f32.json.
-#ifndef TGM_EMBED_MIN_F32_9C0D17AA
-#define TGM_EMBED_MIN_F32_9C0D17AA
+#ifndef TGM_EMBED_MIN_F32_279F7DC6
+#define TGM_EMBED_MIN_F32_279F7DC6
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1976,7 +1976,7 @@ struct tgm_table {
 };
 
 // NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs
-inline constexpr tgm_bucket tgm_buckets_0[] = {
+constexpr tgm_bucket tgm_buckets_0[] = {
     {10, 0}, // 2^10..2^10: B1.V.SV, block 256, items 1
     {11, 1}, // 2^11..2^11: B1.V.SV, block 512, items 1
     {12, 2}, // 2^12..2^12: B1.VS.SV, block 1024, items 1
@@ -1995,7 +1995,7 @@ inline constexpr tgm_bucket tgm_buckets_0[] = {
 };
 
 // NVIDIA H200, cc 9.0, 132 SMs
-inline constexpr tgm_bucket tgm_buckets_1[] = {
+constexpr tgm_bucket tgm_buckets_1[] = {
     {11, 2}, // 2^0..2^11: B1.VS.SV, block 1024, items 1
     {13, 15}, // 2^12..2^13: DT.VS.SV, block 256, items 4
     {17, 9}, // 2^14..2^17: DTL.VS.SV, block 256, items 4
@@ -2006,7 +2006,7 @@ inline constexpr tgm_bucket tgm_buckets_1[] = {
 };
 
 // portable
-inline constexpr tgm_bucket tgm_buckets_2[] = {
+constexpr tgm_bucket tgm_buckets_2[] = {
     {9, 2}, // 2^0..2^9: B1.VS.SV, block 1024, items 1
     {10, 0}, // 2^10..2^10: B1.V.SV, block 256, items 1
     {11, 1}, // 2^11..2^11: B1.V.SV, block 512, items 1
@@ -2025,7 +2025,7 @@ inline constexpr tgm_bucket tgm_buckets_2[] = {
     {30, 14}, // 2^28..2^30: DT.V.SV, block 1024, items 4
 };
 
-inline constexpr tgm_table tgm_tables[] = {
+constexpr tgm_table tgm_tables[] = {
     {"NVIDIA H100 80GB HBM3, cc 9.0, 132 SMs", "NVIDIA H100 80GB HBM3", 9, 0, 132, 15, tgm_buckets_0},
     {"NVIDIA H200, cc 9.0, 132 SMs", "NVIDIA H200", 9, 0, 132, 7, tgm_buckets_1},
     {"portable", nullptr, 0, 0, 0, 16, tgm_buckets_2},
@@ -2152,4 +2152,4 @@ inline cudaError_t tgm_min_f32(void *d_temp, size_t *temp_bytes, const float *d_
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_F32_9C0D17AA
+#endif // TGM_EMBED_MIN_F32_279F7DC6

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: sum_f32_cols.json.
-#ifndef TGM_EMBED_SUM_COLS_F32_AEBF911D
-#define TGM_EMBED_SUM_COLS_F32_AEBF911D
+#ifndef TGM_EMBED_SUM_COLS_F32_97A7A2AE
+#define TGM_EMBED_SUM_COLS_F32_97A7A2AE
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1489,9 +1489,9 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // CT.SV's last part folds the parts in order.
 // Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
-inline constexpr int tgm_cols_atomics = 0;
+constexpr int tgm_cols_atomics = 0;
 #else
-inline constexpr int tgm_cols_atomics = 1;
+constexpr int tgm_cols_atomics = 1;
 #endif
 
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block), or CA.SV where k.atomic. temp: 16-byte aligned,
@@ -1582,4 +1582,4 @@ inline cudaError_t tgm_sum_cols_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_COLS_F32_AEBF911D
+#endif // TGM_EMBED_SUM_COLS_F32_97A7A2AE

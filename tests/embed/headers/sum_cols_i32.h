@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: sum_i32_cols.json.
-#ifndef TGM_EMBED_SUM_COLS_I32_1F5BA294
-#define TGM_EMBED_SUM_COLS_I32_1F5BA294
+#ifndef TGM_EMBED_SUM_COLS_I32_7A882D2A
+#define TGM_EMBED_SUM_COLS_I32_7A882D2A
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1500,7 +1500,7 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // Whether the rule runs CA.SV where it runs parts:
 // the parts combining into out with atomics.
 // Its result does not depend on the order of the atomics.
-inline constexpr int tgm_cols_atomics = 1;
+constexpr int tgm_cols_atomics = 1;
 
 // Runs pick k with CT.SV (k.groups groups of TGM_VW columns a block), or CA.SV where k.atomic. temp: 16-byte aligned,
 // tgm_cols_embed_temp(n, sizeof(A)) bytes. early: the GPU starts a kernel
@@ -1590,4 +1590,4 @@ inline cudaError_t tgm_sum_cols_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_COLS_I32_1F5BA294
+#endif // TGM_EMBED_SUM_COLS_I32_7A882D2A

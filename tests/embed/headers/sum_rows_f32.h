@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_f32_rows.json.
-#ifndef TGM_EMBED_SUM_ROWS_F32_625FBF12
-#define TGM_EMBED_SUM_ROWS_F32_625FBF12
+#ifndef TGM_EMBED_SUM_ROWS_F32_115354F2
+#define TGM_EMBED_SUM_ROWS_F32_115354F2
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1483,9 +1483,9 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // RL.VS.SV's last block folds the row's partials in order.
 // Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
-inline constexpr int tgm_rows_atomics = 0;
+constexpr int tgm_rows_atomics = 0;
 #else
-inline constexpr int tgm_rows_atomics = 1;
+constexpr int tgm_rows_atomics = 1;
 #endif
 
 // Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VS.SV (RB) and
@@ -1599,4 +1599,4 @@ inline cudaError_t tgm_sum_rows_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_ROWS_F32_625FBF12
+#endif // TGM_EMBED_SUM_ROWS_F32_115354F2

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_i32_rows.json.
-#ifndef TGM_EMBED_SUM_ROWS_I32_C02DCCA5
-#define TGM_EMBED_SUM_ROWS_I32_C02DCCA5
+#ifndef TGM_EMBED_SUM_ROWS_I32_178AE72D
+#define TGM_EMBED_SUM_ROWS_I32_178AE72D
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1494,7 +1494,7 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
 // Whether the rule runs RA.VS.SV where it runs blocks a row:
 // each block combining into out[row] with an atomic.
 // Its result does not depend on the order of the atomics.
-inline constexpr int tgm_rows_atomics = 1;
+constexpr int tgm_rows_atomics = 1;
 
 // Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VS.SV (RB) and
 // RL.VS.SV (RL), or RA.VS.SV where k.atomic, in the blocks tgm_rows_pick_of gives. temp:
@@ -1607,4 +1607,4 @@ inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_ROWS_I32_C02DCCA5
+#endif // TGM_EMBED_SUM_ROWS_I32_178AE72D
