@@ -781,6 +781,63 @@ static bool find_hand_arg(Node *n, void *data) {
   return !h->at;
 }
 
+/* Why a codelet's combine was not found, where the loop's text says more
+ * than "cannot find" (found by a probe): the returned accumulator of a type
+ * tgm does not accumulate in (unsigned short), or passed to a function of
+ * the file (by reference: what the function does to it is not read). */
+typedef struct {
+  const Node *acc;       /* the returned variable's declaration */
+  const PtrVec *helpers; /* the file's functions */
+  const Node *call;      /* a call of one of them with acc as an argument */
+} AccUse;
+
+static bool find_returned_var(Node *n, void *p) {
+  AccUse *u = p;
+  if (n->kind == ND_RETURN && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl && !u->acc)
+    u->acc = n->lhs->decl;
+  return true;
+}
+
+static bool find_acc_call(Node *n, void *p) {
+  AccUse *u = p;
+  if (u->call || n->kind != ND_CALL)
+    return !u->call;
+  bool helper = false;
+  for (int i = 0; i < u->helpers->len; i++)
+    helper |= !strcmp(((const Node *)u->helpers->items[i])->name, n->name);
+  for (int i = 0; helper && i < n->kids.len; i++) {
+    const Node *k = n->kids.items[i];
+    if (k && k->kind == ND_VAR && k->decl == u->acc)
+      u->call = n;
+  }
+  return true;
+}
+
+static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
+  AccUse u = {NULL, helpers, NULL};
+  node_walk(fn->body, find_returned_var, &u);
+  if (!u.acc)
+    return false;
+  if (u.acc->ty && u.acc->ty->kind == TY_OTHER) {
+    error(ck, u.acc->loc,
+          "the accumulator '%s' is '%s', a type tgm does not accumulate in (bool, int, "
+          "unsigned, long long, unsigned long long, float, double): accumulate in one of "
+          "them ('unsigned %s') and convert or mask where it is returned",
+          u.acc->name, type_str(ck->ctx->arena, u.acc->ty), u.acc->name);
+    return true;
+  }
+  node_walk(fn->body, find_acc_call, &u);
+  if (u.call) {
+    error(ck, u.call->loc,
+          "'%s' is given the accumulator '%s': tgm reads how the loop combines from the loop's "
+          "own text, not from inside '%s'; write the update in the loop ('%s += ...', '%s = "
+          "max(%s, ...)')",
+          u.call->name, u.acc->name, u.call->name, u.acc->name, u.acc->name, u.acc->name);
+    return true;
+  }
+  return false;
+}
+
 static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *helpers) {
   Check ck = {.ctx = ctx, .cd = cd, .elem = elem};
   Arena *a = ctx->arena;
@@ -789,8 +846,8 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
 
   if (!type_is_arith(fn->ty) && fn->ty->kind != TY_ARG)
     error(&ck, cd->loc,
-          "codelet '%s' must return the element type T or an arithmetic type, not "
-          "'%s'",
+          "codelet '%s' must return the element type T or one of tgm's arithmetic types "
+          "(bool, int, unsigned, long long, unsigned long long, float, double), not '%s'",
           cd->name, type_str(a, fn->ty));
   Node *param = node_kid(fn, 0);
   if (!param || param->ty->kind != TY_ARRAY)
@@ -874,7 +931,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
               "partial results%s%s%s: %s",
               at->lhs->name, call ? " (tgm does not look inside '" : "", call ? call->name : "",
               call ? "' for the combine)" : "", can_combine(&ck));
-      else
+      else if (!combine_not_found_why(&ck, fn, helpers))
         error(&ck, cd->loc, "cannot find how codelet '%s' combines values: %s", cd->name,
               can_combine(&ck));
     } else if (!ck.failed)

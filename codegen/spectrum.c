@@ -162,8 +162,10 @@ static void check_loop(Derive *dv, Node *loop) {
   if (steps)
     fail(dv, inc->loc,
          "the loop steps '%s' by other than in.Stride(); tgm runs the scalar codelet over strided "
-         "parts, where a step of 1 reads other parts' elements: write '%s += in.Stride()'",
-         dv->index->name, dv->index->name);
+         "parts, where any other step reads other parts' elements or skips its own: write '%s "
+         "+= in.Stride()' (to take every other element, test its index: 'if (in.Index(%s) %% 2 "
+         "== 0)')",
+         dv->index->name, dv->index->name, dv->index->name);
   else
     fail(dv, inc ? inc->loc : loop->loc,
          "the loop never advances '%s', so it would not end: write '%s += in.Stride()'",
@@ -327,6 +329,28 @@ static bool second_accumulator(Derive *dv, Node *s) {
   return true;
 }
 
+/* A `break` or `return` in the loop's body: the loop stops at an element,
+ * which no split into parts reduced side by side can know (found by a
+ * probe: it was told the body's general form). */
+static bool find_exit(Node *n, void *p) {
+  Node **at = p;
+  if (!*at && (n->kind == ND_BREAK || n->kind == ND_RETURN))
+    *at = n;
+  return !*at;
+}
+
+static bool loop_exit(Derive *dv, Node *s) {
+  Node *at = NULL;
+  node_walk(s, find_exit, &at);
+  if (at)
+    fail(dv, at->loc,
+         "'%s' ends the loop at an element: tgm runs the loop over parts side by side, and no "
+         "part can know where another would have stopped; reduce every element (skip some with "
+         "'if (c) continue;' or a condition on the combine)",
+         at->kind == ND_BREAK ? "break" : "return");
+  return at != NULL;
+}
+
 /* The value statement s adds per element, or NULL (an error was reported). */
 static Node *statement_value(Derive *dv, Node *s) {
   Arena *a = dv->ctx->arena;
@@ -334,7 +358,7 @@ static Node *statement_value(Derive *dv, Node *s) {
     Node *t = combined_value(dv, s->then);
     Node *e = s->els ? combined_value(dv, s->els) : mk_identity(a, s->loc, dv->s->op);
     if (!t || !e) {
-      if (!second_accumulator(dv, !t ? s->then : s->els))
+      if (!loop_exit(dv, s) && !second_accumulator(dv, !t ? s->then : s->els))
         fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
       return NULL;
     }
@@ -348,7 +372,7 @@ static Node *statement_value(Derive *dv, Node *s) {
     return mk_cond(a, s->loc, s->cond, t, e);
   }
   Node *v = combined_value(dv, s);
-  if (!v && !second_accumulator(dv, s))
+  if (!v && !loop_exit(dv, s) && !second_accumulator(dv, s))
     fail(dv, s->loc, "%s", BODY_FORM);
   check_rounding(dv, s, v);
   return dv->failed ? NULL : v;
