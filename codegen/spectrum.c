@@ -351,26 +351,35 @@ static bool loop_exit(Derive *dv, Node *s) {
   return at != NULL;
 }
 
+/* The value an `if` adds per element: each branch a combine, none (the
+ * identity) or, as an `else if` chain, an `if` again (c1 ? v1 : c2 ? v2 :
+ * v3); NULL after an error, reported at the branch. */
+static Node *if_value(Derive *dv, Node *s) {
+  Arena *a = dv->ctx->arena;
+  Node *branch[2] = {s->then, s->els}, *value[2];
+  for (int k = 0; k < 2; k++) {
+    Node *b = branch[k];
+    Node *inner = b && b->kind == ND_BLOCK && b->kids.len == 1 ? b->kids.items[0] : b;
+    if (!b)
+      value[k] = mk_identity(a, s->loc, dv->s->op);
+    else if (inner->kind == ND_IF)
+      value[k] = if_value(dv, inner);
+    else if ((value[k] = combined_value(dv, b)) != NULL)
+      check_rounding(dv, b, value[k]);
+    else if (!loop_exit(dv, b) && !second_accumulator(dv, b))
+      fail(dv, b->loc, "%s", BODY_FORM);
+    if (!value[k] || dv->failed)
+      return NULL;
+  }
+  Uses u = {dv, "transform"};
+  node_walk(s->cond, check_transform_use, &u);
+  return mk_cond(a, s->loc, s->cond, value[0], value[1]);
+}
+
 /* The value statement s adds per element, or NULL (an error was reported). */
 static Node *statement_value(Derive *dv, Node *s) {
-  Arena *a = dv->ctx->arena;
-  if (s->kind == ND_IF) {
-    Node *t = combined_value(dv, s->then);
-    Node *e = s->els ? combined_value(dv, s->els) : mk_identity(a, s->loc, dv->s->op);
-    if (!t || !e) {
-      if (!loop_exit(dv, s) && !second_accumulator(dv, !t ? s->then : s->els))
-        fail(dv, (!t ? s->then : s->els)->loc, "%s", BODY_FORM);
-      return NULL;
-    }
-    check_rounding(dv, s->then, t);
-    if (s->els)
-      check_rounding(dv, s->els, e);
-    if (dv->failed)
-      return NULL;
-    Uses u = {dv, "transform"};
-    node_walk(s->cond, check_transform_use, &u);
-    return mk_cond(a, s->loc, s->cond, t, e);
-  }
+  if (s->kind == ND_IF)
+    return if_value(dv, s);
   Node *v = combined_value(dv, s);
   if (!v && !loop_exit(dv, s) && !second_accumulator(dv, s))
     fail(dv, s->loc, "%s", BODY_FORM);

@@ -132,6 +132,10 @@ all_right bool_and_true.tgm f32 allb_f32 75
 all_right coop_infinity.tgm f32 fmx_f32 84
 # a loop bound cast to int, i < (int)in.Size()
 all_right int_cast_bound.tgm i32 lic_i32 126
+# an else-if chain: the transform is the chain of conditions, nested
+all_right else_if.tgm i32 chain_i32 105
+grep -q '"transform": "(in\[i\] > t) ? in\[i\] : (in\[i\] < -t) ? 2 \* in\[i\] : 1"' "$work/chain_i32/chain_i32.json" ||
+  fail "else_if.tgm: the transform is not the chain"
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
