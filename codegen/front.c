@@ -878,6 +878,49 @@ static Node *conv_call(Conv *cv, CXCursor c) {
   return n;
 }
 
+/* A file-scope constant of an arithmetic type with a value clang computes
+ * (`constexpr int K = 3;`, `const float SCALE = 0.5f;`): a use of it is
+ * that value, spelled in the constant's own type (`const T K = 3` over f32
+ * is 3.0f, so that `n / K` divides as C++ does). NULL for anything else
+ * (a lookup table, a variable). */
+static Node *file_constant(Conv *cv, CXCursor ref, Loc loc) {
+  Arena *a = cv->arena;
+  if (clang_getCursorKind(ref) != CXCursor_VarDecl ||
+      clang_getCursorKind(clang_getCursorSemanticParent(ref)) != CXCursor_TranslationUnit)
+    return NULL;
+  CXType t = clang_getCursorType(ref), ct = clang_getCanonicalType(t);
+  if (!clang_isConstQualifiedType(t))
+    return NULL;
+  bool flt = ct.kind == CXType_Float || ct.kind == CXType_Double;
+  bool integer = ct.kind == CXType_Bool || ct.kind == CXType_Int || ct.kind == CXType_UInt ||
+                 ct.kind == CXType_Long || ct.kind == CXType_ULong || ct.kind == CXType_LongLong ||
+                 ct.kind == CXType_ULongLong || ct.kind == CXType_Short ||
+                 ct.kind == CXType_UShort || ct.kind == CXType_Char_S || ct.kind == CXType_Char_U ||
+                 ct.kind == CXType_SChar || ct.kind == CXType_UChar;
+  if (!flt && !integer)
+    return NULL;
+  CXEvalResult ev = clang_Cursor_Evaluate(ref);
+  if (!ev)
+    return NULL;
+  CXEvalResultKind ek = clang_EvalResult_getKind(ev);
+  Node *n = NULL;
+  if (flt && ek == CXEval_Float) {
+    n = node_new(a, ND_FLOAT, loc);
+    n->spelling = number_text(a, ct.kind, clang_EvalResult_getAsDouble(ev), 0);
+    n->fval = strtod(n->spelling, NULL);
+  } else if (integer && ek == CXEval_Int) {
+    long long v = clang_EvalResult_getAsLongLong(ev);
+    n = node_new(a, ct.kind == CXType_Bool ? ND_BOOL : ND_INT, loc);
+    n->ival = ct.kind == CXType_Bool ? v != 0 : v;
+    n->spelling = ct.kind == CXType_Bool ? (v ? "true" : "false")
+                                         : number_text(a, ct.kind, (double)v, v);
+  }
+  clang_EvalResult_dispose(ev);
+  if (n)
+    n->ty = conv_type(cv, ct);
+  return n;
+}
+
 static Node *conv_expr_at(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   c = strip(c);
@@ -942,6 +985,9 @@ static Node *conv_expr_at(Conv *cv, CXCursor c) {
       n->ty = type_new(a, TY_FUNC);
     } else {
       n->decl = lookup(cv, ref);
+      Node *k = n->decl ? NULL : file_constant(cv, ref, loc);
+      if (k)
+        return k;
       if (!n->decl) {
         conv_error(cv, c, "'%s' is not a variable of this codelet", n->name);
         return NULL;
@@ -1547,7 +1593,10 @@ static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
     case CXCursor_TypedefDecl:
     case CXCursor_TypeAliasDecl:
     case CXCursor_StaticAssert: break;
-    case CXCursor_VarDecl: what = "a global variable"; break;
+    case CXCursor_VarDecl: /* a constant is its value at each use (file_constant) */
+      if (!file_constant(cv, c, loc_of(cv, c)))
+        what = "a global variable";
+      break;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
     case CXCursor_UnionDecl:
@@ -1565,7 +1614,8 @@ static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
       conv_error(cv, c, "%s",
                  arena_printf(a,
                               "tgm cannot emit %s%s%s%s: a codelet file holds codelets, "
-                              "helper functions and typedefs",
+                              "helper functions, typedefs and constants of a number type "
+                              "('constexpr int K = 3;')",
                               what, name[0] ? " ('" : "", name, name[0] ? "')" : ""));
   }
   free(cs.items);

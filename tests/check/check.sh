@@ -136,6 +136,10 @@ all_right int_cast_bound.tgm i32 lic_i32 126
 all_right else_if.tgm i32 chain_i32 105
 grep -q '"transform": "(in\[i\] > t) ? in\[i\] : (in\[i\] < -t) ? 2 \* in\[i\] : 1"' "$work/chain_i32/chain_i32.json" ||
   fail "else_if.tgm: the transform is not the chain"
+# file-scope constants: their values, spelled in their types (HALF over f32: 2.0f)
+all_right file_constant.tgm f32 fc_f32 63
+grep -q '"transform": "(int)in\[i\] / 2.0f + 3"' "$work/fc_f32/fc_f32.json" ||
+  fail "file_constant.tgm: the constants are not their typed values"
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
