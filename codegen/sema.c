@@ -321,13 +321,23 @@ static Node *desugar_increment(Node *n, void *data) {
  * continue; acc += x;` is `if (!(c)) acc += x;`, the form a fold reads
  * (was the loop body's general error). Temporaries stay before the guard,
  * where they are read for every element: one after it is an error. */
-static bool is_continue_if(const Node *s) {
+/* The condition under which s continues: c of `if (c) continue;`, and of
+ * nested ifs with no else, `if (a) { if (b) continue; }`, `a && b` (b read
+ * only where a holds, as there); NULL for any other statement. */
+static Node *continue_cond(Arena *a, Node *s) {
   if (!s || s->kind != ND_IF || s->els || !s->then)
-    return false;
-  const Node *t = s->then;
+    return NULL;
+  Node *t = s->then;
   if (t->kind == ND_BLOCK && t->kids.len == 1)
     t = t->kids.items[0];
-  return t->kind == ND_CONTINUE;
+  if (t->kind == ND_CONTINUE)
+    return s->cond;
+  Node *inner = continue_cond(a, t);
+  if (!inner)
+    return NULL;
+  Node *both = mk_binary(a, s->loc, OP_LAND, s->cond, inner);
+  both->ty = type_new(a, TY_BOOL);
+  return both;
 }
 
 static Node *desugar_continue(Node *n, void *data) {
@@ -338,13 +348,13 @@ static Node *desugar_continue(Node *n, void *data) {
   Node *body = n->body, *guard = NULL;
   int j = 0;
   for (int i = 0; i < body->kids.len; i++) {
-    Node *s = body->kids.items[i];
-    if (is_continue_if(s)) {
+    Node *s = body->kids.items[i], *cc = continue_cond(a, s);
+    if (cc) {
       if (guard) {
-        guard = mk_binary(a, s->loc, OP_LOR, guard, s->cond);
+        guard = mk_binary(a, s->loc, OP_LOR, guard, cc);
         guard->ty = type_new(a, TY_BOOL);
       } else {
-        guard = s->cond;
+        guard = cc;
       }
       continue;
     }

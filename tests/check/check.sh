@@ -136,6 +136,10 @@ all_right int_cast_bound.tgm i32 lic_i32 126
 all_right else_if.tgm i32 chain_i32 105
 grep -q '"transform": "(in\[i\] > t) ? in\[i\] : (in\[i\] < -t) ? 2 \* in\[i\] : 1"' "$work/chain_i32/chain_i32.json" ||
   fail "else_if.tgm: the transform is not the chain"
+# a continue in a nested if: what follows runs under !(a && b)
+all_right continue_nested.tgm i32 nc_i32 105
+grep -q '"transform": "!(in\[i\] > 0 && in\[i\] > t) ? in\[i\] : 0"' "$work/nc_i32/nc_i32.json" ||
+  fail "continue_nested.tgm: the transform is not guarded by both conditions"
 # file-scope constants: their values, spelled in their types (HALF over f32: 2.0f)
 all_right file_constant.tgm f32 fc_f32 63
 grep -q '"transform": "(int)in\[i\] / 2.0f + 3"' "$work/fc_f32/fc_f32.json" ||
