@@ -222,7 +222,7 @@ JSON
   # the portable table: sizes both GPUs chose alike stay; VR (sm_80) is
   # never portable: DTA.VS.SV (the H200's) for 2^16..2^22, where the H100
   # chose DSL.VR.SV
-  sed -n '/^inline constexpr tgm_bucket tgm_buckets_2/,/^};/p' "$work/two.cuh" >"$work/portable"
+  sed -n '/^constexpr tgm_bucket tgm_buckets_2/,/^};/p' "$work/two.cuh" >"$work/portable"
   grep -q '{15, 0}, // 2^0..2^15: B1.VS.SV, block 512, items 1' "$work/portable" &&
     grep -q '{30, 2}, // 2^16..2^30: DTA.VS.SV, block 256, items 16' "$work/portable" ||
     fail "the portable choice: $(cat "$work/portable")"
