@@ -53,15 +53,18 @@ static void pipeline(Ctx *ctx, ElemType elem) {
     compose_check_empty(ctx, by);
     if (ctx->diag->nerrors)
       return;
+    Buf out[DIALECT_COUNT] = {{0}};
+    const Buf *texts[DIALECT_COUNT + 1] = {0};
     for (int d = 0; d < DIALECT_COUNT; d++) {
-      Buf out = {0};
       char err[512];
-      gen_source(&out, a, by[d], path, NULL, err, sizeof err);
-      buf_free(&out);
+      gen_source(&out[d], a, by[d], path, NULL, false, err, sizeof err);
+      texts[d] = &out[d];
     }
     Buf m = {0};
-    gen_manifest(&m, a, by, path, prog->file->text);
+    gen_manifest(&m, a, by, path, prog->file->text, texts);
     buf_free(&m);
+    for (int d = 0; d < DIALECT_COUNT; d++)
+      buf_free(&out[d]);
   }
 }
 
