@@ -279,8 +279,9 @@ void gen_manifest(Buf *out, Arena *a, Composition *const by[DIALECT_COUNT], cons
                         json_string(
                             "struct tgm_arg { tgm_size key; T value; }: the winning element's "
                             "index in the whole input and its value (CUB's KeyValuePair); "
-                            "ties go to the lower index; n = 0, or only NaNs, give the "
-                            "identity's value with key ~0"));
+                            "ties go to the lower index; NaNs lose to every number, and only "
+                            "NaNs give the first; n = 0 gives the identity's value "
+                            "with key ~0"));
   json_object_set_new(meaning, "epilogue",
                       sp->epilogue_text ? json_string(sp->epilogue_text) : json_null());
   json_object_set_new(meaning, "plain", json_boolean(spectrum_is_plain(sp)));

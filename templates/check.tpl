@@ -157,7 +157,7 @@ int main() {
   }
 {{?pair}}
   // argmax, argmin: ties in floating point too (multiples of 1/8), a NaN now
-  // and then (it never wins), and at 0 and 1 the identity's value, which
+  // and then (a number wins over it), and at 0 and 1 the identity's value, which
   // ties with the identity when n = 1 (the element must win).
   for (int k = 0; k < NIN; k++) {
     bool fp = std::is_floating_point<T>::value;
@@ -178,6 +178,16 @@ int main() {
           for (size_t j = 0; j < data[s][i][k].size(); j++)
             if (j == settings[s].offset + 2 || j % 1009 == 500)
               data[s][i][k][j] = (T)NAN;
+{{?pair}}
+        // argmax, argmin: only NaNs (n = 31, 4097: the first NaN wins), or
+        // NaNs but for one number (n = 33, 70001: it wins over the other
+        // threads' and blocks' NaNs in every order of combines)
+        if (settings[s].nan && std::is_floating_point<T>::value && i >= 2) {
+          std::fill(data[s][i][k].begin(), data[s][i][k].end(), (T)NAN);
+          if (i % 2 == 1)
+            data[s][i][k][settings[s].offset + rng() % sizes[i]] = (T)(double)((long long)(rng() % 2001) - 1000);
+        }
+{{/pair}}
 {{?sparse}}
         if (settings[s].sparse) { // a plain fold: A is T, and the identity an element
           const unsigned long long off = settings[s].offset, n = sizes[i];

@@ -227,7 +227,7 @@ int main() {
             d[off + r * ld + c] = random_value(rng);
 {{?pair}}
         // argmax, argmin: ties in floating point too (multiples of 1/8), a
-        // NaN now and then (it never wins); each row's first element the
+        // NaN now and then (a number wins over it); each row's first element the
         // identity's value, which ties with the identity when n = 1.
         bool fp = std::is_floating_point<T>::value;
         T lowest = fp ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
@@ -249,6 +249,20 @@ int main() {
             for (unsigned long long c = 0; c < n; c++)
               if ((c == 2 && r % 3 == 0) || (r * ld + c) % 1009 == 500)
                 d[off + r * ld + c] = (T)NAN;
+{{?pair}}
+        // argmax, argmin: every fourth output's line (a row, or a column)
+        // only NaNs (the first NaN wins), the next but one NaNs but for one
+        // number (it wins over the others' NaNs in every order of combines)
+        if (settings[s].nan && fp)
+          for (unsigned long long r = 0; r < m; r++)
+            for (unsigned long long c = 0; c < n; c++) {
+              const unsigned long long line = COLS ? c : r, at = COLS ? r : c, len = COLS ? m : n;
+              if (line % 4 == 1 || (line % 4 == 3 && at != (line * 7) % len))
+                d[off + r * ld + c] = (T)NAN;
+              else if (line % 4 == 3)
+                d[off + r * ld + c] = (T)(double)((long long)(line % 2001) - 1000);
+            }
+{{/pair}}
 {{?sparse}}
         if (settings[s].sparse) // a plain fold: A is T, and the identity an element
           for (unsigned long long r = 0; r < m; r++) {

@@ -55,13 +55,21 @@ __device__ __forceinline__ {{value_t}} tgm_min({{value_t}} a, {{value_t}} b) { r
 {{?pair}}
 
 // max and min of two Args: the larger (smaller) value, and on a tie the
-// lower index (CUB's ArgMax, ArgMin). A NaN compares neither greater nor
-// equal, so a fold that starts from the identity never takes one.
+// lower index (CUB's ArgMax, ArgMin). Over floating point an Arg ranks as
+// none (the identity: no index) < a NaN element < a number, NaNs among
+// themselves by the lower index: the numbers' extremum if there is one, else
+// the first NaN (an index in range for any n > 0), and the same in any order
+// of combines (a total order, so every variant agrees with the reference).
+// tgm_nan_outranks: b outranks a by that rank alone (an integer has no NaN).
+__device__ __forceinline__ bool tgm_nan_outranks(tgm_arg a, tgm_arg b) {
+  return (T)0.5 != (T)0 && b.key != ~0ull && (a.key == ~0ull || a.value != a.value) &&
+         (b.value == b.value || b.key < a.key);
+}
 __device__ __forceinline__ tgm_arg tgm_max(tgm_arg a, tgm_arg b) {
-  return (b.value > a.value || (b.value == a.value && b.key < a.key)) ? b : a;
+  return (b.value > a.value || (b.value == a.value && b.key < a.key) || tgm_nan_outranks(a, b)) ? b : a;
 }
 __device__ __forceinline__ tgm_arg tgm_min(tgm_arg a, tgm_arg b) {
-  return (b.value < a.value || (b.value == a.value && b.key < a.key)) ? b : a;
+  return (b.value < a.value || (b.value == a.value && b.key < a.key) || tgm_nan_outranks(a, b)) ? b : a;
 }
 
 // An Arg is two words: two shuffles.

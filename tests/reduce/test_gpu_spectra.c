@@ -313,6 +313,40 @@ static void one_matrix(tgm_ctx *c, const mat *x) {
 // A data folder whose CUDA source is not the one tgm-gen wrote with its
 // manifest (edited here): the call refuses it by the manifest's hash
 // (TGM_ERR_MANIFEST, the file named) and runs nothing.
+// argmax f32 over NaNs (README): only NaNs give the first (index 0, NaN);
+// NaNs but for one number, or two equal ones, give that number (the first),
+// wherever the blocks and threads that hold it combine.
+static void argmax_nans(tgm_ctx *c) {
+  const size_t n = (1u << 20) + 3, at[] = {777777, 12345};
+  float *h = malloc(n * 4), one = 5.5f;
+  if (!h) {
+    check_failures++;
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    h[i] = NAN;
+  for (int k = 0; k <= 2; k++) {
+    if (k > 0)
+      h[at[k - 1]] = one;
+    put(d_rows, h, n * 4);
+    size_t want = k == 0 ? 0 : k == 1 ? at[0] : at[1];
+    tgm_arg_f32 got;
+    char what[64];
+    snprintf(what, sizeof what, "argmax f32 of NaNs and %d numbers", k);
+    poison();
+    tgm_status s = tgm_reduce_argmax_f32(c, dev(d_rows, 0), n, dev(d_out, 0), stream);
+    if (s != TGM_OK) {
+      CHECK_FAIL("%s: %s", what, tgm_last_error());
+      break;
+    }
+    fetch(&got, sizeof got);
+    if (got.index != want || (k == 0 ? !isnan(got.value) : got.value != one))
+      CHECK_FAIL("%s: got [%llu] = %g, want [%zu]", what, (unsigned long long)got.index, got.value,
+                 want);
+  }
+  free(h);
+}
+
 static void test_edited_source(const char *data) {
   char dir[] = "/tmp/tgm-reduce-edited-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -420,6 +454,7 @@ int main(int argc, char **argv) {
         one_size(c, sizes[k], off);
     for (int k = 0; k < NMATS; k++)
       one_matrix(c, &mats[k]);
+    argmax_nans(c);
     // argmax has no column form (tgm-gen refuses it): no manifest
     const void *yin[1] = {dev(d_y, 0)};
     CHECK_EQ_INT(tgm_reduce_spectrum_cols(c, "argmax", TGM_TYPE_F32, yin, 1, 4, 4, 4, NULL, 0,
