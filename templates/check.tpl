@@ -72,7 +72,7 @@ static const Setting settings[] = {
 {{/sparse}}
 {{?float_elem}}
     {4, 3, 0, tgm_sim::order::forward, tgm_sim::order::random, false, true,
-     "block=128 items=4 grid_cap=3, NaN elements (at 2 and every 1009th), threads in random order"},
+     "block=128 items=4 grid_cap=3, NaN elements (at 2 and every 1009th{{?pair}}; n = 31, 4097: only NaNs; 33, 70001: NaNs but one number{{/pair}}), threads in random order"},
 {{/float_elem}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };

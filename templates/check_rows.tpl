@@ -101,7 +101,7 @@ static const Setting settings[] = {
 {{/sparse}}
 {{?float_elem}}
     {4, tgm_sim::order::forward, tgm_sim::order::random, false, true,
-     "block=128 items=4, NaN elements (a row's third of every third row, and every 1009th), threads in random order"},
+     "block=128 items=4, NaN elements (a row's third of every third row, and every 1009th{{?pair}}; every fourth line only NaNs from line 1, NaNs but one number from line 3{{/pair}}), threads in random order"},
 {{/float_elem}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
