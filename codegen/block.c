@@ -6,7 +6,8 @@
  *   VR, VRW         the (remaining) shuffle tree as the warp-reduce
  *                   instruction (xf_redux.c)
  *   every kind      barriers where the threads share memory (xf_barrier.c)
- *   --rows          the result for a group of GROUP threads (xf_group.c)
+ *   --rows          the result for a group of GROUP threads (xf_group.c;
+ *                   not VW, VRW: RW's block holds several rows)
  * A kind whose pattern does not match is unavailable, with why. */
 #include "tgm.h"
 
@@ -38,6 +39,11 @@ void pass_block(Ctx *ctx, Composition *c) {
     if (why) {
       im->fn = NULL;
       im->why = why;
+    } else if (c->rows && fold) { /* RB, RL, RA: a block a row, or a part of one */
+      im->group_why = arena_printf(a,
+                                   "%s folds a whole block's partials in thread 0, and RW's block "
+                                   "holds BLOCK / GROUP rows",
+                                   block_code(b));
     } else if (c->rows) {
       im->group_fn = xf_group(a, fn, &im->group_why);
     }

@@ -95,10 +95,10 @@ static void plan_block(Ctx *ctx, Composition *c, BlockKind b) {
   bool coop = b == B_V || b == B_VS || b == B_VR || b == B_VW || b == B_VRW;
   Codelet *cd = coop ? first_of(c->prog, c->name, CK_COOP, PART_NONE, -1)
                      : first_of(c->prog, c->name, CK_ATOMIC, PART_NONE, b == B_VA1 ? 0 : 1);
-  if ((b == B_VW || b == B_VRW) && (c->rows || c->cols)) {
+  if ((b == B_VW || b == B_VRW) && c->cols) {
     im->why = arena_printf(a,
-                           "%s folds a whole block's partials in thread 0: 1-D only (a row's group "
-                           "of threads is xf_group's)",
+                           "%s folds a whole block's partials in thread 0: columns have no "
+                           "block level",
                            block_code(b));
     return;
   }
@@ -298,8 +298,8 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
     for (int b = 0; b < B_COUNT; b++)
       any_block |= c->block[b].fn != NULL;
     for (int b = 0; b < B_COUNT && !any_block; b++) {
-      if ((c->rows || c->cols) && (b == B_VW || b == B_VRW))
-        continue; /* 1-D only: no reason a row or column lacks them */
+      if (c->cols && (b == B_VW || b == B_VRW))
+        continue; /* no block level down columns */
       bool dup = false;
       for (int o = 0; o < b; o++)
         dup |= strcmp(c->block[o].why, c->block[b].why) == 0;

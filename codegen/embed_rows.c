@@ -24,16 +24,21 @@
 #include <string.h>
 
 /* The plan of grid kind g that a role wants: thread kind t (the other
- * thread kinds after it), block kind VS before V before the rest. */
+ * thread kinds after it), block kind VS before V before the rest; where a
+ * block is a row or a part of one (RB, RL, RA), VW first: thread 0 folding
+ * the warps' sums, as CUB's block reduce does, where VS reduces them by a
+ * second shuffle tree (bench/results/2026-11-30-rows-vw). */
 static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW};
+  static const BlockKind by_pref_block[] = {B_VW, B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VRW};
+  const BlockKind *pref = g == G_RB || g == G_RL || g == G_RA ? by_pref_block : by_pref;
   const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
   /* CA.SV or none: its rule settings are CT.SV's groups; RA has SV only */
   for (size_t ti = 0; ti < (g == G_CA || g == G_RA ? 1 : COUNT_OF(threads)); ti++)
     for (size_t bi = 0; bi < COUNT_OF(by_pref); bi++)
       for (int i = 0; i < c->plans.len; i++) {
         const Plan *p = c->plans.items[i];
-        if (p->g == g && p->t == threads[ti] && p->b == by_pref[bi])
+        if (p->g == g && p->t == threads[ti] && p->b == pref[bi])
           return p;
       }
   return NULL;

@@ -86,10 +86,11 @@ static Node *swap_operand(Node *n, void *ctx) {
   return n;
 }
 
-/* The fold replacing tree f: `if (lane == 0) for (int w = 1; w < COUNT; w++) combine` */
+/* The fold replacing tree f: `if (lane == 0) for (unsigned w = 1; w < COUNT; w++) combine`
+ * (both unsigned: -Wsign-compare holds in a user's build) */
 static Node *fold_for(Arena *a, Node *f, Node *array, Node *count) {
   Loc loc = f->loc;
-  Node *w = mk_decl(a, loc, "w", type_new(a, TY_INT), mk_int(a, loc, 1));
+  Node *w = mk_decl(a, loc, "w", type_new(a, TY_UINT), mk_int(a, loc, 1));
   Node *combine = node_clone(a, f->body->kids.items[1]);
   Swap s = {.shfl = f->body->kids.items[0],
             .with = mk_index(a, loc, mk_var(a, loc, array), mk_var(a, loc, w))};
@@ -98,7 +99,10 @@ static Node *fold_for(Arena *a, Node *f, Node *array, Node *count) {
     return NULL;
   Node *loop = node_new(a, ND_FOR, loc);
   loop->init = w;
-  loop->cond = mk_binary(a, loc, OP_LT, mk_var(a, loc, w), node_clone(a, count));
+  Node *n = node_new(a, ND_CAST, loc); /* the codelet's count, int or unsigned */
+  n->ty = type_new(a, TY_UINT);
+  n->lhs = node_clone(a, count);
+  loop->cond = mk_binary(a, loc, OP_LT, mk_var(a, loc, w), n);
   loop->inc = mk_assign(a, loc, OP_ADD, mk_var(a, loc, w), mk_int(a, loc, 1));
   loop->body = mk_block(a, loc);
   block_add(a, loop->body, combine);

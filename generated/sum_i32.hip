@@ -494,7 +494,7 @@ A sum_coop_fold(A in_value) {
     __syncthreads();
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
-        for (int w = 1; w < (BLOCK + TGM_WARP - 1) / TGM_WARP; w += 1) {
+        for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
           val += partial[w];
         }
       }

@@ -56,6 +56,16 @@
 //           bytes_floor without results).
 #include <cuda_runtime.h>
 
+// -DPICK_AB_BK=VW: the RB, RL and RA launchers timed are those of block level VW (thread 0
+// folds the warps' sums; the headers must hold RB.VW.SV, RL.VW.SV, RA.VW.SV), else VS's
+#ifndef PICK_AB_BK
+#define PICK_AB_BK VS
+#endif
+#define PICK_AB_NAME2(g, bk) launch_sum_##g##_##bk##_SV
+#define PICK_AB_NAME(g, bk) PICK_AB_NAME2(g, bk)
+#define PICK_AB_STR2(x) #x
+#define PICK_AB_STR(x) PICK_AB_STR2(x)
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -266,9 +276,9 @@ static void rows_shape(Ctx &c, const std::vector<T> &h, size_t m, size_t n) {
     return rs::launch_sum_RW_VS_SS<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);        \
   case 5000 + B:                                                                                                \
     return rs::launch_sum_RW_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);        \
-  case 15000 + B: return rs::launch_sum_RB_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, 0, c.s); \
+  case 15000 + B: return rs::PICK_AB_NAME(RB, PICK_AB_BK)<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, 0, c.s); \
   case 25000 + B:                                                                                               \
-    return rs::launch_sum_RL_VS_SV<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);
+    return rs::PICK_AB_NAME(RL, PICK_AB_BK)<B>(in, m, n, n, c.out, c.temp, c.temp_bytes, k.items, k.per_row, c.s);
         RW(128) RW(256) RW(512) RW(1024)
 #undef RW
       }
@@ -319,8 +329,8 @@ static void rows_shape(Ctx &c, const std::vector<T> &h, size_t m, size_t n) {
       one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
         CK(cudaMemsetAsync(c.temp, 0, (size_t)m * 4, c.s));
         switch (rl.block) {
-        case 256: return rs::launch_sum_RL_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
-        case 1024: return rs::launch_sum_RL_VS_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
+        case 256: return rs::PICK_AB_NAME(RL, PICK_AB_BK)<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
+        case 1024: return rs::PICK_AB_NAME(RL, PICK_AB_BK)<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, 4, rl.per_row, c.s);
         }
         return cudaErrorInvalidValue;
       });
@@ -335,12 +345,12 @@ static void rows_shape(Ctx &c, const std::vector<T> &h, size_t m, size_t n) {
           if (!base && !(env_is("PICK_AB_RA", "wide") && ((b == 512 && f <= 2) || (b == 1024 && f == 1))))
             continue;
           const unsigned p = std::max(1u, f * (unsigned)c.sms / (unsigned)m);
-          std::snprintf(nm, sizeof nm, "RA.VS.SV b%u i%u p%u", b, it, p);
+          std::snprintf(nm, sizeof nm, "RA." PICK_AB_STR(PICK_AB_BK) ".SV b%u i%u p%u", b, it, p);
           one(c, "rows", m, n, nm, want, bound, [&](const T *in) -> cudaError_t {
             switch (b) {
-            case 256: return rs::launch_sum_RA_VS_SV<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
-            case 512: return rs::launch_sum_RA_VS_SV<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
-            default: return rs::launch_sum_RA_VS_SV<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            case 256: return rs::PICK_AB_NAME(RA, PICK_AB_BK)<256>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            case 512: return rs::PICK_AB_NAME(RA, PICK_AB_BK)<512>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
+            default: return rs::PICK_AB_NAME(RA, PICK_AB_BK)<1024>(in, m, n, n, c.out, c.temp, c.temp_bytes, it, p, c.s, true);
             }
           });
         }

@@ -664,6 +664,57 @@ A min_shared_V2_shfl_group(A in_value) {
   return val;
 }
 
+// VW: per-warp shuffle trees, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A min_coop_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = tgm_highest();
+  val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
+  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
+    T shfl = __shfl_down_sync(0xffffffffu, val, offset);
+    val = tgm_min(val, shfl);
+  }
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
+          val = tgm_min(val, partial[w]);
+        }
+      }
+    }
+  }
+  return val;
+}
+
+// VRW: the warp-reduce instruction per warp, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A min_coop_redux_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = tgm_highest();
+  val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
+  val = tgm_warp_reduce(val);
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
+          val = tgm_min(val, partial[w]);
+        }
+      }
+    }
+  }
+  return val;
+}
+
 // ------------------------------------------------------------------- kernels
 
 // out[0] = the result for n = 0; with global atomics, their start (the
@@ -1191,6 +1242,90 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VA2S_SV(co
     out[row] = tgm_epilogue(value, n);
 }
 
+// RB.VW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VRW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VRW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VRW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VRW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VRW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
 // RL.V.ST: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
@@ -1677,6 +1812,168 @@ void __launch_bounds__(BLOCK) min_RL_VA2S_SV(const T *__restrict__ in, tgm_size 
   }
 }
 
+// RL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VRW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VRW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VRW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VRW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VRW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RL_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = min_coop_redux_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
 // RA.V.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK>
 __global__
@@ -1767,6 +2064,38 @@ void __launch_bounds__(BLOCK) min_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
   A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[row], value);
+}
+
+// RA.VW.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = min_coop_fold<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_min(&out[row], value);
+}
+
+// RA.VRW.SV: 2 launches (tgm_init_out first), deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) min_RA_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VRW)
+  value = min_coop_redux_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
   tgm_wait_prior_grids();
   if (threadIdx.x == 0)
@@ -3445,6 +3774,150 @@ cudaError_t launch_min_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VW_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VW_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VRW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VRW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VRW_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VRW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VRW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VRW_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RB_VRW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_RB_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row != 0)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return cudaErrorInvalidValue;
+  TGM_LAUNCH(min_RB_VRW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return tgm_rows_temp_need(m, per_row, sizeof(A));
@@ -3895,6 +4368,156 @@ cudaError_t launch_min_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VW_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VW_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VRW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VRW.ST
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VRW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VRW_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VRW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VRW.SS
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VRW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VRW_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RL_VRW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VRW.SV
+template <unsigned BLOCK>
+cudaError_t launch_min_RL_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(min_RL_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_min_RA_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return 0;
@@ -4104,6 +4727,76 @@ cudaError_t launch_min_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   return cudaPeekAtLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_min_RA_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VW.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// the kernel is launched to start before tgm_init_out ends,
+// waiting for it only before its atomics (sm_90+ only: elsewhere it would
+// not wait)
+template <unsigned BLOCK>
+cudaError_t launch_min_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess)
+    return e;
+  if (early)
+    return tgm_launch_early(min_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+                            items);
+  (void)early;
+  TGM_LAUNCH(min_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_min_RA_VRW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VRW.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// the kernel is launched to start before tgm_init_out ends,
+// waiting for it only before its atomics (sm_90+ only: elsewhere it would
+// not wait)
+template <unsigned BLOCK>
+cudaError_t launch_min_RA_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return cudaErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return cudaErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return cudaSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess)
+    return e;
+  if (early)
+    return tgm_launch_early(min_RA_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+                            items);
+  (void)early;
+  TGM_LAUNCH(min_RA_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return cudaPeekAtLastError();
+}
+
 } // namespace tgm_kernels_min_i32_rows
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -4141,6 +4834,12 @@ cudaError_t launch_min_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   X("RB.VA2S.ST", min_RB_VA2S_ST, 1) \
   X("RB.VA2S.SS", min_RB_VA2S_SS, 1) \
   X("RB.VA2S.SV", min_RB_VA2S_SV, 1) \
+  X("RB.VW.ST", min_RB_VW_ST, 1) \
+  X("RB.VW.SS", min_RB_VW_SS, 1) \
+  X("RB.VW.SV", min_RB_VW_SV, 1) \
+  X("RB.VRW.ST", min_RB_VRW_ST, 1) \
+  X("RB.VRW.SS", min_RB_VRW_SS, 1) \
+  X("RB.VRW.SV", min_RB_VRW_SV, 1) \
   X("RL.V.ST", min_RL_V_ST, 1) \
   X("RL.V.SS", min_RL_V_SS, 1) \
   X("RL.V.SV", min_RL_V_SV, 1) \
@@ -4159,11 +4858,19 @@ cudaError_t launch_min_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   X("RL.VA2S.ST", min_RL_VA2S_ST, 1) \
   X("RL.VA2S.SS", min_RL_VA2S_SS, 1) \
   X("RL.VA2S.SV", min_RL_VA2S_SV, 1) \
+  X("RL.VW.ST", min_RL_VW_ST, 1) \
+  X("RL.VW.SS", min_RL_VW_SS, 1) \
+  X("RL.VW.SV", min_RL_VW_SV, 1) \
+  X("RL.VRW.ST", min_RL_VRW_ST, 1) \
+  X("RL.VRW.SS", min_RL_VRW_SS, 1) \
+  X("RL.VRW.SV", min_RL_VRW_SV, 1) \
   X("RA.V.SV", min_RA_V_SV, 1) \
   X("RA.VS.SV", min_RA_VS_SV, 1) \
   X("RA.VR.SV", min_RA_VR_SV, 1) \
   X("RA.VA1.SV", min_RA_VA1_SV, 1) \
   X("RA.VA2.SV", min_RA_VA2_SV, 1) \
-  X("RA.VA2S.SV", min_RA_VA2S_SV, 1)
+  X("RA.VA2S.SV", min_RA_VA2S_SV, 1) \
+  X("RA.VW.SV", min_RA_VW_SV, 1) \
+  X("RA.VRW.SV", min_RA_VRW_SV, 1)
 
 #endif // !__CUDACC_RTC__

@@ -657,6 +657,33 @@ A sum_shared_V2_shfl_group(A in_value) {
   return val;
 }
 
+// VW: per-warp shuffle trees, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A sum_coop_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = 0;
+  val = (threadIdx.x < BLOCK) ? in_value : 0;
+  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
+    T shfl = __shfl_down(val, offset);
+    val += shfl;
+  }
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
+          val += partial[w];
+        }
+      }
+    }
+  }
+  return val;
+}
+
 // ------------------------------------------------------------------- kernels
 
 // out[0] = the result for n = 0; with global atomics, their start (the
@@ -1142,6 +1169,48 @@ void __launch_bounds__(BLOCK) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size 
     out[row] = tgm_epilogue(value, n);
 }
 
+// RB.VW.ST: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RB_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VW.SS: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RB_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
+// RB.VW.SV: 1 launch, deterministic
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: a block a row
+  tgm_size row = (tgm_size)blockIdx.x;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  if (threadIdx.x == 0)
+    out[row] = tgm_epilogue(value, n);
+}
+
 // RL.V.ST: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
@@ -1547,6 +1616,87 @@ void __launch_bounds__(BLOCK) sum_RL_VA2S_SV(const T *__restrict__ in, tgm_size 
   }
 }
 
+// RL.VW.ST: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RL_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (tiles)
+  A value = tgm_values_DS_ST<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = sum_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VW.SS: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RL_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (strides)
+  A value = tgm_values_DS_SS<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = sum_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
+// RL.VW.SV: 1 launch, deterministic, partials in temp + counter
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
+  // grid: partials; the last block to finish combines them
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    (partials + row * gridDim.x)[blockIdx.x] = value;
+    __threadfence();
+    is_last = atomicInc(counter + row, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (is_last) {
+    __threadfence();
+    value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
+    value = sum_coop_fold<BLOCK>(value);
+    if (threadIdx.x == 0)
+      out[row] = tgm_epilogue(value, n);
+  }
+}
+
 // RA.V.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK>
 __global__
@@ -1621,6 +1771,22 @@ void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
   A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
+  // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
+  tgm_wait_prior_grids();
+  if (threadIdx.x == 0)
+    tgm_atomic_add(&out[row], value);
+}
+
+// RA.VW.SV: 2 launches (tgm_init_out first), not deterministic for floating point
+template <unsigned BLOCK>
+__global__
+void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+  // rows: gridDim.x blocks a row, blockIdx.y the row
+  tgm_size row = (tgm_size)blockIdx.y;
+  // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
+  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
   tgm_wait_prior_grids();
   if (threadIdx.x == 0)
@@ -3210,6 +3376,78 @@ hipError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_sum_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_sum_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row != 0)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return hipErrorInvalidValue;
+  TGM_LAUNCH(sum_RB_VW_ST<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_sum_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_sum_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row != 0)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return hipErrorInvalidValue;
+  TGM_LAUNCH(sum_RB_VW_SS<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_sum_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RB.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row != 0)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
+  if (grid == 0)
+    return hipErrorInvalidValue;
+  TGM_LAUNCH(sum_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_sum_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return tgm_rows_temp_need(m, per_row, sizeof(A));
@@ -3585,6 +3823,81 @@ hipError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
 }
 
 template <unsigned BLOCK>
+size_t temp_bytes_sum_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.ST
+template <unsigned BLOCK>
+hipError_t launch_sum_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(sum_RL_VW_ST<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_sum_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.SS
+template <unsigned BLOCK>
+hipError_t launch_sum_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(sum_RL_VW_SS<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
+size_t temp_bytes_sum_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return tgm_rows_temp_need(m, per_row, sizeof(A));
+}
+
+// RL.VW.SV
+template <unsigned BLOCK>
+hipError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
+      (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  unsigned *counter = static_cast<unsigned *>(temp);
+  A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
+  TGM_LAUNCH(sum_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+             items);
+  return hipPeekAtLastError();
+}
+
+template <unsigned BLOCK>
 size_t temp_bytes_sum_RA_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return 0;
@@ -3734,6 +4047,36 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   return hipPeekAtLastError();
 }
 
+template <unsigned BLOCK>
+size_t temp_bytes_sum_RA_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+  (void)m, (void)n, (void)items, (void)per_row;
+  return 0;
+}
+
+// RA.VW.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// unused: tgm_init_out, launched first, sets out[0..m) to the identity,
+// and each block combines its value into out[row] atomically. early:
+// ignored (no kernel starts early on this platform)
+template <unsigned BLOCK>
+hipError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+                           size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
+                           bool early = false) {
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+    return hipErrorInvalidValue;
+  if (per_row == 0 || per_row > 65535 || m > 65535)
+    return hipErrorInvalidValue;
+  (void)temp, (void)temp_bytes;
+  if (m == 0)
+    return hipSuccess;
+  TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
+  hipError_t e = hipPeekAtLastError();
+  if (e != hipSuccess)
+    return e;
+  (void)early;
+  TGM_LAUNCH(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  return hipPeekAtLastError();
+}
+
 } // namespace tgm_kernels_sum_f32_rows
 
 // Every variant: X(id, kernel, deterministic), e.g. for a table of launchers.
@@ -3768,6 +4111,9 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   X("RB.VA2S.ST", sum_RB_VA2S_ST, 0) \
   X("RB.VA2S.SS", sum_RB_VA2S_SS, 0) \
   X("RB.VA2S.SV", sum_RB_VA2S_SV, 0) \
+  X("RB.VW.ST", sum_RB_VW_ST, 1) \
+  X("RB.VW.SS", sum_RB_VW_SS, 1) \
+  X("RB.VW.SV", sum_RB_VW_SV, 1) \
   X("RL.V.ST", sum_RL_V_ST, 1) \
   X("RL.V.SS", sum_RL_V_SS, 1) \
   X("RL.V.SV", sum_RL_V_SV, 1) \
@@ -3783,10 +4129,14 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   X("RL.VA2S.ST", sum_RL_VA2S_ST, 0) \
   X("RL.VA2S.SS", sum_RL_VA2S_SS, 0) \
   X("RL.VA2S.SV", sum_RL_VA2S_SV, 0) \
+  X("RL.VW.ST", sum_RL_VW_ST, 1) \
+  X("RL.VW.SS", sum_RL_VW_SS, 1) \
+  X("RL.VW.SV", sum_RL_VW_SV, 1) \
   X("RA.V.SV", sum_RA_V_SV, 0) \
   X("RA.VS.SV", sum_RA_VS_SV, 0) \
   X("RA.VA1.SV", sum_RA_VA1_SV, 0) \
   X("RA.VA2.SV", sum_RA_VA2_SV, 0) \
-  X("RA.VA2S.SV", sum_RA_VA2S_SV, 0)
+  X("RA.VA2S.SV", sum_RA_VA2S_SV, 0) \
+  X("RA.VW.SV", sum_RA_VW_SV, 0)
 
 #endif // !__HIPCC_RTC__

@@ -64,12 +64,12 @@ if [ "$what" = cli ]; then
   "$gen" --rows --embed --no-check --type=f32 -o "$work/shaped_r.cuh" codelets/sum.tgm || fail "--rows --embed"
   grep -q 'inline cudaError_t tgm_sum_rows_f32(void \*d_temp, size_t \*temp_bytes, const float \*d_in, float \*d_out, size_t m,' "$work/shaped_r.cuh" ||
     fail "the row entry point"
-  for k in RW_VS_SS RW_VS_SV RB_VS_SV RL_VS_SV; do
+  for k in RW_VS_SS RW_VS_SV RB_VW_SV RL_VW_SV; do
     grep -q "launch_sum_$k<128>" "$work/shaped_r.cuh" || fail "the row kind $k"
   done
   ! grep -q 'sum_RW_V_SS\|sum_RB_VA1' "$work/shaped_r.cuh" || fail "only the picked variants"
   # RA: the rule's blocks a row combined with atomics, after tgm_init_out
-  grep -q 'launch_sum_RA_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early)' "$work/shaped_r.cuh" &&
+  grep -q 'launch_sum_RA_VW_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early)' "$work/shaped_r.cuh" &&
     grep -q 'tgm_rows_pick_of(m, n, sms, max_threads, sm_gbps, tgm_rows_atomics)' "$work/shaped_r.cuh" &&
     grep -q 'TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);' "$work/shaped_r.cuh" || fail "the row pick's RA"
   grep -q '#if defined(TGM_DETERMINISTIC)' "$work/shaped_r.cuh" || fail "float row sums: TGM_DETERMINISTIC leaves RA"

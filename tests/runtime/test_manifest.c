@@ -227,8 +227,8 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(s, TGM_OK);
   if (s == TGM_OK) {
     CHECK_EQ_INT(m.shape, TUNE_SHAPE_ROWS);
-    CHECK_EQ_INT(m.n_v, 50);
-    const tune_variant *rw = &m.v[0], *rl = &m.v[44], *ra = &m.v[46];
+    CHECK_EQ_INT(m.n_v, 57);
+    const tune_variant *rw = &m.v[0], *rl = &m.v[47], *ra = &m.v[52];
     CHECK(!strcmp(rw->id, "RW.V.ST") && rw->n_pos == 1 && rw->n_zero == 0 && !rw->vec);
     CHECK_EQ_INT(rw->pos[0].rule, RULE_ROWS_GROUP);
     CHECK(strstr(rw->pos[0].name_expr, "<BLOCK, GROUP>") != NULL);
@@ -247,10 +247,10 @@ int main(int argc, char **argv) {
     CHECK(tune_shape_main(ra) == &ra->pos[1] && ra->pos[1].rule == RULE_ROWS_ATOMIC &&
           ra->pos[1].n_args == 6 && ra->pos[1].args[5] == ARG_ITEMS);
     CHECK(ra->n_per_row == 7 && ra->per_row[0] == 1);
-    CHECK_EQ_INT(m.pick_v[TUNE_PICK_RA], 46);
+    CHECK_EQ_INT(m.pick_v[TUNE_PICK_RA], 56); // RA.VW.SV
     // the rule's setting: RA, or RL where only deterministic variants may run (float sums)
     tune_shape_set rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0, 0);
-    CHECK(rs.v == 46 && rs.block == 256 && rs.per_row == 132);
+    CHECK(rs.v == 56 && rs.block == 256 && rs.per_row == 132);
     rs = tune_shape_rule(&m, 2, 1 << 20, 132, 1024, 0, 1);
     CHECK(rs.v == m.pick_v[TUNE_PICK_RL] && rs.per_row == 66 && rs.block == 1024);
     // RW.SS (the rule's thread a row for n < 4) reads packed rows, RW.SV does not: the rule's
@@ -265,13 +265,15 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 0, 100000, 2, 3, &ry), 391); // ld > n: a thread a row
     CHECK_EQ_INT(tune_shape_set_grid(&m, &rs, 4, 100000, 2, 2, &ry), 391); // a boundary in a row
     CHECK(m.has_reference && m.reference.rule == RULE_ONE && m.reference.block_fixed == 1024);
-    // the variants the rule's pick runs (as the embedded call: VS first)
+    // the variants the rule's pick runs (as the embedded call: VS first, VW where a
+    // block is a row or a part of one)
     CHECK(m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RB] >= 0);
     if (m.pick_v[TUNE_PICK_RW_NARROW] >= 0 && m.pick_v[TUNE_PICK_RL] >= 0) {
       CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RW_NARROW]].id, "RW.VS.SS"));
       CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RW_WIDE]].id, "RW.VS.SV"));
-      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RB]].id, "RB.VS.SV"));
-      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RL]].id, "RL.VS.SV"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RB]].id, "RB.VW.SV"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RL]].id, "RL.VW.SV"));
+      CHECK(!strcmp(m.v[m.pick_v[TUNE_PICK_RA]].id, "RA.VW.SV"));
     }
     CHECK_EQ_INT(m.pick_v[TUNE_PICK_CT], -1);
     tune_manifest_free(&m);

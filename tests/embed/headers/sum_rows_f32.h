@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_f32_rows.json.
-#ifndef TGM_EMBED_SUM_ROWS_F32_115354F2
-#define TGM_EMBED_SUM_ROWS_F32_115354F2
+#ifndef TGM_EMBED_SUM_ROWS_F32_36DBFD7D
+#define TGM_EMBED_SUM_ROWS_F32_36DBFD7D
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -405,35 +405,6 @@ __device__ __forceinline__ void tgm_wait_prior_grids() {
 // The cooperative codelets, lowered and transformed: BLOCK threads each
 // hold an accumulated value; thread 0 returns the block's.
 
-// VS: the cooperative codelet with warp shuffles
-template <unsigned BLOCK>
-__device__ __forceinline__
-A sum_coop_shfl(A in_value) {
-  __shared__ T partial[TGM_WARP];
-  T val = 0;
-  val = (threadIdx.x < BLOCK) ? in_value : 0;
-  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
-    T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val += (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : 0;
-  }
-  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
-    if (threadIdx.x % TGM_WARP == 0) {
-      partial[threadIdx.x / TGM_WARP] = val;
-    }
-    __syncthreads();
-    if (threadIdx.x / TGM_WARP == 0) {
-      val = (threadIdx.x < (BLOCK + TGM_WARP - 1) / TGM_WARP) ? partial[threadIdx.x % TGM_WARP] : 0;
-      __syncwarp();
-      partial[threadIdx.x] = val;
-      for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
-        T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-        val += (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : 0;
-      }
-    }
-  }
-  return val;
-}
-
 // VS: the cooperative codelet with warp shuffles; for each group of GROUP threads (a row's)
 template <unsigned BLOCK, unsigned GROUP>
 __device__ __forceinline__
@@ -443,6 +414,33 @@ A sum_coop_shfl_group(A in_value) {
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset, GROUP);
     val += (threadIdx.x % GROUP + offset < GROUP) ? shfl : 0;
+  }
+  return val;
+}
+
+// VW: per-warp shuffle trees, then thread 0 folds the warps' partials
+template <unsigned BLOCK>
+__device__ __forceinline__
+A sum_coop_fold(A in_value) {
+  __shared__ T partial[TGM_WARP];
+  T val = 0;
+  val = (threadIdx.x < BLOCK) ? in_value : 0;
+  for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
+    T shfl = __shfl_down_sync(0xffffffffu, val, offset);
+    val += shfl;
+  }
+  if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
+    if (threadIdx.x % TGM_WARP == 0) {
+      partial[threadIdx.x / TGM_WARP] = val;
+    }
+    __syncthreads();
+    if (threadIdx.x / TGM_WARP == 0) {
+      if (threadIdx.x % TGM_WARP == 0) {
+        for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
+          val += partial[w];
+        }
+      }
+    }
   }
   return val;
 }
@@ -502,30 +500,30 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(cons
     out[row] = tgm_epilogue(value, n);
 }
 
-// RB.VS.SV: 1 launch, deterministic
+// RB.VW.SV: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
-  // block: codelet 'coop' (VS)
-  value = sum_coop_shfl<BLOCK>(value);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
   if (threadIdx.x == 0)
     out[row] = tgm_epilogue(value, n);
 }
 
-// RL.VS.SV: 1 launch, deterministic, partials in temp + counter
+// RL.VW.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
-  // block: codelet 'coop' (VS)
-  value = sum_coop_shfl<BLOCK>(value);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
@@ -537,22 +535,22 @@ void __launch_bounds__(BLOCK) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m,
   if (is_last) {
     __threadfence();
     value = tgm_partials_value<BLOCK>(partials + row * gridDim.x, gridDim.x);
-    value = sum_coop_shfl<BLOCK>(value);
+    value = sum_coop_fold<BLOCK>(value);
     if (threadIdx.x == 0)
       out[row] = tgm_epilogue(value, n);
   }
 }
 
-// RA.VS.SV: 2 launches (tgm_init_out first), not deterministic for floating point
+// RA.VW.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
-  // block: codelet 'coop' (VS)
-  value = sum_coop_shfl<BLOCK>(value);
+  // block: codelet 'coop' (VW)
+  value = sum_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
   tgm_wait_prior_grids();
   if (threadIdx.x == 0)
@@ -1289,14 +1287,14 @@ cudaError_t launch_sum_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 }
 
 template <unsigned BLOCK>
-size_t temp_bytes_sum_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+size_t temp_bytes_sum_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return 0;
 }
 
-// RB.VS.SV
+// RB.VW.SV
 template <unsigned BLOCK>
-cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+cudaError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
@@ -1308,19 +1306,19 @@ cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(sum_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
-size_t temp_bytes_sum_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+size_t temp_bytes_sum_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return tgm_rows_temp_need(m, per_row, sizeof(A));
 }
 
-// RL.VS.SV
+// RL.VW.SV
 template <unsigned BLOCK>
-cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+cudaError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
@@ -1332,25 +1330,25 @@ cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
     return cudaSuccess;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(sum_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
 
 template <unsigned BLOCK>
-size_t temp_bytes_sum_RA_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
+size_t temp_bytes_sum_RA_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned per_row) {
   (void)m, (void)n, (void)items, (void)per_row;
   return 0;
 }
 
-// RA.VS.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
+// RA.VW.SV: per_row blocks a row (1 to 65535), m at most 65535; temp
 // unused: tgm_init_out, launched first, sets out[0..m) to the identity,
 // and each block combines its value into out[row] atomically. early:
 // the kernel is launched to start before tgm_init_out ends,
 // waiting for it only before its atomics (sm_90+ only: elsewhere it would
 // not wait)
 template <unsigned BLOCK>
-cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
+cudaError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
@@ -1365,10 +1363,10 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -1378,9 +1376,9 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 #define TGM_VARIANTS_sum_f32_rows(X) \
   X("RW.VS.SS", sum_RW_VS_SS, 1) \
   X("RW.VS.SV", sum_RW_VS_SV, 1) \
-  X("RB.VS.SV", sum_RB_VS_SV, 1) \
-  X("RL.VS.SV", sum_RL_VS_SV, 1) \
-  X("RA.VS.SV", sum_RA_VS_SV, 0)
+  X("RB.VW.SV", sum_RB_VW_SV, 1) \
+  X("RL.VW.SV", sum_RL_VW_SV, 1) \
+  X("RA.VW.SV", sum_RA_VW_SV, 0)
 
 #endif // !__CUDACC_RTC__
 
@@ -1407,7 +1405,7 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 // - The call only enqueues work on `stream`: a kernel and, when several
 //   blocks share a row, a memset of their counters in d_temp, or a small kernel that sets
 //   d_out to the identity before the blocks combine into it atomically
-//   (RA.VS.SV). It allocates
+//   (RA.VW.SV). It allocates
 //   nothing and never synchronises the host, so it can be captured in
 //   a CUDA graph and the graph replayed with new data in the same buffers. It
 //   writes d_out and d_temp only, so streams may run it at once, each with
@@ -1476,11 +1474,11 @@ inline cudaError_t tgm_device_limits(unsigned *sms, unsigned *max_threads, unsig
   return cudaSuccess;
 }
 
-// Whether the rule runs RA.VS.SV where it runs blocks a row:
+// Whether the rule runs RA.VW.SV where it runs blocks a row:
 // each block combining into out[row] with an atomic.
 // Not in a header compiled with TGM_DETERMINISTIC defined: the float
-// atomics of RA.VS.SV round differently from run to run, where
-// RL.VS.SV's last block folds the row's partials in order.
+// atomics of RA.VW.SV round differently from run to run, where
+// RL.VW.SV's last block folds the row's partials in order.
 // Tuned cells run what they name: tune with --deterministic for those.
 #if defined(TGM_DETERMINISTIC)
 constexpr int tgm_rows_atomics = 0;
@@ -1488,19 +1486,19 @@ constexpr int tgm_rows_atomics = 0;
 constexpr int tgm_rows_atomics = 1;
 #endif
 
-// Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VS.SV (RB) and
-// RL.VS.SV (RL), or RA.VS.SV where k.atomic, in the blocks tgm_rows_pick_of gives. temp:
+// Runs pick k: RW.VS.SS (RW, n < 128), RW.VS.SV (RW), RB.VW.SV (RB) and
+// RL.VW.SV (RL), or RA.VW.SV where k.atomic, in the blocks tgm_rows_pick_of gives. temp:
 // 16-byte aligned, tgm_rows_embed_temp(sizeof(A)) bytes. early: the GPU
 // starts a kernel before the one ahead of it in the stream ends, where the
 // launch allows it (tgm_pick's).
 inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                               void *temp, size_t temp_bytes, cudaStream_t stream, bool early) {
-  if (k.kind == 2 && k.atomic) { // RA.VS.SV: out set to the identity, then the blocks' atomics (no counters)
+  if (k.kind == 2 && k.atomic) { // RA.VW.SV: out set to the identity, then the blocks' atomics (no counters)
     switch (k.block) {
-    case 128: return launch_sum_RA_VS_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
-    case 256: return launch_sum_RA_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
-    case 512: return launch_sum_RA_VS_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
-    case 1024: return launch_sum_RA_VS_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 128: return launch_sum_RA_VW_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 256: return launch_sum_RA_VW_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 512: return launch_sum_RA_VW_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
+    case 1024: return launch_sum_RA_VW_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream, early);
     }
     return cudaErrorInvalidValue;
   }
@@ -1519,10 +1517,10 @@ inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m,
                                         stream);
   case 1:
     switch (k.block) {
-    case 128: return launch_sum_RB_VS_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
-    case 256: return launch_sum_RB_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
-    case 512: return launch_sum_RB_VS_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
-    case 1024: return launch_sum_RB_VS_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
+    case 128: return launch_sum_RB_VW_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
+    case 256: return launch_sum_RB_VW_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
+    case 512: return launch_sum_RB_VW_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
+    case 1024: return launch_sum_RB_VW_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, 0, stream);
     }
     return cudaErrorInvalidValue;
   case 2: {
@@ -1531,10 +1529,10 @@ inline cudaError_t tgm_pick_run(const tgm_rows_pick &k, const T *in, tgm_size m,
     if (e != cudaSuccess)
       return e;
     switch (k.block) {
-    case 128: return launch_sum_RL_VS_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
-    case 256: return launch_sum_RL_VS_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
-    case 512: return launch_sum_RL_VS_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
-    case 1024: return launch_sum_RL_VS_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
+    case 128: return launch_sum_RL_VW_SV<128>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
+    case 256: return launch_sum_RL_VW_SV<256>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
+    case 512: return launch_sum_RL_VW_SV<512>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
+    case 1024: return launch_sum_RL_VW_SV<1024>(in, m, n, ld, out, temp, temp_bytes, k.items, k.per_row, stream);
     }
     return cudaErrorInvalidValue;
   }
@@ -1599,4 +1597,4 @@ inline cudaError_t tgm_sum_rows_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_ROWS_F32_115354F2
+#endif // TGM_EMBED_SUM_ROWS_F32_36DBFD7D
