@@ -238,6 +238,39 @@ static const char *param_value(Arena *a, const SpecParam *p, ElemType elem, int 
                   : arena_printf(a, "(%s)%d", p->ctype, 3 + 300 * k);
 }
 
+/* The blocks (threads) the check runs plan p in. Every block level runs in
+ * each size tgm launches (block_sizes): its variants take the sizes in turn,
+ * one each, or several each where the level has fewer variants than sizes
+ * (--embed --variant: one variant, every size). A block level's function is
+ * one for all its variants, so a cooperative codelet right only in blocks of
+ * 128 (a warp count written as a number) is found at the cost of one run a
+ * variant; where one is wrong in a block of another size, every variant of
+ * its level is (check_compositions). RW's group form is a level of its own.
+ * Blocks other than the first run one setting of the data and (rows) one
+ * group, the widest: what depends on the block is the block level, and the
+ * whole check in each block cost the CPU check of the rows two thirds more
+ * time (sum f32 --rows: 85 s before, 83 s so, 140 s with every setting). */
+static int check_blocks(const Composition *c, const Plan *p, unsigned out[BLOCK_SIZES]) {
+  if (c->cols) { /* no block level: the scalar codelet down each column */
+    out[0] = block_sizes[0];
+    return 1;
+  }
+  int j = 0, n = 0;
+  for (int i = 0; i < c->plans.len; i++) {
+    const Plan *q = c->plans.items[i];
+    if (q->b != p->b || (q->g == G_RW) != (p->g == G_RW))
+      continue;
+    if (q == p)
+      j = n;
+    n++;
+  }
+  int k = 0;
+  for (int s = 0; s < BLOCK_SIZES; s++)
+    if (n >= BLOCK_SIZES ? s == j % BLOCK_SIZES : s % n == j)
+      out[k++] = block_sizes[s];
+  return k;
+}
+
 /* The harness of one shard. */
 static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness *h,
                         const char *file, char *err, size_t errlen) {
@@ -249,6 +282,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_setf(d, "namespace", "tgm_kernels_%s", gen_base_name(a, c));
   tpl_set(d, "dialect", h->target->dl->name);
   tpl_setf(d, "warp", "%d", h->target->warp);
+  tpl_setf(d, "full_block", "%u", block_sizes[0]);
   tpl_setf(d, "nin", "%d", s->inputs.len);
   /* an Arg result (argmax, argmin) is compared field by field */
   tpl_set(d, "pair", s->pair ? "1" : "");
@@ -282,11 +316,28 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     TplDict *it = tpl_item(d, "variants");
     tpl_set(it, "id", p->id);
     tpl_set(it, "cname", p->cname);
-    tpl_set(it, "groups",
-            p->g == G_RW           ? "row_groups"
-            : grid_row_parts(p->g) ? "row_parts"
-            : grid_cols(p->g)      ? "col_widths"
-                                   : "block_groups");
+    const char *groups = p->g == G_RW           ? "row_groups"
+                         : grid_row_parts(p->g) ? "row_parts"
+                         : grid_cols(p->g)      ? "col_widths"
+                                                : "block_groups";
+    /* run_variant in each of its blocks, then report_ok (check.tpl) */
+    unsigned blocks[BLOCK_SIZES];
+    int nb = check_blocks(c, p, blocks);
+    Buf runs = {0};
+    for (int k = 0; k < nb; k++)
+      if (c->rows || c->cols)
+        buf_printf(&runs,
+                   "run_variant(\"%s\", %u, [](auto... a) { return ns::launch_%s<%u>(a...); }, "
+                   "ns::temp_bytes_%s<%u>, %s, sizeof %s / sizeof *%s) ||\n               ",
+                   p->id, blocks[k], p->cname, blocks[k], p->cname, blocks[k], groups, groups,
+                   groups);
+      else
+        buf_printf(&runs,
+                   "run_variant(\"%s\", %u, ns::launch_%s<%u>, ns::temp_bytes_%s<%u>) ||\n"
+                   "               ",
+                   p->id, blocks[k], p->cname, blocks[k], p->cname, blocks[k]);
+    tpl_set(it, "runs", arena_strndup(a, runs.data, runs.len));
+    buf_free(&runs);
   }
   /* rows (--rows): each row against the reference over it */
   tpl_set(d, "cols_bool", c->cols ? "true" : "false");
@@ -511,6 +562,39 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     const Dialect *hd = h->target->dl;
     if (h->target->warp == hd->warps[hd->nwarps - 1]) /* each variant once per dialect */
       checked[h->target->dialect] += reported;
+  }
+
+  /* a variant wrong in a block of another size than the first's: its block
+   * level is, in that size, for every variant of the level (check_blocks) */
+  for (int i = 0, n0 = fails.len; i < n0; i++) {
+    const Failure *f = fails.items[i];
+    unsigned block = 0, blocks[BLOCK_SIZES];
+    if (sscanf(f->why, "block=%u", &block) != 1) { /* a crash or a hang: its largest block */
+      int nb = check_blocks(by[f->target->dialect], f->plan, blocks);
+      block = blocks[nb - 1];
+    }
+    if (block == block_sizes[0])
+      continue;
+    const Composition *c = by[f->target->dialect];
+    for (int k = 0; k < c->plans.len; k++) {
+      const Plan *q = c->plans.items[k];
+      if (q->b != f->plan->b || (q->g == G_RW) != (f->plan->g == G_RW))
+        continue;
+      bool listed = false;
+      for (int j = 0; j < fails.len && !listed; j++) {
+        const Failure *g = fails.items[j];
+        listed = g->plan == q && g->target == f->target;
+      }
+      if (listed)
+        continue;
+      Failure *g = arena_alloc(a, sizeof *g);
+      g->plan = q;
+      g->target = f->target;
+      g->why = arena_printf(a, "its block level %s%s is wrong in blocks of %u (as %s: %s)",
+                            block_code(q->b), q->g == G_RW ? " (a row's group)" : "", block,
+                            f->plan->id, f->why);
+      vec_push(a, &fails, g);
+    }
   }
 
   /* drop what is wrong (from its dialect), or with --strict refuse it: one

@@ -58,6 +58,7 @@ const char *thread_code(ThreadKind t) { return thread_codes[t]; }
 bool grid_tiled(GridKind g) { return g == G_DT || g == G_DTA || g == G_DTL; }
 bool grid_cols(GridKind g) { return g == G_CT || g == G_CA; }
 bool grid_row_parts(GridKind g) { return g == G_RL || g == G_RA; }
+const unsigned block_sizes[BLOCK_SIZES] = {128, 256, 512, 1024};
 
 static bool has_loop(Node *n, void *ctx) {
   if (n->kind == ND_FOR || n->kind == ND_WHILE)

@@ -80,6 +80,7 @@ static void usage(FILE *fp) {
         "  --cols          the columns of such a matrix: out[j] for column j;\n"
         "                  NAME_TYPE_cols.*\n"
         "  --list          print every variant, one per line: id, then properties\n"
+        "                  (several types or spectra: each list after # NAME_TYPE)\n"
         "  --dump=PASS     print a pass's result and stop: ast, sema, plan (the\n"
         "                  candidate variants), lower (the device functions), block\n"
         "                  (after the block transformations), grid (every kernel),\n"
@@ -496,6 +497,8 @@ static void run_one(Ctx *ctx, const Options *opt, const char *path, ElemType ele
       return;
     const char *base = gen_base_name(arena, by[DIALECT_CUDA]);
     if (opt->list) {
+      if (comps.len > 1 || opt->ntypes > 1) /* which spectrum and type the lines are */
+        buf_printf(stdout_buf, "# %s\n", base);
       gen_list(stdout_buf, arena, by);
       continue;
     }

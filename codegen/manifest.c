@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned block_sizes[] = {128, 256, 512, 1024};
-
 /* Candidate items per thread: a tiled grid sizes itself by them; a strided
  * one stays below grid_cap blocks by them, and its SV threads load that many
  * vectors at once (tgm_vectors in file.tpl), one block's too. */

@@ -675,13 +675,24 @@ static bool check_fallback(Node *n, void *data) {
   return true;
 }
 
-/* Does e read the codelet's input: in[...], or cond ? in[...] : identity? */
+static bool indexes_param(Node *n, void *ctx) {
+  if (n->kind == ND_INDEX && n->lhs && n->lhs->kind == ND_VAR && n->lhs->decl &&
+      n->lhs->decl->kind == ND_PARAM)
+    *(bool *)ctx = true;
+  return true;
+}
+
+/* Does e read the codelet's input: in[...] or a transform of the inputs
+ * (`a[tid] * b[tid]`: lowering makes it the thread's value), or cond ? that
+ * : identity? (The one-statement form of `T val = 0; val = cond ? ... : 0;`.) */
 static bool reads_input(const Node *e, Op op) {
   const char *want;
   if (e && e->kind == ND_COND)
     return reads_input(e->then, op) && (is_identity(e->els, op, &want) || reads_input(e->els, op));
-  return e && e->kind == ND_INDEX && e->lhs && e->lhs->kind == ND_VAR && e->lhs->decl &&
-         e->lhs->decl->kind == ND_PARAM;
+  bool found = false;
+  if (e)
+    node_walk((Node *)e, indexes_param, &found);
+  return found;
 }
 
 /* Why a start that looks right is not the identity. */

@@ -550,6 +550,11 @@ const char *thread_code(ThreadKind t); /* ST, SS, SV */
 bool grid_tiled(GridKind g);           /* DT, DTA, DTL */
 bool grid_cols(GridKind g);            /* CT, CA: the column plans */
 bool grid_row_parts(GridKind g);       /* RL, RA: blocks a row (per_row) */
+/* The blocks (threads) a variant is launched in: the manifest's tunable
+ * `block`, what tgm-tune, tgm_reduce and the headers choose among, and what
+ * the CPU check runs each block level in. */
+enum { BLOCK_SIZES = 4 };
+extern const unsigned block_sizes[BLOCK_SIZES]; /* 128, 256, 512, 1024 */
 
 /* One block-level implementation: a transformed cooperative codelet. */
 typedef struct {

@@ -28,6 +28,13 @@ static Node *rebind(Node *x, void *ctx) {
     x->ty = type_new(e->a, type_widened(TY_INT));
     return x;
   }
+  /* (T)in.Size() where T is int (--type=i32) is (int): a mean's `acc / (T)len`
+     of 2^32 elements divided by n's low 32 bits, 0 */
+  if (x->kind == ND_CAST && x->ty && x->ty->kind == TY_ELEM && e->s->elem == ET_I32 &&
+      node_is_var(x->lhs, e->n)) {
+    x->ty = type_new(e->a, type_widened(TY_INT));
+    return x;
+  }
   if (x->kind != ND_VAR || !x->decl)
     return x;
   if (x->decl == e->s->acc)

@@ -56,7 +56,7 @@ using R = ns::R;
 static const {{ctype}} {{name}} = {{value}};
 {{/params}}
 
-enum { NIN = {{nin}}, BLOCK = 128, SECONDS = 300 };
+enum { NIN = {{nin}}, SECONDS = 300 };
 static const bool COLS = {{cols_bool}}; // outputs: a column's each (n), else a row's (m)
 
 // m rows of n elements, ld apart, the first at element `offset` of the buffer
@@ -92,16 +92,16 @@ struct Setting {
   const char *name;
 };
 static const Setting settings[] = {
-    {1, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "block=128 items=1"},
+    {1, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "items=1"},
     {4, tgm_sim::order::random, tgm_sim::order::reverse, false, false,
-     "block=128 items=4, blocks in random order, threads in reverse"},
+     "items=4, blocks in random order, threads in reverse"},
 {{?sparse}}
     {4, tgm_sim::order::random, tgm_sim::order::forward, true, false,
-     "block=128 items=4, sparse data: each row the identity but for one element"},
+     "items=4, sparse data: each row the identity but for one element"},
 {{/sparse}}
 {{?float_elem}}
     {4, tgm_sim::order::forward, tgm_sim::order::random, false, true,
-     "block=128 items=4, NaN elements (a row's third of every third row, and every 1009th{{?pair}}; every fourth line only NaNs from line 1, NaNs but one number from line 3{{/pair}}), threads in random order"},
+     "items=4, NaN elements (a row's third of every third row, and every 1009th{{?pair}}; every fourth line only NaNs from line 1, NaNs but one number from line 3{{/pair}}), threads in random order"},
 {{/float_elem}}
 };
 enum { NSETTINGS = sizeof settings / sizeof settings[0] };
@@ -121,19 +121,26 @@ static std::vector<T> data[NSETTINGS][NSHAPES][NIN];
 static Results wants[NSETTINGS][NSHAPES];
 {{compare}}
 
+// One variant in blocks of `block` threads, every setting, shape and group:
+// 0 when right, else 1 after its RESULT line (FAIL, and the block it ran in).
 template <typename Launch, typename TempBytes>
-static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, const unsigned *groups, int ngroups) {
+static int run_variant(const char *id, unsigned block, Launch launch, TempBytes temp_bytes, const unsigned *groups,
+                       int ngroups) {
   size_t tb = 0;
   for (int i = 0; i < NSHAPES; i++)
     for (int gi = 0; gi < ngroups; gi++)
       tb = std::max(tb, temp_bytes(shapes[i].m, shapes[i].n, 4, groups[gi]));
   std::vector<unsigned long long> temp(tb / 8 + 2, 0); // zeroed once, 16-byte aligned
   for (int s = 0; s < NSETTINGS; s++) {
+    if (block != {{full_block}} && s != 1) // another block: its block level, on one setting
+      continue;
     const Setting &st = settings[s];
     tgm_sim::set_block_order(st.blocks, 7);
     tgm_sim::set_thread_order(st.threads, 11);
     for (int i = 0; i < NSHAPES; i++)
       for (int gi = 0; gi < ngroups; gi++) {
+        if (block != {{full_block}} && gi != ngroups - 1) // and on one group: the widest
+          continue;
         const Shape &sh = shapes[i];
         if (sh.cols_only && !COLS)
           continue;
@@ -157,8 +164,8 @@ static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, cons
                                           : std::memcmp(&out[nout], &canary, sizeof(R)) != 0);
           if (!bad)
             continue;
-          std::printf("RESULT\t%s\tFAIL\tm=%llu n=%llu ld=%llu %s=%u (%s): ", id, m, n, ld, COLS ? "width" : "per_row",
-                      groups[gi], st.name);
+          std::printf("RESULT\t%s\tFAIL\tblock=%u m=%llu n=%llu ld=%llu %s=%u (%s): ", id, block, m, n, ld,
+                      COLS ? "width" : "per_row", groups[gi], st.name);
           if (rc != 0)
             std::printf("the launch failed: %s\n", rc == 1 ? "invalid value" : tgm_sim::last_error_text());
           else if (r == nout)
@@ -171,6 +178,11 @@ static int run_variant(const char *id, Launch launch, TempBytes temp_bytes, cons
         }
       }
   }
+  return 0;
+}
+
+// The RESULT line of a variant right at every block it ran in.
+static int report_ok(const char *id) {
   std::printf("RESULT\t%s\tok\n", id);
   return 0;
 }
@@ -315,12 +327,8 @@ int main() {
                         col_widths[] = {1, 4, 32, 128};
   (void)row_groups, (void)row_parts, (void)block_groups, (void)col_widths;
 {{#variants}}
-  isolated("{{id}}", [] {
-    // the launcher's own arguments (a column launcher's early left to its default)
-    auto launch = [](auto... a) { return ns::launch_{{cname}}<BLOCK>(a...); };
-    return run_variant("{{id}}", launch, ns::temp_bytes_{{cname}}<BLOCK>, {{groups}},
-                       sizeof {{groups}} / sizeof *{{groups}});
-  });
+  // the launcher's own arguments (a column launcher's early left to its default)
+  isolated("{{id}}", [] { return {{runs}}report_ok("{{id}}"); });
 {{/variants}}
   return 0;
 }

@@ -395,6 +395,8 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
     *temp_bytes = {{fname}}_temp_bytes({{temp_arg}});
     return {{success}};
   }
+  if ({{out_count}} == 0) // no outputs: nothing to do, whatever the rest (CUB's no segments)
+    return {{success}};
   if (*temp_bytes < {{fname}}_temp_bytes({{temp_arg}}))
     return {{err_invalid}};
   // the 16-byte aligned part of d_temp (its size leaves room for that)

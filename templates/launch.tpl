@@ -34,7 +34,7 @@ size_t temp_bytes_{{cname}}(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap{{param_decls}}, {{stream_t}} stream) {
-  if (!out || {{in_checks}} || tgm_misaligned(out, sizeof(R)) || items == 0 || grid_cap == 0)
+  if (!out || {{in_checks}} || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return {{err_invalid}};
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out{{param_args}});

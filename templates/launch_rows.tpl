@@ -75,7 +75,7 @@ template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width{{param_decls}}, {{stream_t}} stream,
                            bool early = false) {
-  if (!out || {{col_in_checks}} || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || {{col_in_checks}} || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return {{err_invalid}};
   if (n == 0)
@@ -141,7 +141,7 @@ template <unsigned BLOCK>
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row{{param_decls}}, {{stream_t}} stream{{?row_atomic}},
                            bool early = false{{/row_atomic}}) {
-  if (!out || {{in_checks}} || tgm_misaligned(out, sizeof(R)) || items == 0 || ld < n)
+  if (!out || {{in_checks}} || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return {{err_invalid}};
 {{?grouped}}
   if (!tgm_group_ok(per_row, BLOCK))

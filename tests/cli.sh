@@ -50,6 +50,10 @@ expect 0 "--cols" -- "$gen" --cols --no-check --type=i32 -o "$work/cols" codelet
 [ -f "$work/cols/mean_i32_cols.cu" ] && grep -q '"shape": "cols"' "$work/cols/mean_i32_cols.json" &&
   grep -q '"id": "CT.SS"' "$work/cols/mean_i32_cols.json" || { echo "FAIL --cols files"; fails=$((fails + 1)); }
 expect 2 "--rows --cols" -- "$gen" --rows --cols --list codelets/sum.tgm
+# --list of several types (or spectra): each list under the name it is of
+expect 0 "--list of two types" -- "$gen" --list --type=i32,f32 codelets/sum.tgm
+[ "$(grep '^#' "$work/out" | tr '\n' ' ')" = "# sum_i32 # sum_f32 " ] && grep -q '^DT.V.ST ' "$work/out" ||
+  { echo "FAIL --list of two types: not named"; fails=$((fails + 1)); }
 # a cast to the type a value has already matches no cast: widen's cooperative
 # codelet reads (double)in[i], its scalar codelet in[i]: for f64 (T is
 # double) the same value, so its tree variants are there (were none: no f64 variant)

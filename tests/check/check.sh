@@ -19,7 +19,7 @@ rc=$?
 [ $rc -eq 0 ] || { cat "$work/err"; fail "a wrong variant is left out, not an error: exit $rc"; }
 grep -q "buggy_coop.tgm:[0-9]*:[0-9]*: warning: [0-9]* variants of bsum_i32 are wrong on the CPU check" "$work/err" ||
   { cat "$work/err"; fail "no located warning"; }
-grep -q "note: DT.V.ST (cuda, warp 32): n=" "$work/err" || fail "no note naming DT.V.ST"
+grep -q "note: DT.V.ST (cuda, warp 32): block=128 n=" "$work/err" || fail "no note naming DT.V.ST"
 manifest=$work/out/bsum_i32.json
 [ -f "$manifest" ] || fail "nothing written"
 # every variant whose block level runs the codelet (V, VS, VR: the tree and
@@ -35,6 +35,27 @@ print(len(ids), "variants kept, block levels", sorted(blocks))
 EOF
 ! grep -q "BSUM_DT_V_ST\|bsum_DT_V_ST\b" "$work/out/bsum_i32.cu" || fail "DT.V.ST is in the .cu"
 grep -q "bsum_DT_VA1_SS" "$work/out/bsum_i32.cu" || fail "DT.VA1.SS is not in the .cu"
+
+# a cooperative codelet right in blocks of 128 alone (four warps written as a
+# number): every block level runs in every block size tgm launches (128 to
+# 1024), so its tree variants are wrong in one and left out, all of them,
+# in 1-D, rows and a one-variant header; VA1 (no tree) stays
+"$gen" --type=f32 -o "$work/wc" "$root/tests/check/warps_constant.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: [0-9]* variants of cnt_f32 are wrong on the CPU check" "$work/err" &&
+  grep -q "note: DT\.V[A-Z]*\.S[TSV] (cuda, warp 32): block=\(256\|512\|1024\) n=" "$work/err" &&
+  grep -q "its block level V is wrong in blocks of" "$work/err" ||
+  { cat "$work/err"; fail "warps_constant: exit $rc, or its variants not found wrong in larger blocks"; }
+python3 -c "import json,sys; b={v['id'].split('.')[1] for v in json.load(open(sys.argv[1]))['variants']}; assert b == {'VA1'}, b" \
+  "$work/wc/cnt_f32.json" || fail "warps_constant: the manifest holds the wrong variants"
+"$gen" --rows --type=f32 -o "$work/wcr" "$root/tests/check/warps_constant.tgm" 2>"$work/err" &&
+  python3 -c "import json,sys; b={v['id'].split('.')[1] for v in json.load(open(sys.argv[1]))['variants'] if v['id'][:2] != 'RW'}; assert b == {'VA1'}, b" \
+    "$work/wcr/cnt_f32_rows.json" ||
+  { cat "$work/err"; fail "warps_constant --rows: a tree variant of RB, RL or RA written"; }
+"$gen" --embed --variant=DSL.VS.SV --type=f32 -o "$work/wc.h" "$root/tests/check/warps_constant.tgm" 2>"$work/err"
+rc=$?
+[ $rc -ne 0 ] && [ ! -e "$work/wc.h" ] && grep -q "block=\(256\|512\|1024\)" "$work/err" ||
+  { cat "$work/err"; fail "warps_constant --embed --variant=DSL.VS.SV: exit $rc (a header of a variant wrong in larger blocks)"; }
 
 # an operator that saturates on random data (|): only the sparse data (the
 # identity but for one element) shows the variants on the broken tree
@@ -101,6 +122,9 @@ all_right count_bool.tgm i32 cbool_i32 126
 # an identity in C's spelling: ~0u and UINT_MAX for a min over u32, in the
 # scalar and the cooperative codelets
 all_right limits.tgm u32 umin_u32 126
+# a cooperative codelet's thread value started in one statement from a
+# transform of two inputs (was refused: "must start from 0")
+all_right coop_init_transform.tgm f32 rdot_f32 42
 # a step through a local alias of in.Stride()
 all_right step_alias.tgm i32 sstep_i32 126
 # a count by accum++
@@ -117,7 +141,7 @@ all_right continue.tgm i32 nneg_i32 126
 # a float max with the accumulator second, under the NaN setting (1-D and
 # rows: unfixed, every variant of either was wrong)
 all_right fmax_swapped.tgm f32 fmxr_f32 126
-all_right fmax_swapped.tgm f32 fmxr_f32_rows 50 --rows
+all_right fmax_swapped.tgm f32 fmxr_f32_rows 57 --rows
 # log(0) = -inf for n = 0, where an end of the float bound is NaN
 all_right logsumexp.tgm f32 lse_f32 90
 # a float max accumulated in double: the compare-and-swap atomic holds A,

@@ -378,6 +378,9 @@ static void contract(const Header &h) {
     FAIL("%s: ld < n is not an error\n", h.name);
   if (h.call(temp, &bytes, dx, dx, out + 1, 8, 8, 8) == 0)
     FAIL("%s: a misaligned d_out is not an error\n", h.name);
+  // d_out needs its type's alignment, not its size: an Arg's 8 of 16 bytes
+  if (h.out_bytes == 16 && h.call(temp, &bytes, dx, dx, out + 8, 8, 8, 8) != 0)
+    FAIL("%s: a d_out 8 bytes past 16-byte alignment (its type's) is an error\n", h.name);
   // d_temp at any address: 3 bytes in, of a buffer 3 bytes longer
   for (size_t skew : {1, 3, 15}) {
     bytes = need;
@@ -400,6 +403,14 @@ static void contract(const Header &h) {
   DEV(Memcpy)(&first, out, 1, DEV(MemcpyDeviceToHost));
   if (e != 0 || first != 0x7f)
     FAIL("%s: an empty output: error %d, or it was written\n", h.name, e);
+  // and, as CUB's no segments, whatever the rest: no d_in or d_out, ld < n,
+  // a temp too small
+  bytes = 1;
+  e = h.cols ? h.call(temp, &bytes, nullptr, nullptr, nullptr, 64, 0, 0)
+             : h.call(temp, &bytes, nullptr, nullptr, nullptr, 0, 64, 3);
+  if (e != 0)
+    FAIL("%s: an empty output with NULL pointers, ld < n and a temp of 1 byte: error %d\n", h.name,
+         e);
   fake::fail = true;
   bytes = need;
   if (h.call(temp, &bytes, dx, dx, out, 8, 8, 8) == 0)

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: max_f32_cols.json.
-#ifndef TGM_EMBED_MAX_COLS_F32_84DC7A9B
-#define TGM_EMBED_MAX_COLS_F32_84DC7A9B
+#ifndef TGM_EMBED_MAX_COLS_F32_2EFDCAD9
+#define TGM_EMBED_MAX_COLS_F32_2EFDCAD9
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1317,7 +1317,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1357,7 +1357,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1551,6 +1551,8 @@ inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const floa
     *temp_bytes = tgm_max_cols_f32_temp_bytes(n);
     return cudaSuccess;
   }
+  if (n == 0) // no outputs: nothing to do, whatever the rest (CUB's no segments)
+    return cudaSuccess;
   if (*temp_bytes < tgm_max_cols_f32_temp_bytes(n))
     return cudaErrorInvalidValue;
   // the 16-byte aligned part of d_temp (its size leaves room for that)
@@ -1578,4 +1580,4 @@ inline cudaError_t tgm_max_cols_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_COLS_F32_84DC7A9B
+#endif // TGM_EMBED_MAX_COLS_F32_2EFDCAD9

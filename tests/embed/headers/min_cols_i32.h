@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: min_i32_cols.json.
-#ifndef TGM_EMBED_MIN_COLS_I32_077907AB
-#define TGM_EMBED_MIN_COLS_I32_077907AB
+#ifndef TGM_EMBED_MIN_COLS_I32_1FEAF2DF
+#define TGM_EMBED_MIN_COLS_I32_1FEAF2DF
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1329,7 +1329,7 @@ template <unsigned BLOCK>
 cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1369,7 +1369,7 @@ template <unsigned BLOCK>
 cudaError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, sizeof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1563,6 +1563,8 @@ inline cudaError_t tgm_min_cols_i32(void *d_temp, size_t *temp_bytes, const int3
     *temp_bytes = tgm_min_cols_i32_temp_bytes(n);
     return cudaSuccess;
   }
+  if (n == 0) // no outputs: nothing to do, whatever the rest (CUB's no segments)
+    return cudaSuccess;
   if (*temp_bytes < tgm_min_cols_i32_temp_bytes(n))
     return cudaErrorInvalidValue;
   // the 16-byte aligned part of d_temp (its size leaves room for that)
@@ -1590,4 +1592,4 @@ inline cudaError_t tgm_min_cols_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_COLS_I32_077907AB
+#endif // TGM_EMBED_MIN_COLS_I32_1FEAF2DF
