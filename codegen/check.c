@@ -250,6 +250,10 @@ static const char *param_value(Arena *a, const SpecParam *p, ElemType elem, int 
  * group, the widest: what depends on the block is the block level, and the
  * whole check in each block cost the CPU check of the rows two thirds more
  * time (sum f32 --rows: 85 s before, 83 s so, 140 s with every setting). */
+static bool same_level(const Plan *p, const Plan *q) {
+  return p->b == q->b && (p->g == G_RW) == (q->g == G_RW);
+}
+
 static int check_blocks(const Composition *c, const Plan *p, unsigned out[BLOCK_SIZES]) {
   if (c->cols) { /* no block level: the scalar codelet down each column */
     out[0] = block_sizes[0];
@@ -258,7 +262,7 @@ static int check_blocks(const Composition *c, const Plan *p, unsigned out[BLOCK_
   int j = 0, n = 0;
   for (int i = 0; i < c->plans.len; i++) {
     const Plan *q = c->plans.items[i];
-    if (q->b != p->b || (q->g == G_RW) != (p->g == G_RW))
+    if (!same_level(p, q))
       continue;
     if (q == p)
       j = n;
@@ -578,7 +582,7 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     const Composition *c = by[f->target->dialect];
     for (int k = 0; k < c->plans.len; k++) {
       const Plan *q = c->plans.items[k];
-      if (q->b != f->plan->b || (q->g == G_RW) != (f->plan->g == G_RW))
+      if (!same_level(f->plan, q))
         continue;
       bool listed = false;
       for (int j = 0; j < fails.len && !listed; j++) {
