@@ -572,14 +572,12 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
    * level is, in that size, for every variant of the level (check_blocks) */
   for (int i = 0, n0 = fails.len; i < n0; i++) {
     const Failure *f = fails.items[i];
+    const Composition *c = by[f->target->dialect];
     unsigned block = 0, blocks[BLOCK_SIZES];
-    if (sscanf(f->why, "block=%u", &block) != 1) { /* a crash or a hang: its largest block */
-      int nb = check_blocks(by[f->target->dialect], f->plan, blocks);
-      block = blocks[nb - 1];
-    }
+    if (sscanf(f->why, "block=%u", &block) != 1) /* a crash or a hang: its largest block */
+      block = blocks[check_blocks(c, f->plan, blocks) - 1];
     if (block == block_sizes[0])
       continue;
-    const Composition *c = by[f->target->dialect];
     for (int k = 0; k < c->plans.len; k++) {
       const Plan *q = c->plans.items[k];
       if (!same_level(f->plan, q))

@@ -31,6 +31,7 @@
 static const Plan *pick_plan(const Composition *c, GridKind g, ThreadKind t) {
   static const BlockKind by_pref[] = {B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VW, B_VRW};
   static const BlockKind by_pref_block[] = {B_VW, B_VS, B_V, B_VR, B_VA1, B_VA2, B_VA2S, B_VRW};
+  _Static_assert(COUNT_OF(by_pref) == COUNT_OF(by_pref_block), "every block kind in each order");
   const BlockKind *pref = g == G_RB || g == G_RL || g == G_RA ? by_pref_block : by_pref;
   const ThreadKind threads[] = {t, T_SV, T_SS, T_ST};
   /* CA.SV or none: its rule settings are CT.SV's groups; RA has SV only */

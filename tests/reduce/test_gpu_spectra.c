@@ -310,9 +310,6 @@ static void one_matrix(tgm_ctx *c, const mat *x) {
   }
 }
 
-// A data folder whose CUDA source is not the one tgm-gen wrote with its
-// manifest (edited here): the call refuses it by the manifest's hash
-// (TGM_ERR_MANIFEST, the file named) and runs nothing.
 // argmax f32 over NaNs (README): only NaNs give the first (index 0, NaN);
 // NaNs but for one number, or two equal ones, give that number (the first),
 // wherever the blocks and threads that hold it combine.
@@ -347,6 +344,9 @@ static void argmax_nans(tgm_ctx *c) {
   free(h);
 }
 
+// A data folder whose CUDA source is not the one tgm-gen wrote with its
+// manifest (edited here): the call refuses it by the manifest's hash
+// (TGM_ERR_MANIFEST, the file named) and runs nothing.
 static void test_edited_source(const char *data) {
   char dir[] = "/tmp/tgm-reduce-edited-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
