@@ -428,6 +428,236 @@ static bool always_returns(const Node *s) {
   }
 }
 
+/* What a compound codelet's Sequences say, evaluated. tgm runs tiles of
+ * ceil(n / p) or strides of p whatever the Sequences spell, so they must
+ * say the same thing: every element of the input in exactly one part.
+ * They are evaluated over sample sizes and part counts, so any spelling
+ * of the two forms passes and a partition that skips or repeats elements
+ * is a located error. Arithmetic is C++'s on unsigned (Sequence takes
+ * unsigned); the names a Sequence may read are in.Size(), p, numbers and
+ * locals set once by their declaration. */
+typedef struct {
+  Node *body;         /* the codelet's body: locals must not be assigned in it */
+  const Node *p_decl; /* the __tunable number of parts */
+  uint32_t len, p;
+  int depth; /* locals read through locals: one that reads itself stops */
+  Node *bad; /* the first node that cannot be evaluated, and why */
+  char why[256];
+} SeqEval;
+
+typedef struct {
+  const Node *decl;
+  bool hit;
+} AssignFind;
+
+static bool find_assign(Node *n, void *data) {
+  AssignFind *f = data;
+  bool step = n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC ||
+                                      n->op == OP_POSTINC || n->op == OP_POSTDEC);
+  if ((n->kind == ND_ASSIGN || step) && node_is_var(n->lhs, f->decl))
+    f->hit = true;
+  return !f->hit;
+}
+
+static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out);
+
+static const char seq_ops[] =
+    "a Sequence's arithmetic is +, -, *, /, %, shifts, comparisons, ?: and min/max";
+
+static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...) {
+  if (!ev->bad) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ev->why, sizeof ev->why, fmt, ap);
+    va_end(ap);
+    ev->bad = e;
+  }
+  return false;
+}
+
+static bool seq_eval_var(SeqEval *ev, Node *e, uint32_t *out) {
+  const Node *d = e->decl;
+  if (d == ev->p_decl) {
+    *out = ev->p;
+    return true;
+  }
+  if (!d || d->kind != ND_DECL || !d->init || !type_is_arith(d->ty))
+    return seq_fail(ev, e,
+                    "a Sequence reads in.Size(), the number of parts, numbers and "
+                    "locals of a number type set where they are declared");
+  AssignFind f = {d, false};
+  node_walk(ev->body, find_assign, &f);
+  if (ev->depth >= 32)
+    return seq_fail(ev, e, "'%s' reads itself", d->name);
+  if (f.hit)
+    return seq_fail(ev, e,
+                    "'%s' is assigned after its declaration: a Sequence reads a local's "
+                    "declared value, so it must keep it",
+                    d->name);
+  ev->depth++;
+  bool ok = seq_eval(ev, d->init, out);
+  ev->depth--;
+  return ok;
+}
+
+static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out) {
+  uint32_t a = 0, b = 0, c = 0;
+  switch (e->kind) {
+  case ND_INT:
+  case ND_BOOL: *out = (uint32_t)e->ival; return true;
+  case ND_VAR: return seq_eval_var(ev, e, out);
+  case ND_CAST: return seq_eval(ev, e->lhs, out);
+  case ND_METHOD:
+    if (node_is_method(e, TY_ARRAY, "Size")) { /* every input has the same size */
+      *out = ev->len;
+      return true;
+    }
+    return seq_fail(ev, e, "of an input, a Sequence reads its Size() only");
+  case ND_COND:
+    if (!seq_eval(ev, e->cond, &c) || !seq_eval(ev, e->then, &a) || !seq_eval(ev, e->els, &b))
+      return false;
+    *out = c ? a : b;
+    return true;
+  case ND_CALL:
+    if (e->kids.len == 2 && (!strcmp(e->name, "min") || !strcmp(e->name, "max"))) {
+      if (!seq_eval(ev, e->kids.items[0], &a) || !seq_eval(ev, e->kids.items[1], &b))
+        return false;
+      *out = (a < b) == !strcmp(e->name, "min") ? a : b;
+      return true;
+    }
+    return seq_fail(ev, e, "%s", seq_ops);
+  case ND_UNARY:
+    if (!seq_eval(ev, e->lhs, &a))
+      return false;
+    switch (e->op) {
+    case OP_NEG: *out = -a; return true;
+    case OP_PLUS: *out = a; return true;
+    case OP_NOT: *out = !a; return true;
+    case OP_BITNOT: *out = ~a; return true;
+    default: return seq_fail(ev, e, "a Sequence's arguments change nothing");
+    }
+  case ND_BINARY:
+    if (!seq_eval(ev, e->lhs, &a) || !seq_eval(ev, e->rhs, &b))
+      return false;
+    switch (e->op) {
+    case OP_ADD: *out = a + b; return true;
+    case OP_SUB: *out = a - b; return true;
+    case OP_MUL: *out = a * b; return true;
+    case OP_DIV:
+    case OP_REM:
+      if (b == 0)
+        return seq_fail(ev, e, "this division is by 0 for some sizes");
+      *out = e->op == OP_DIV ? a / b : a % b;
+      return true;
+    case OP_SHL: *out = b < 32 ? a << b : 0; return true;
+    case OP_SHR: *out = b < 32 ? a >> b : 0; return true;
+    case OP_LT: *out = a < b; return true;
+    case OP_GT: *out = a > b; return true;
+    case OP_LE: *out = a <= b; return true;
+    case OP_GE: *out = a >= b; return true;
+    case OP_EQ: *out = a == b; return true;
+    case OP_NE: *out = a != b; return true;
+    case OP_AND: *out = a & b; return true;
+    case OP_XOR: *out = a ^ b; return true;
+    case OP_OR: *out = a | b; return true;
+    case OP_LAND: *out = a && b; return true;
+    case OP_LOR: *out = a || b; return true;
+    default: break;
+    }
+    return seq_fail(ev, e, "%s", seq_ops);
+  default: return seq_fail(ev, e, "%s", seq_ops);
+  }
+}
+
+/* A Sequence's arguments at one size and part count: (first), (first,
+ * step) or (first, step, last). Value j is first + j step, or last where
+ * that is beyond it: the talk's end(tile, tile, len) ends the last tile at
+ * len. */
+typedef struct {
+  int n;
+  uint32_t v[3];
+} SeqArgs;
+
+static bool seq_args(SeqEval *ev, const Node *s, SeqArgs *out) {
+  out->n = s->kids.len;
+  for (int i = 0; i < out->n && i < 3; i++)
+    if (!seq_eval(ev, s->kids.items[i], &out->v[i]))
+      return false;
+  return true;
+}
+
+static uint64_t seq_value(const SeqArgs *s, uint32_t j) {
+  uint64_t v = s->n == 1 ? s->v[0] : (uint64_t)s->v[0] + (uint64_t)j * s->v[1];
+  return s->n == 3 && v > s->v[2] ? s->v[2] : v;
+}
+
+/* Does partition(x, p, start, inc, end) put every element of [0, len) in
+ * exactly one of its p parts? Part j holds start[j], start[j] + inc[j],
+ * ... below end[j] (and len). On a mismatch, says where in msg. */
+static bool seq_covers(SeqEval *ev, Node *start, Node *inc, Node *end, unsigned char *seen,
+                       Buf *msg) {
+  SeqArgs sa, ia, ea;
+  if (!seq_args(ev, start, &sa) || !seq_args(ev, inc, &ia) || !seq_args(ev, end, &ea))
+    return false;
+  memset(seen, 0, ev->len);
+  for (uint32_t j = 0; j < ev->p; j++) {
+    uint64_t s = seq_value(&sa, j), step = seq_value(&ia, j), e = seq_value(&ea, j);
+    if (e > ev->len)
+      e = ev->len;
+    if (s < e && step == 0) {
+      buf_printf(msg, "part %u steps by 0 from %llu", j, (unsigned long long)s);
+      return false;
+    }
+    for (uint64_t i = s; i < e; i += step)
+      if (seen[i]++) {
+        buf_printf(msg, "element %llu is in two parts (the second is part %u)",
+                   (unsigned long long)i, j);
+        return false;
+      }
+  }
+  for (uint32_t i = 0; i < ev->len; i++)
+    if (!seen[i]) {
+      buf_printf(msg, "element %u is in no part", i);
+      return false;
+    }
+  return true;
+}
+
+/* Reports a partition that does not cover its input once; false then. */
+static bool check_cover(Check *ck, Node *part, const Node *p_decl, const Node *input) {
+  static const uint32_t lens[] = {0,  1,  2,   3,   4,   5,   7,    8,    31,
+                                  32, 33, 100, 255, 256, 257, 1000, 1025, 4099};
+  static const uint32_t ps[] = {1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 100, 128, 1000, 1024};
+  const size_t nlens = sizeof lens / sizeof *lens, nps = sizeof ps / sizeof *ps;
+  Node *start = ((Node *)part->kids.items[2])->decl, *inc = ((Node *)part->kids.items[3])->decl,
+       *end = ((Node *)part->kids.items[4])->decl;
+  SeqEval ev = {.body = ck->cd->fn->body, .p_decl = p_decl};
+  unsigned char *seen = arena_alloc(ck->ctx->arena, lens[nlens - 1]);
+  for (size_t a = 0; a < nlens; a++)
+    for (size_t b = 0; b < nps; b++) {
+      Buf msg = {0};
+      ev.len = lens[a];
+      ev.p = ps[b];
+      if (seq_covers(&ev, start, inc, end, seen, &msg))
+        continue;
+      if (ev.bad)
+        error(ck, ev.bad->loc, "%s", ev.why);
+      else
+        error(ck, part->loc,
+              "the parts do not cover the input once: with %s.Size() = %u and %s = %u, %s; "
+              "tgm runs tiles, start(0, tile, len), end(tile, tile, len + tile), inc(1) with "
+              "tile = (len + p - 1) / p, or strides, start(0, 1, p), end(len, 1, len + p), "
+              "inc(p)",
+              input->name, ev.len, p_decl->name, ev.p, msg.data);
+      buf_free(&msg);
+      return false;
+    }
+  return true;
+}
+
 /* One Map of a compound codelet: Map(spectrum, partition(x, p, start, inc,
  * end)) over input `input`. Returns its partition kind. */
 static PartKind check_one_map(Check *ck, Node *map, Node *input) {
@@ -467,10 +697,11 @@ static PartKind check_one_map(Check *ck, Node *map, Node *input) {
   }
   Node *inc = ((Node *)part->kids.items[3])->decl;
   Node *step = inc->kids.len == 1 ? inc->kids.items[0] : NULL;
-  if (step && step->kind == ND_INT && step->ival == 1)
-    return PART_TILED;
-  if (step && step->kind == ND_VAR && step->decl == p->decl)
-    return PART_STRIDED;
+  PartKind kind = step && step->kind == ND_INT && step->ival == 1         ? PART_TILED
+                  : step && step->kind == ND_VAR && step->decl == p->decl ? PART_STRIDED
+                                                                          : PART_NONE;
+  if (kind != PART_NONE)
+    return check_cover(ck, part, p->decl, x->decl) ? kind : PART_NONE;
   error(ck, inc->loc,
         "cannot tell a tiled from a strided partition: Sequence '%s' must be (1) for tiles "
         "or (%s) for strides",

@@ -158,6 +158,9 @@ all_right coop_infinity.tgm f32 fmx_f32 84
 all_right int_cast_bound.tgm i32 lic_i32 126
 # an else-if chain: the transform is the chain of conditions, nested
 all_right else_if.tgm i32 chain_i32 105
+# Sequences spelled otherwise than the shipped codelets, every element in
+# one part (evaluated over sample sizes: tests/errors/partition_*.tgm)
+all_right partition_spellings.tgm i32 pspell_i32 21
 grep -q '"transform": "(in\[i\] > t) ? in\[i\] : (in\[i\] < -t) ? 2 \* in\[i\] : 1"' "$work/chain_i32/chain_i32.json" ||
   fail "else_if.tgm: the transform is not the chain"
 # a continue in a nested if: what follows runs under !(a && b)
