@@ -1041,6 +1041,7 @@ typedef struct {
   const Node *acc;       /* the returned variable's declaration */
   const PtrVec *helpers; /* the file's functions */
   const Node *call;      /* a call of one of them with acc as an argument */
+  const Node *replace;   /* in a loop, `acc = e` with e not reading acc */
 } AccUse;
 
 static bool find_returned_var(Node *n, void *p) {
@@ -1065,8 +1066,24 @@ static bool find_acc_call(Node *n, void *p) {
   return true;
 }
 
+static bool find_replace_in(Node *n, void *p) {
+  AccUse *u = p;
+  if (!u->replace && n->kind == ND_ASSIGN && n->op == OP_NONE && node_is_var(n->lhs, u->acc) &&
+      !node_reads(n->rhs, u->acc))
+    u->replace = n;
+  return !u->replace;
+}
+
+static bool find_replace(Node *n, void *p) {
+  if (n->kind == ND_FOR || n->kind == ND_WHILE || n->kind == ND_DO) {
+    node_walk(n->body, find_replace_in, p);
+    return false;
+  }
+  return true;
+}
+
 static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
-  AccUse u = {NULL, helpers, NULL};
+  AccUse u = {NULL, helpers, NULL, NULL};
   node_walk(fn->body, find_returned_var, &u);
   if (!u.acc)
     return false;
@@ -1085,6 +1102,15 @@ static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
           "own text, not from inside '%s'; write the update in the loop ('%s += ...', '%s = "
           "max(%s, ...)')",
           u.call->name, u.acc->name, u.call->name, u.acc->name, u.acc->name, u.acc->name);
+    return true;
+  }
+  node_walk(fn->body, find_replace, &u);
+  if (u.replace) {
+    error(ck, u.replace->loc,
+          "'%s = ...' replaces the accumulator without reading it, so the loop keeps the last "
+          "value it sees: which one is last depends on the order the parts run in, so no "
+          "split of the loop gives it; %s",
+          u.acc->name, can_combine(ck));
     return true;
   }
   return false;

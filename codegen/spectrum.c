@@ -705,6 +705,18 @@ static void derive(Derive *dv) {
       break;
     case ND_RETURN: ret = st; break;
     case ND_NULL: break;
+    case ND_IF:
+      if (!loop && st->then &&
+          (st->then->kind == ND_RETURN || (st->then->kind == ND_BLOCK && st->then->kids.len == 1 &&
+                                           ((Node *)st->then->kids.items[0])->kind == ND_RETURN))) {
+        fail(dv, st->loc,
+             "an early return before the loop: tgm splits the loop into parts, and a part "
+             "cannot return for the whole input; a guard for an empty input goes into the "
+             "final return ('return %s.Size() ? ... : 0;'; n = 0 reduces to the identity)",
+             node_kid(cd->fn, 0) ? node_kid(cd->fn, 0)->name : "in");
+        break;
+      }
+      /* fall through */
     default:
       fail(dv, st->loc,
            "a scalar codelet is declarations, one loop over its input, and a return: "
