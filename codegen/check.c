@@ -290,6 +290,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   tpl_setf(d, "nin", "%d", s->inputs.len);
   /* an Arg result (argmax, argmin) is compared field by field */
   tpl_set(d, "pair", s->pair ? "1" : "");
+  tpl_set(d, "ftoi", s->ftoi ? "1" : "");
   tpl_set(d, "scalar_result", s->pair ? "" : "1");
   tpl_set(d, "pair_extreme", s->op == OP_MAX ? "lowest" : "highest");
   /* a plain fold is also checked on sparse data (check.tpl) */

@@ -306,6 +306,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   const ElemText *at = &elem_text[c->acc_elem];
   const Spectrum *sp = c->spec;
   tpl_set(d, "pair", sp->pair ? "1" : "");
+  tpl_set(d, "ftoi", sp->ftoi ? "1" : "");
   tpl_set(d, "indexed", sp->indexed ? "1" : "");
   tpl_set(d, "value_t", sp->pair ? "T" : "A"); /* what Lowest(), max, ... take and give */
   tpl_set(d, "shfl_key", arena_printf(a, dl->shfl_down_width, "v.key", "offset", "width"));

@@ -276,6 +276,10 @@ static Node *combined_value(Derive *dv, Node *s) {
   Node *r = as->rhs; /* of the calls, only max and min combine */
   if (as->op == OP_NONE && r->kind == ND_CALL && strcmp(r->name, "max") && strcmp(r->name, "min"))
     return NULL;
+  /* a float element into an integer accumulator by max or min: converted as
+     the GPU converts it (+ and * of one are an error: check_rounding) */
+  if (as->op == OP_NONE && r->kind == ND_CALL && sema_float_into_int(dv->acc->ty, *x, dv->elem))
+    *x = sema_to_int(dv->ctx->arena, dv->elem, dv->acc->ty, *x);
   return *x;
 }
 
@@ -809,6 +813,13 @@ static const char *const role_names[] = {"scalar codelet",
                                          "tiled compound codelet",
                                          "strided compound codelet"};
 
+static bool calls_ftoi(Node *n, void *ctx) {
+  bool *found = ctx;
+  if (n->kind == ND_CALL && n->name && !strncmp(n->name, "tgm_ftoi<", 9))
+    *found = true;
+  return !*found;
+}
+
 void spectrum_derive(Ctx *ctx, Program *prog) {
   Arena *a = ctx->arena;
   for (int i = 0; i < prog->codelets.len; i++) {
@@ -866,6 +877,13 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
       }
     }
     s->elem = prog->elem;
+    for (int j = i; j < prog->codelets.len; j++) {
+      Codelet *c = prog->codelets.items[j];
+      if (!strcmp(c->name, s->name))
+        node_walk(c->fn->body, calls_ftoi, &s->ftoi);
+    }
+    for (int j = 0; j < prog->helpers.len; j++)
+      node_walk(((Node *)prog->helpers.items[j])->body, calls_ftoi, &s->ftoi);
     Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
     derive(&dv);
     s->scalar = scalar;

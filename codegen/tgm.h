@@ -415,6 +415,7 @@ typedef struct Spectrum {
   bool epilogue_uses_n;
   bool indexed;  /* the transform uses in.Index(i), an element's index in the whole input */
   bool pair;     /* the accumulator is an Arg: (value, index), combined by max or min */
+  bool ftoi;     /* its code converts a float to an integer: tgm_ftoi (sema.c, file.tpl) */
   ElemType elem; /* T of the program it was derived in */
 } Spectrum;
 
@@ -460,6 +461,10 @@ size_t front_skip_trivia(const char *s, size_t len, size_t i);
 /* ---------------------------------------------------------------- sema.c */
 
 void sema_check(Ctx *ctx, Program *prog);
+/* A float stored or combined into an integer type: written as the GPU
+ * converts it, tgm_ftoi<I>(x) (file.tpl), on every platform. */
+bool sema_float_into_int(const Type *to, const Node *x, ElemType elem);
+Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x);
 /* Is constant e, as a value of type ty (T = elem), the identity of op:
  * Lowest(), -INFINITY, INT_MIN, ~0u, ... (an accumulator's start, a lane's
  * fallback, the spectrum's transform) */

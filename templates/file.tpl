@@ -48,6 +48,27 @@ typedef {{result_ctype}} R; // the result
 typedef {{vtype}} V; // 16 bytes: {{vw}} elements
 enum { TGM_VW = {{vw}} };{{dialect_device}}
 
+{{?ftoi}}
+// A float converted to an integer type I as a GPU converts it (cvt.rzi):
+// toward zero, NaN to 0, beyond I's range its nearest end. C++ leaves NaN
+// and out-of-range values undefined and x86 gives 0x80..0 for them, so tgm
+// writes every float-to-integer conversion of a codelet through this one,
+// and the CPU check sees the GPU's answer (codegen/sema.c, float_to_int).
+template <typename I, typename F>
+__device__ __forceinline__ I tgm_ftoi(F x) {
+  const bool is_signed = (I)-1 < (I)0;
+  const I hi = is_signed ? (I)(~0ull >> (65 - 8 * sizeof(I))) : (I)~(I)0;
+  const F top = (F)2 * (F)(hi / 2 + 1); // 2^bits, exact in F
+  if (x != x)
+    return (I)0;
+  if (x >= top)
+    return hi;
+  if (is_signed ? x <= -top : x <= (F)-1)
+    return is_signed ? (I)(-hi - 1) : (I)0;
+  return (I)x;
+}
+
+{{/ftoi}}
 __device__ __forceinline__ {{value_t}} tgm_lowest() { return {{lowest}}; }
 __device__ __forceinline__ {{value_t}} tgm_highest() { return {{highest}}; }
 __device__ __forceinline__ {{value_t}} tgm_max({{value_t}} a, {{value_t}} b) { return a < b ? b : a; }

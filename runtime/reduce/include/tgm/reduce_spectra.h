@@ -516,7 +516,7 @@ static inline tgm_status tgm_reduce_dot_f64(tgm_ctx *ctx, const double *d_x, con
 }
 #endif
 
-// l2norm, i32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, i32: out[0] = tgm_ftoi<T>(sqrt((double)accum)), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 // (Once, however many of these headers a file includes: the call names the
 // spectrum, whose manifest in the data folder decides what it runs.)
 #ifndef TGM_REDUCE_l2norm_i32_DEFINED
@@ -529,7 +529,7 @@ static inline tgm_status tgm_reduce_l2norm_i32(tgm_ctx *ctx, const int32_t *d_in
 }
 #endif
 
-// l2norm, u32: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, u32: out[0] = tgm_ftoi<T>(sqrt((double)accum)), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 // (Once, however many of these headers a file includes: the call names the
 // spectrum, whose manifest in the data folder decides what it runs.)
 #ifndef TGM_REDUCE_l2norm_u32_DEFINED
@@ -542,7 +542,7 @@ static inline tgm_status tgm_reduce_l2norm_u32(tgm_ctx *ctx, const uint32_t *d_i
 }
 #endif
 
-// l2norm, i64: out[0] = sqrt((double)accum), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
+// l2norm, i64: out[0] = tgm_ftoi<T>(sqrt((double)accum)), where accum = the + of in[i] * in[i] over 0 <= i < n (in.Size()), from 0.
 // (Once, however many of these headers a file includes: the call names the
 // spectrum, whose manifest in the data folder decides what it runs.)
 #ifndef TGM_REDUCE_l2norm_i64_DEFINED
