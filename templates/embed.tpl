@@ -10,6 +10,8 @@
 // {{meaning}}{{renamed}}
 //
 // It keeps cub::DeviceReduce's contract:
+// - Its spelling: the size may be passed by reference as CUB takes it,
+//   {{fname}}(d_temp, bytes, ...), and the stream defaults to 0.
 // - The temp size is at least 1 byte, so the allocation is never NULL (a NULL
 //   d_temp is a size query, and only that), and the size for n serves every
 //   smaller n on the same GPU: allocate once for the largest n.
@@ -202,6 +204,13 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   if (*temp_bytes < ns::tgm_choice_temp(c, n, sms))
     return {{err_invalid}};
   return ns::tgm_choice_run(c, {{embed_in_args}}, n, d_out, d_temp, *temp_bytes, sms{{param_args}}, stream);
+}
+
+// cub::DeviceReduce's spelling, the size by reference: a call written for
+// CUB compiles unchanged against this header.
+inline {{err_t}} {{fname}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
+                           size_t n{{embed_param_decls}}, {{stream_t}} stream = 0) {
+  return {{fname}}(d_temp, &temp_bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);
 }
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

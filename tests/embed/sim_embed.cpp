@@ -76,6 +76,8 @@ struct Header {
   Op op;
   bool is_float;
   int (*call)(void *temp, size_t *bytes, const void *in, void *out, size_t n);
+  // as CUB's documentation calls it: the size by reference, the stream left out
+  int (*call_ref)(void *temp, size_t &bytes, const void *in, void *out, size_t n);
   const char *(*table)();
   size_t (*own_need)(unsigned long long n); // the bucket of n needs this much at n
   void (*choices)(std::set<int> *out);      // every choice of every table
@@ -89,6 +91,9 @@ struct Header {
 #NAME, OP, std::is_floating_point<TYPE>::value,                                                \
         [](void *temp, size_t *bytes, const void *in, void *out, size_t n) {                      \
           return (int)tgm_##NAME(temp, bytes, (const TYPE *)in, (TYPE *)out, n, stream_t());       \
+        },                                                                                         \
+        [](void *temp, size_t &bytes, const void *in, void *out, size_t n) {                      \
+          return (int)tgm_##NAME(temp, bytes, (const TYPE *)in, (TYPE *)out, n);                   \
         },                                                                                         \
         [] { return tgm_##NAME##_table(); },                                                       \
         [](unsigned long long n) -> size_t {                                                       \
@@ -203,7 +208,8 @@ static void *device_alloc(size_t bytes) {
   return p;
 }
 
-// One call as CUB's documentation shows it; bytes_given: 0 = the size for n
+// One call as CUB's documentation shows it (the size by reference, the
+// default stream); bytes_given: 0 = the size for n
 // from the query, else a buffer of that many bytes (queried for a larger n).
 static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
                       unsigned long long n, void *out, void *temp, size_t temp_bytes,
@@ -212,7 +218,7 @@ static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
   size_t bytes = temp_bytes;
   if (!temp) {
     bytes = 0;
-    if (h.call(nullptr, &bytes, nullptr, out, n) != 0) {
+    if (h.call_ref(nullptr, bytes, nullptr, out, n) != 0) {
       FAIL("%s %s n=%llu: the size query failed\n", h.name, how, n);
       return;
     }
@@ -220,7 +226,7 @@ static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
   }
   DEV_MEMSET(out, 0x7f, 8); // poisoned
   const char *in = (const char *)d_in + off * 4;
-  int e = h.call(temp, &bytes, in, out, n);
+  int e = h.call_ref(temp, bytes, in, out, n);
   double got = 0, want = 0;
   if (e != 0)
     FAIL("%s %s n=%llu offset %d: error %d (temp %zu bytes)\n", h.name, how, n, off, e, bytes);

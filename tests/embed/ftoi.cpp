@@ -1,11 +1,15 @@
-// sim_ftoi.cpp -- a codelet's float-to-integer conversions give a GPU's
+// ftoi.cpp -- a codelet's float-to-integer conversions give a GPU's
 // answer on the CPU as well (tests/ops/ftoi.tgm: the unsigned min of f32
 // elements). C++ leaves the conversion of a NaN, a negative or a value
 // beyond UINT_MAX undefined and x86 gives 0x80000000-like values for them;
 // tgm writes each conversion as tgm_ftoi (NaN 0, below 0 0, above UINT_MAX
 // UINT_MAX, else toward zero), so the CPU check and the GPU agree. The row
-// and column calls of the embedded headers, each on the simulator.
+// and column calls of the embedded headers: on the simulator
+// (embed.sim.ftoi.*, TGM_SIM) and, compiled by nvcc, on a GPU
+// (embed.gpu.ftoi: exit 77 without one), the same values wanted in both.
+#ifdef TGM_SIM
 #include "sim_device.h"
+#endif
 
 #include "ftoi_cols_f32.h"
 #include "ftoi_rows_f32.h"
@@ -16,11 +20,13 @@
 #include <cstring>
 
 #ifdef TGM_HIP
-#define DEV_MALLOC hipMalloc
-#define DEV_FREE hipFree
+#define DEV(x) hip##x
+#define DEV_H2D hipMemcpyHostToDevice
+#define DEV_D2H hipMemcpyDeviceToHost
 #else
-#define DEV_MALLOC cudaMalloc
-#define DEV_FREE cudaFree
+#define DEV(x) cuda##x
+#define DEV_H2D cudaMemcpyHostToDevice
+#define DEV_D2H cudaMemcpyDeviceToHost
 #endif
 
 static int failures;
@@ -56,43 +62,56 @@ static void run(const char *shape, Call call, const float *d_in, unsigned *d_out
     return;
   }
   void *temp = nullptr;
-  if (bytes && DEV_MALLOC(&temp, bytes) != 0)
+  if (bytes && DEV(Malloc)(&temp, bytes) != 0)
     std::abort();
-  if (call(temp, &bytes, d_in, d_out, m, n, ld) != 0) {
+  unsigned out[M] = {0};
+  if (call(temp, &bytes, d_in, d_out, m, n, ld) != 0 ||
+      DEV(Memcpy)(out, d_out, sizeof out, DEV_D2H) != 0) {
     std::printf("FAIL: %s: the call\n", shape);
     failures++;
   }
   for (int r = 0; r < M; r++)
-    if (d_out[r] != cases[r].want) {
+    if (out[r] != cases[r].want) {
       std::printf("FAIL: %s, %s {%s}: %u, want %u\n", shape, rows ? "row" : "column", cases[r].name,
-                  d_out[r], cases[r].want);
+                  out[r], cases[r].want);
       failures++;
     }
   if (temp)
-    DEV_FREE(temp);
+    DEV(Free)(temp);
 }
 
 int main() {
+#ifdef TGM_SIM
   fake::gpus.push_back({"sim H100", 9, 0, 132, 1024, 2619000, 5120});
   fake::current = 0;
-  float *d_in = nullptr, *d_t = nullptr;
-  unsigned *d_out = nullptr;
-  if (DEV_MALLOC(&d_in, M * N * 4) || DEV_MALLOC(&d_t, M * N * 4) || DEV_MALLOC(&d_out, M * 4))
-    std::abort();
+#else
+  int gpus = 0;
+  if (DEV(GetDeviceCount)(&gpus) != 0 || gpus == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+#endif
+  float x[M * N], t[M * N];
   for (int r = 0; r < M; r++)
     for (int c = 0; c < N; c++) {
-      d_in[r * N + c] = cases[r].x[c]; // row r of the matrix
-      d_t[c * M + r] = cases[r].x[c];  // column r of its transpose
+      x[r * N + c] = cases[r].x[c]; // row r of the matrix
+      t[c * M + r] = cases[r].x[c]; // column r of its transpose
     }
-  run(
-      "rows", [](auto... a) { return (int)tgm_ftoi_rows_f32(a..., 0); }, d_in, d_out, M, N, N,
-      true);
+  float *d_in = nullptr, *d_t = nullptr;
+  unsigned *d_out = nullptr;
+  if (DEV(Malloc)(&d_in, sizeof x) || DEV(Malloc)(&d_t, sizeof t) || DEV(Malloc)(&d_out, M * 4) ||
+      DEV(Memcpy)(d_in, x, sizeof x, DEV_H2D) || DEV(Memcpy)(d_t, t, sizeof t, DEV_H2D))
+    std::abort();
+  // the rows as CUB is called (the size by reference, the default stream)
+  auto rows = [](void *tmp, size_t *b, const float *in, unsigned *o, size_t m, size_t n,
+                 size_t ld) { return (int)tgm_ftoi_rows_f32(tmp, *b, in, o, m, n, ld); };
+  run("rows", rows, d_in, d_out, M, N, N, true);
   run(
       "cols", [](auto... a) { return (int)tgm_ftoi_cols_f32(a..., 0); }, d_t, d_out, N, M, M,
       false);
-  DEV_FREE(d_in);
-  DEV_FREE(d_t);
-  DEV_FREE(d_out);
+  DEV(Free)(d_in);
+  DEV(Free)(d_t);
+  DEV(Free)(d_out);
   std::printf("%s: %d failures (%d rows, %d columns)\n", failures ? "FAILED" : "ok", failures, M,
               M);
   return failures ? 1 : 0;
