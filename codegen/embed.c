@@ -677,6 +677,13 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
       buf_printf(&pargs, ", %s", p->name);
     }
     tpl_set(d, "embed_in_decls", arena_strdup(a, decls.data));
+    /* the name cub::DeviceReduce gives what a plain fold of + max min computes */
+    tpl_set(d, "cub_name",
+            !spectrum_is_plain(s) ? ""
+            : s->op == OP_ADD     ? "Sum"
+            : s->op == OP_MAX     ? "Max"
+            : s->op == OP_MIN     ? "Min"
+                                  : "");
     tpl_set(d, "embed_in_args", arena_strdup(a, args.data));
     tpl_set(d, "embed_param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
     tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");

@@ -10,8 +10,10 @@
 // {{meaning}}{{renamed}}
 //
 // It keeps cub::DeviceReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   {{fname}}(d_temp, bytes, ...), and the stream defaults to 0.
+{{?cub_name}}
+// - Its spelling: tgm::DeviceReduce::{{cub_name}}(d_temp, bytes, {{embed_in_args}}, d_out, n, stream)
+//   is cub::DeviceReduce::{{cub_name}}'s, the size by reference.
+{{/cub_name}}
 // - The temp size is at least 1 byte, so the allocation is never NULL (a NULL
 //   d_temp is a size query, and only that), and the size for n serves every
 //   smaller n on the same GPU: allocate once for the largest n.
@@ -205,12 +207,19 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
     return {{err_invalid}};
   return ns::tgm_choice_run(c, {{embed_in_args}}, n, d_out, d_temp, *temp_bytes, sms{{param_args}}, stream);
 }
+{{?cub_name}}
 
-// cub::DeviceReduce's spelling, the size by reference: a call written for
-// CUB compiles unchanged against this header.
-inline {{err_t}} {{fname}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
-                           size_t n{{embed_param_decls}}, {{stream_t}} stream = 0) {
-  return {{fname}}(d_temp, &temp_bytes, {{embed_in_args}}, d_out, n{{param_args}}, stream);
+// cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`
+// changed to `tgm`, the size by reference, the stream 0 unless given
+// (the headers of the other element types add their overloads).
+namespace tgm {
+namespace DeviceReduce {
+inline {{err_t}} {{cub_name}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
+                       size_t n, {{stream_t}} stream = 0) {
+  return {{fname}}(d_temp, &temp_bytes, {{embed_in_args}}, d_out, n, stream);
 }
+} // namespace DeviceReduce
+} // namespace tgm
+{{/cub_name}}
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

@@ -13,8 +13,6 @@
 // {{meaning}}{{renamed}}
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   {{fname}}(d_temp, bytes, ...), and the stream defaults to 0.
 // - {{temp_contract}} A NULL d_temp is a size query, and only that. d_temp
 //   needs no alignment.
 // - {{empty_note}}.
@@ -421,10 +419,5 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
                           stream, early);
 }
 
-// The size by reference, as cub::DeviceSegmentedReduce takes it.
-inline {{err_t}} {{fname}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out, size_t m,
-                           size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream = 0) {
-  return {{fname}}(d_temp, &temp_bytes, {{embed_in_args}}, d_out, m, n, ld{{param_args}}, stream);
-}
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

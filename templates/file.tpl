@@ -49,18 +49,22 @@ typedef {{vtype}} V; // 16 bytes: {{vw}} elements
 enum { TGM_VW = {{vw}} };{{dialect_device}}
 
 {{?ftoi}}
-// A float converted to an integer type I as a GPU converts it (cvt.rzi):
-// toward zero, NaN to 0, beyond I's range its nearest end. C++ leaves NaN
-// and out-of-range values undefined and x86 gives 0x80..0 for them, so tgm
-// writes every float-to-integer conversion of a codelet through this one,
-// and the CPU check sees the GPU's answer (codegen/sema.c, float_to_int).
+// A float converted to an integer type I as an NVIDIA GPU converts it
+// (cvt.rzi): toward zero, beyond I's range its nearest end, a NaN 0 from a
+// float to 32 bits and the top bit alone (0x80..0) otherwise. C++ leaves NaN
+// and out-of-range values undefined and x86 gives 0x80..0 for all of them,
+// so tgm writes every float-to-integer conversion of a codelet through this
+// one, and the CPU check sees the GPU's answer (codegen/sema.c,
+// float_to_int; bench/results/2026-11-30-ftoi: the same as the H200's (I)x
+// for every pair of int, unsigned, long long, unsigned long long and float,
+// double).
 template <typename I, typename F>
 __device__ __forceinline__ I tgm_ftoi(F x) {
   const bool is_signed = (I)-1 < (I)0;
   const I hi = is_signed ? (I)(~0ull >> (65 - 8 * sizeof(I))) : (I)~(I)0;
   const F top = (F)2 * (F)(hi / 2 + 1); // 2^bits, exact in F
   if (x != x)
-    return (I)0;
+    return sizeof(F) == 4 && sizeof(I) == 4 ? (I)0 : (I)(1ull << (8 * sizeof(I) - 1));
   if (x >= top)
     return hi;
   if (is_signed ? x <= -top : x <= (F)-1)

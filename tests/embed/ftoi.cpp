@@ -102,10 +102,9 @@ int main() {
   if (DEV(Malloc)(&d_in, sizeof x) || DEV(Malloc)(&d_t, sizeof t) || DEV(Malloc)(&d_out, M * 4) ||
       DEV(Memcpy)(d_in, x, sizeof x, DEV_H2D) || DEV(Memcpy)(d_t, t, sizeof t, DEV_H2D))
     std::abort();
-  // the rows as CUB is called (the size by reference, the default stream)
-  auto rows = [](void *tmp, size_t *b, const float *in, unsigned *o, size_t m, size_t n,
-                 size_t ld) { return (int)tgm_ftoi_rows_f32(tmp, *b, in, o, m, n, ld); };
-  run("rows", rows, d_in, d_out, M, N, N, true);
+  run(
+      "rows", [](auto... a) { return (int)tgm_ftoi_rows_f32(a..., 0); }, d_in, d_out, M, N, N,
+      true);
   run(
       "cols", [](auto... a) { return (int)tgm_ftoi_cols_f32(a..., 0); }, d_t, d_out, N, M, M,
       false);

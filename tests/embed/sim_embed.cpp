@@ -76,8 +76,9 @@ struct Header {
   Op op;
   bool is_float;
   int (*call)(void *temp, size_t *bytes, const void *in, void *out, size_t n);
-  // as CUB's documentation calls it: the size by reference, the stream left out
-  int (*call_ref)(void *temp, size_t &bytes, const void *in, void *out, size_t n);
+  // tgm::DeviceReduce::Sum (Max, Min) as CUB's documentation calls
+  // cub::DeviceReduce's: the size by reference, the stream left out
+  int (*call_cub)(void *temp, size_t &bytes, const void *in, void *out, size_t n);
   const char *(*table)();
   size_t (*own_need)(unsigned long long n); // the bucket of n needs this much at n
   void (*choices)(std::set<int> *out);      // every choice of every table
@@ -86,14 +87,14 @@ struct Header {
                     size_t bytes);
 };
 
-#define HEADER(NAME, TYPE, OP)                                                                   \
+#define HEADER(NAME, TYPE, OP, CUB)                                                              \
   Header {                                                                                       \
 #NAME, OP, std::is_floating_point<TYPE>::value,                                                \
         [](void *temp, size_t *bytes, const void *in, void *out, size_t n) {                      \
           return (int)tgm_##NAME(temp, bytes, (const TYPE *)in, (TYPE *)out, n, stream_t());       \
         },                                                                                         \
         [](void *temp, size_t &bytes, const void *in, void *out, size_t n) {                      \
-          return (int)tgm_##NAME(temp, bytes, (const TYPE *)in, (TYPE *)out, n);                   \
+          return (int)tgm::DeviceReduce::CUB(temp, bytes, (const TYPE *)in, (TYPE *)out, n);       \
         },                                                                                         \
         [] { return tgm_##NAME##_table(); },                                                       \
         [](unsigned long long n) -> size_t {                                                       \
@@ -128,8 +129,9 @@ struct Header {
   }
 
 static const Header headers[] = {
-    HEADER(sum_i32, int32_t, SUM), HEADER(max_i32, int32_t, MAX), HEADER(min_i32, int32_t, MIN),
-    HEADER(sum_f32, float, SUM),   HEADER(max_f32, float, MAX),   HEADER(min_f32, float, MIN),
+    HEADER(sum_i32, int32_t, SUM, Sum), HEADER(max_i32, int32_t, MAX, Max),
+    HEADER(min_i32, int32_t, MIN, Min), HEADER(sum_f32, float, SUM, Sum),
+    HEADER(max_f32, float, MAX, Max),   HEADER(min_f32, float, MIN, Min),
 };
 
 struct Gpu {
@@ -218,7 +220,7 @@ static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
   size_t bytes = temp_bytes;
   if (!temp) {
     bytes = 0;
-    if (h.call_ref(nullptr, bytes, nullptr, out, n) != 0) {
+    if (h.call_cub(nullptr, bytes, nullptr, out, n) != 0) {
       FAIL("%s %s n=%llu: the size query failed\n", h.name, how, n);
       return;
     }
@@ -226,7 +228,7 @@ static void cub_style(const Header &h, const Data &d, const void *d_in, int off,
   }
   DEV_MEMSET(out, 0x7f, 8); // poisoned
   const char *in = (const char *)d_in + off * 4;
-  int e = h.call_ref(temp, bytes, in, out, n);
+  int e = h.call_cub(temp, bytes, in, out, n);
   double got = 0, want = 0;
   if (e != 0)
     FAIL("%s %s n=%llu offset %d: error %d (temp %zu bytes)\n", h.name, how, n, off, e, bytes);

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: max_i32.json.
-#ifndef TGM_EMBED_MAX_I32_08724CA8
-#define TGM_EMBED_MAX_I32_08724CA8
+#ifndef TGM_EMBED_MAX_I32_FB563B32
+#define TGM_EMBED_MAX_I32_FB563B32
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1777,8 +1777,8 @@ cudaError_t launch_max_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
 // out[0] = the max of in[i] over 0 <= i < n (in.Size()), from tgm_lowest()
 //
 // It keeps cub::DeviceReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   tgm_max_i32(d_temp, bytes, ...), and the stream defaults to 0.
+// - Its spelling: tgm::DeviceReduce::Max(d_temp, bytes, d_in, d_out, n, stream)
+//   is cub::DeviceReduce::Max's, the size by reference.
 // - The temp size is at least 1 byte, so the allocation is never NULL (a NULL
 //   d_temp is a size query, and only that), and the size for n serves every
 //   smaller n on the same GPU: allocate once for the largest n.
@@ -2152,12 +2152,17 @@ inline cudaError_t tgm_max_i32(void *d_temp, size_t *temp_bytes, const int32_t *
   return ns::tgm_choice_run(c, d_in, n, d_out, d_temp, *temp_bytes, sms, stream);
 }
 
-// cub::DeviceReduce's spelling, the size by reference: a call written for
-// CUB compiles unchanged against this header.
-inline cudaError_t tgm_max_i32(void *d_temp, size_t &temp_bytes, const int32_t *d_in, int32_t *d_out,
-                           size_t n, cudaStream_t stream = 0) {
+// cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`
+// changed to `tgm`, the size by reference, the stream 0 unless given
+// (the headers of the other element types add their overloads).
+namespace tgm {
+namespace DeviceReduce {
+inline cudaError_t Max(void *d_temp, size_t &temp_bytes, const int32_t *d_in, int32_t *d_out,
+                       size_t n, cudaStream_t stream = 0) {
   return tgm_max_i32(d_temp, &temp_bytes, d_in, d_out, n, stream);
 }
+} // namespace DeviceReduce
+} // namespace tgm
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -2170,4 +2175,4 @@ inline cudaError_t tgm_max_i32(void *d_temp, size_t &temp_bytes, const int32_t *
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_I32_08724CA8
+#endif // TGM_EMBED_MAX_I32_FB563B32

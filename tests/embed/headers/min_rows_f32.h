@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: min_f32_rows.json.
-#ifndef TGM_EMBED_MIN_ROWS_F32_72F9B2FF
-#define TGM_EMBED_MIN_ROWS_F32_72F9B2FF
+#ifndef TGM_EMBED_MIN_ROWS_F32_7B8809B9
+#define TGM_EMBED_MIN_ROWS_F32_7B8809B9
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1399,8 +1399,6 @@ cudaError_t launch_min_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 // for each row r < m, out[r] = the min of in[i] over 0 <= i < n (in.Size()), from tgm_highest() of row r, in[r * ld + i]
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   tgm_min_rows_f32(d_temp, bytes, ...), and the stream defaults to 0.
 // - The temp size is the same for every m, n and ld on every GPU (about
 //   150 KiB for 4-byte accumulators), so one allocation serves every shape. A NULL d_temp is a size query, and only that. d_temp
 //   needs no alignment.
@@ -1582,11 +1580,6 @@ inline cudaError_t tgm_min_rows_f32(void *d_temp, size_t *temp_bytes, const floa
                           stream, early);
 }
 
-// The size by reference, as cub::DeviceSegmentedReduce takes it.
-inline cudaError_t tgm_min_rows_f32(void *d_temp, size_t &temp_bytes, const float *d_in, float *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream = 0) {
-  return tgm_min_rows_f32(d_temp, &temp_bytes, d_in, d_out, m, n, ld, stream);
-}
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -1603,4 +1596,4 @@ inline cudaError_t tgm_min_rows_f32(void *d_temp, size_t &temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_ROWS_F32_72F9B2FF
+#endif // TGM_EMBED_MIN_ROWS_F32_7B8809B9

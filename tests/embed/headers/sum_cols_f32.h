@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: sum_f32_cols.json.
-#ifndef TGM_EMBED_SUM_COLS_F32_2ECED97A
-#define TGM_EMBED_SUM_COLS_F32_2ECED97A
+#ifndef TGM_EMBED_SUM_COLS_F32_A0F3FC3E
+#define TGM_EMBED_SUM_COLS_F32_A0F3FC3E
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1402,8 +1402,6 @@ cudaError_t launch_sum_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 // for each column j < n, out[j] = the + of in[i] over 0 <= i < n (in.Size()), from 0 of column j, in[i * ld + j], n the rows (m)
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   tgm_sum_cols_f32(d_temp, bytes, ...), and the stream defaults to 0.
 // - The temp size depends on n alone (at most 16 KiB + 2^20 accumulators),
 //   and the size for n serves every m and every smaller n: allocate once
 //   for the widest matrix. A NULL d_temp is a size query, and only that. d_temp
@@ -1572,11 +1570,6 @@ inline cudaError_t tgm_sum_cols_f32(void *d_temp, size_t *temp_bytes, const floa
                           stream, early);
 }
 
-// The size by reference, as cub::DeviceSegmentedReduce takes it.
-inline cudaError_t tgm_sum_cols_f32(void *d_temp, size_t &temp_bytes, const float *d_in, float *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream = 0) {
-  return tgm_sum_cols_f32(d_temp, &temp_bytes, d_in, d_out, m, n, ld, stream);
-}
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -1592,4 +1585,4 @@ inline cudaError_t tgm_sum_cols_f32(void *d_temp, size_t &temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_COLS_F32_2ECED97A
+#endif // TGM_EMBED_SUM_COLS_F32_A0F3FC3E

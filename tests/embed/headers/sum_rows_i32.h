@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_i32_rows.json.
-#ifndef TGM_EMBED_SUM_ROWS_I32_F9564DC2
-#define TGM_EMBED_SUM_ROWS_I32_F9564DC2
+#ifndef TGM_EMBED_SUM_ROWS_I32_9F6F9C4A
+#define TGM_EMBED_SUM_ROWS_I32_9F6F9C4A
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1411,8 +1411,6 @@ cudaError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 // for each row r < m, out[r] = the + of in[i] over 0 <= i < n (in.Size()), from 0 of row r, in[r * ld + i]
 //
 // It keeps cub::DeviceSegmentedReduce's contract:
-// - Its spelling: the size may be passed by reference as CUB takes it,
-//   tgm_sum_rows_i32(d_temp, bytes, ...), and the stream defaults to 0.
 // - The temp size is the same for every m, n and ld on every GPU (about
 //   150 KiB for 4-byte accumulators), so one allocation serves every shape. A NULL d_temp is a size query, and only that. d_temp
 //   needs no alignment.
@@ -1594,11 +1592,6 @@ inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t *temp_bytes, const int3
                           stream, early);
 }
 
-// The size by reference, as cub::DeviceSegmentedReduce takes it.
-inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t &temp_bytes, const int32_t *d_in, int32_t *d_out, size_t m,
-                           size_t n, size_t ld, cudaStream_t stream = 0) {
-  return tgm_sum_rows_i32(d_temp, &temp_bytes, d_in, d_out, m, n, ld, stream);
-}
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -1615,4 +1608,4 @@ inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t &temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_ROWS_I32_F9564DC2
+#endif // TGM_EMBED_SUM_ROWS_I32_9F6F9C4A
