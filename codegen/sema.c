@@ -1339,11 +1339,12 @@ static Node *math_args(Node *n, void *data) {
 
 /* Float to integer, defined. C++ leaves the conversion of a NaN, or of a
  * value beyond the integer type's range, undefined, and platforms differ:
- * x86 gives 0x80..0, a GPU saturates (cvt.rzi: NaN to 0, the nearest end of
- * the range). The CPU check would certify x86's answer for a variant whose
- * GPU answer is another (probe7 #4). So every float-to-integer conversion of
- * a codelet, written as a cast or implicit where a float value is stored in
- * an integer or combined by max or min into an integer accumulator, becomes
+ * x86 gives 0x80..0, an NVIDIA GPU saturates (cvt.rzi; a NaN gives 0 or
+ * 0x80..0 by the types). The CPU check would certify x86's answer for a
+ * variant whose GPU answer is another (probe7 #4). So every float-to-integer
+ * conversion of a codelet, written as a cast or implicit where a float value
+ * is stored in an integer, returned as one, passed to a helper's integer
+ * parameter or combined by max or min into an integer accumulator, becomes
  * tgm_ftoi<I>(x) (file.tpl): the GPU's rule on every platform. */
 static bool is_float_kind(TypeKind k) { return k == TY_FLOAT || k == TY_DOUBLE; }
 

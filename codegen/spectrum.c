@@ -877,6 +877,11 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
       }
     }
     s->elem = prog->elem;
+    Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
+    derive(&dv);
+    s->scalar = scalar;
+    /* after derive: a max or min into an integer accumulator converts its
+       element there (combined_value) */
     for (int j = i; j < prog->codelets.len; j++) {
       Codelet *c = prog->codelets.items[j];
       if (!strcmp(c->name, s->name))
@@ -884,9 +889,8 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     }
     for (int j = 0; j < prog->helpers.len; j++)
       node_walk(((Node *)prog->helpers.items[j])->body, calls_ftoi, &s->ftoi);
-    Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
-    derive(&dv);
-    s->scalar = scalar;
+    if (s->transform)
+      node_walk(s->transform, calls_ftoi, &s->ftoi);
     /* a block's shared atomic combines accumulators: it has their type */
     for (int j = 0; s->acc_ty && j < prog->codelets.len; j++) {
       const Codelet *c = prog->codelets.items[j];
