@@ -418,6 +418,5 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
                           stream, early);
 }
-
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

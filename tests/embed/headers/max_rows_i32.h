@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_i32_rows.json.
-#ifndef TGM_EMBED_MAX_ROWS_I32_4C4138CC
-#define TGM_EMBED_MAX_ROWS_I32_4C4138CC
+#ifndef TGM_EMBED_MAX_ROWS_I32_5ACDA8C5
+#define TGM_EMBED_MAX_ROWS_I32_5ACDA8C5
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1591,7 +1591,6 @@ inline cudaError_t tgm_max_rows_i32(void *d_temp, size_t *temp_bytes, const int3
   return ns::tgm_pick_run(k, d_in, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip,
                           stream, early);
 }
-
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -1608,4 +1607,4 @@ inline cudaError_t tgm_max_rows_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_ROWS_I32_4C4138CC
+#endif // TGM_EMBED_MAX_ROWS_I32_5ACDA8C5

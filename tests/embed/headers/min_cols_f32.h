@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: min_f32_cols.json.
-#ifndef TGM_EMBED_MIN_COLS_F32_77254F47
-#define TGM_EMBED_MIN_COLS_F32_77254F47
+#ifndef TGM_EMBED_MIN_COLS_F32_872146AF
+#define TGM_EMBED_MIN_COLS_F32_872146AF
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -1565,7 +1565,6 @@ inline cudaError_t tgm_min_cols_f32(void *d_temp, size_t *temp_bytes, const floa
   return ns::tgm_pick_run(k, d_in, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip,
                           stream, early);
 }
-
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -1581,4 +1580,4 @@ inline cudaError_t tgm_min_cols_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_COLS_F32_77254F47
+#endif // TGM_EMBED_MIN_COLS_F32_872146AF
