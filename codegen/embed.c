@@ -684,6 +684,12 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
             : s->op == OP_MAX     ? "Max"
             : s->op == OP_MIN     ? "Min"
                                   : "");
+    /* int64_t is long where long has 64 bits (LP64), not long long: CUB's
+       call over int64_t buffers needs that overload too */
+    tpl_set(d, "cub_long",
+            !strcmp(sig_t, "long long")            ? "long"
+            : !strcmp(sig_t, "unsigned long long") ? "unsigned long"
+                                                   : "");
     tpl_set(d, "embed_in_args", arena_strdup(a, args.data));
     tpl_set(d, "embed_param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
     tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");

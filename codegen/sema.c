@@ -428,41 +428,40 @@ static bool always_returns(const Node *s) {
   }
 }
 
+/* char, short and their unsigned forms (int8_t, uint16_t, ...): a GPU
+ * converts a float to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits.
+ * 1 for the signed ones, 2 the unsigned, 0 any other type. */
+static int narrow_int(const Type *t) {
+  if (!t || t->kind != TY_OTHER || !t->name ||
+      (!strstr(t->name, "char") && !strstr(t->name, "short")))
+    return 0;
+  return strstr(t->name, "unsigned") ? 2 : 1;
+}
+
 /* What a compound codelet's Sequences say, evaluated. tgm runs tiles of
  * ceil(n / p) or strides of p whatever the Sequences spell, so they must
  * say the same thing: every element of the input in exactly one part.
  * They are evaluated over sample sizes and part counts, so any spelling
  * of the two forms passes and a partition that skips or repeats elements
- * is a located error. Arithmetic is C++'s on unsigned (Sequence takes
- * unsigned); the names a Sequence may read are in.Size(), p, numbers and
- * locals set once by their declaration. */
+ * is a located error. Arithmetic is C++'s: each value in its type's width
+ * (char and short, int and unsigned, long long), signed division and
+ * comparisons where the type is signed; the names a Sequence may read are
+ * in.Size(), p, numbers and integer locals set once by their declaration. */
 typedef struct {
   Node *body;         /* the codelet's body: locals must not be assigned in it */
   const Node *p_decl; /* the __tunable number of parts */
-  uint32_t len, p;
+  ElemType elem;
+  Arena *a;
+  uint64_t len, p;
   int depth; /* locals read through locals: one that reads itself stops */
   Node *bad; /* the first node that cannot be evaluated, and why */
   char why[256];
 } SeqEval;
 
-typedef struct {
-  const Node *decl;
-  bool hit;
-} AssignFind;
-
-static bool find_assign(Node *n, void *data) {
-  AssignFind *f = data;
-  bool step = n->kind == ND_UNARY && (n->op == OP_PREINC || n->op == OP_PREDEC ||
-                                      n->op == OP_POSTINC || n->op == OP_POSTDEC);
-  if ((n->kind == ND_ASSIGN || step) && node_is_var(n->lhs, f->decl))
-    f->hit = true;
-  return !f->hit;
-}
-
-static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out);
+static bool seq_eval(SeqEval *ev, Node *e, uint64_t *out);
 
 static const char seq_ops[] =
-    "a Sequence's arithmetic is +, -, *, /, %, shifts, comparisons, ?: and min/max";
+    "a Sequence's arithmetic is +, -, *, /, %, shifts, comparisons, ?: and min/max of integers";
 
 static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -478,38 +477,105 @@ static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...) {
   return false;
 }
 
-static bool seq_eval_var(SeqEval *ev, Node *e, uint32_t *out) {
+/* The bits of an integer type, negative when it is signed; 0 for any other. */
+static int int_bits(const Type *t, ElemType elem) {
+  int narrow = narrow_int(t);
+  if (narrow)
+    return (strstr(t->name, "char") ? 8 : 16) * (narrow == 2 ? 1 : -1);
+  switch (t ? type_concrete(t, elem) : TY_VOID) {
+  case TY_BOOL: return 1;
+  case TY_INT: return -32;
+  case TY_UINT: return 32;
+  case TY_LONG: return -64;
+  case TY_ULONG: return 64;
+  default: return 0;
+  }
+}
+
+/* v as a value of `bits` (int_bits): its low bits, sign-extended if signed. */
+static uint64_t seq_fit(uint64_t v, int bits) {
+  int w = bits < 0 ? -bits : bits;
+  if (w >= 64 || w == 0)
+    return v;
+  if (w == 1)
+    return v != 0;
+  v &= (1ull << w) - 1;
+  return bits < 0 && (v >> (w - 1)) ? v | ~((1ull << w) - 1) : v;
+}
+
+static bool seq_eval_var(SeqEval *ev, Node *e, uint64_t *out) {
   const Node *d = e->decl;
   if (d == ev->p_decl) {
     *out = ev->p;
     return true;
   }
-  if (!d || d->kind != ND_DECL || !d->init || !type_is_arith(d->ty))
+  if (!d || d->kind != ND_DECL || !d->init)
     return seq_fail(ev, e,
-                    "a Sequence reads in.Size(), the number of parts, numbers and "
-                    "locals of a number type set where they are declared");
-  AssignFind f = {d, false};
-  node_walk(ev->body, find_assign, &f);
-  if (ev->depth >= 32)
-    return seq_fail(ev, e, "'%s' reads itself", d->name);
-  if (f.hit)
+                    "a Sequence reads in.Size(), the number of parts, numbers and integer "
+                    "locals set where they are declared");
+  if (!int_bits(d->ty, ev->elem))
+    return seq_fail(ev, e, "'%s' is %s: a Sequence reads integers", d->name,
+                    type_str(ev->a, d->ty));
+  if (node_assigned_in(ev->body, d))
     return seq_fail(ev, e,
                     "'%s' is assigned after its declaration: a Sequence reads a local's "
                     "declared value, so it must keep it",
                     d->name);
+  if (ev->depth >= 32)
+    return seq_fail(ev, e, "'%s' reads itself", d->name);
   ev->depth++;
   bool ok = seq_eval(ev, d->init, out);
   ev->depth--;
+  *out = seq_fit(*out, int_bits(d->ty, ev->elem));
   return ok;
 }
 
-static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out) {
-  uint32_t a = 0, b = 0, c = 0;
+static bool seq_signed(const Node *e, ElemType elem) { return int_bits(e->ty, elem) < 0; }
+
+static bool seq_eval_binary(SeqEval *ev, Node *e, uint64_t *out) {
+  uint64_t a = 0, b = 0;
+  if (!seq_eval(ev, e->lhs, &a) || !seq_eval(ev, e->rhs, &b))
+    return false;
+  /* the operands' common type: signed when both are (C++'s conversions) */
+  bool sgn = seq_signed(e->lhs, ev->elem) && seq_signed(e->rhs, ev->elem);
+  int64_t sa = (int64_t)a, sb = (int64_t)b;
+  switch (e->op) {
+  case OP_ADD: *out = a + b; return true;
+  case OP_SUB: *out = a - b; return true;
+  case OP_MUL: *out = a * b; return true;
+  case OP_DIV:
+  case OP_REM:
+    if (b == 0 || (sgn && sb == -1 && sa == INT64_MIN))
+      return seq_fail(ev, e, "this division is by 0 for some sizes");
+    *out = sgn ? (uint64_t)(e->op == OP_DIV ? sa / sb : sa % sb) : e->op == OP_DIV ? a / b : a % b;
+    return true;
+  case OP_SHL: *out = b < 64 ? a << b : 0; return true;
+  case OP_SHR: *out = b >= 64 ? 0 : sgn ? (uint64_t)(sa >> b) : a >> b; return true;
+  case OP_LT: *out = sgn ? sa < sb : a < b; return true;
+  case OP_GT: *out = sgn ? sa > sb : a > b; return true;
+  case OP_LE: *out = sgn ? sa <= sb : a <= b; return true;
+  case OP_GE: *out = sgn ? sa >= sb : a >= b; return true;
+  case OP_EQ: *out = a == b; return true;
+  case OP_NE: *out = a != b; return true;
+  case OP_AND: *out = a & b; return true;
+  case OP_XOR: *out = a ^ b; return true;
+  case OP_OR: *out = a | b; return true;
+  case OP_LAND: *out = a && b; return true;
+  case OP_LOR: *out = a || b; return true;
+  default: return seq_fail(ev, e, "%s", seq_ops);
+  }
+}
+
+static bool seq_eval_node(SeqEval *ev, Node *e, uint64_t *out) {
+  uint64_t a = 0, b = 0, c = 0;
   switch (e->kind) {
   case ND_INT:
-  case ND_BOOL: *out = (uint32_t)e->ival; return true;
+  case ND_BOOL: *out = (uint64_t)e->ival; return true;
   case ND_VAR: return seq_eval_var(ev, e, out);
-  case ND_CAST: return seq_eval(ev, e->lhs, out);
+  case ND_CAST:
+    if (!int_bits(e->ty, ev->elem) || !int_bits(e->lhs->ty, ev->elem))
+      return seq_fail(ev, e, "%s", seq_ops);
+    return seq_eval(ev, e->lhs, out);
   case ND_METHOD:
     if (node_is_method(e, TY_ARRAY, "Size")) { /* every input has the same size */
       *out = ev->len;
@@ -523,9 +589,12 @@ static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out) {
     return true;
   case ND_CALL:
     if (e->kids.len == 2 && (!strcmp(e->name, "min") || !strcmp(e->name, "max"))) {
-      if (!seq_eval(ev, e->kids.items[0], &a) || !seq_eval(ev, e->kids.items[1], &b))
+      Node *x = e->kids.items[0], *y = e->kids.items[1];
+      if (!seq_eval(ev, x, &a) || !seq_eval(ev, y, &b))
         return false;
-      *out = (a < b) == !strcmp(e->name, "min") ? a : b;
+      bool sgn = seq_signed(x, ev->elem) && seq_signed(y, ev->elem);
+      bool less = sgn ? (int64_t)a < (int64_t)b : a < b;
+      *out = less == !strcmp(e->name, "min") ? a : b;
       return true;
     }
     return seq_fail(ev, e, "%s", seq_ops);
@@ -539,123 +608,152 @@ static bool seq_eval(SeqEval *ev, Node *e, uint32_t *out) {
     case OP_BITNOT: *out = ~a; return true;
     default: return seq_fail(ev, e, "a Sequence's arguments change nothing");
     }
-  case ND_BINARY:
-    if (!seq_eval(ev, e->lhs, &a) || !seq_eval(ev, e->rhs, &b))
-      return false;
-    switch (e->op) {
-    case OP_ADD: *out = a + b; return true;
-    case OP_SUB: *out = a - b; return true;
-    case OP_MUL: *out = a * b; return true;
-    case OP_DIV:
-    case OP_REM:
-      if (b == 0)
-        return seq_fail(ev, e, "this division is by 0 for some sizes");
-      *out = e->op == OP_DIV ? a / b : a % b;
-      return true;
-    case OP_SHL: *out = b < 32 ? a << b : 0; return true;
-    case OP_SHR: *out = b < 32 ? a >> b : 0; return true;
-    case OP_LT: *out = a < b; return true;
-    case OP_GT: *out = a > b; return true;
-    case OP_LE: *out = a <= b; return true;
-    case OP_GE: *out = a >= b; return true;
-    case OP_EQ: *out = a == b; return true;
-    case OP_NE: *out = a != b; return true;
-    case OP_AND: *out = a & b; return true;
-    case OP_XOR: *out = a ^ b; return true;
-    case OP_OR: *out = a | b; return true;
-    case OP_LAND: *out = a && b; return true;
-    case OP_LOR: *out = a || b; return true;
-    default: break;
-    }
-    return seq_fail(ev, e, "%s", seq_ops);
+  case ND_BINARY: return seq_eval_binary(ev, e, out);
   default: return seq_fail(ev, e, "%s", seq_ops);
   }
 }
 
+/* e's value in its type (a literal or a node of no integer type: as is). */
+static bool seq_eval(SeqEval *ev, Node *e, uint64_t *out) {
+  if (!seq_eval_node(ev, e, out))
+    return false;
+  int bits = int_bits(e->ty, ev->elem);
+  if (bits)
+    *out = seq_fit(*out, bits);
+  return true;
+}
+
 /* A Sequence's arguments at one size and part count: (first), (first,
- * step) or (first, step, last). Value j is first + j step, or last where
- * that is beyond it: the talk's end(tile, tile, len) ends the last tile at
- * len. */
+ * step) or (first, step, last), each an unsigned (Sequence's parameters).
+ * Value j is first + j step, or last where that is beyond it: the talk's
+ * end(tile, tile, len) ends the last tile at len. */
 typedef struct {
   int n;
   uint32_t v[3];
 } SeqArgs;
 
 static bool seq_args(SeqEval *ev, const Node *s, SeqArgs *out) {
-  out->n = s->kids.len;
-  for (int i = 0; i < out->n && i < 3; i++)
-    if (!seq_eval(ev, s->kids.items[i], &out->v[i]))
+  *out = (SeqArgs){.n = s->kids.len};
+  for (int i = 0; i < out->n && i < 3; i++) {
+    uint64_t v = 0;
+    if (!seq_eval(ev, s->kids.items[i], &v))
       return false;
+    out->v[i] = (uint32_t)v;
+  }
   return true;
 }
 
-static uint64_t seq_value(const SeqArgs *s, uint32_t j) {
-  uint64_t v = s->n == 1 ? s->v[0] : (uint64_t)s->v[0] + (uint64_t)j * s->v[1];
+static uint64_t seq_value(const SeqArgs *s, uint64_t j) {
+  uint64_t v = s->n == 1 ? s->v[0] : (uint64_t)s->v[0] + j * s->v[1];
   return s->n == 3 && v > s->v[2] ? s->v[2] : v;
 }
 
 /* Does partition(x, p, start, inc, end) put every element of [0, len) in
  * exactly one of its p parts? Part j holds start[j], start[j] + inc[j],
- * ... below end[j] (and len). On a mismatch, says where in msg. */
+ * ... below end[j] (and len). On a mismatch, says where in msg. Clears
+ * *one (*by_p) where a non-empty part steps by other than 1 (p). */
 static bool seq_covers(SeqEval *ev, Node *start, Node *inc, Node *end, unsigned char *seen,
-                       Buf *msg) {
+                       Buf *msg, bool *one, bool *by_p) {
   SeqArgs sa, ia, ea;
   if (!seq_args(ev, start, &sa) || !seq_args(ev, inc, &ia) || !seq_args(ev, end, &ea))
     return false;
   memset(seen, 0, ev->len);
-  for (uint32_t j = 0; j < ev->p; j++) {
+  for (uint64_t j = 0; j < ev->p; j++) {
     uint64_t s = seq_value(&sa, j), step = seq_value(&ia, j), e = seq_value(&ea, j);
     if (e > ev->len)
       e = ev->len;
-    if (s < e && step == 0) {
-      buf_printf(msg, "part %u steps by 0 from %llu", j, (unsigned long long)s);
+    if (s >= e)
+      continue;
+    if (step == 0) {
+      buf_printf(msg, "part %llu steps by 0 from %llu", (unsigned long long)j,
+                 (unsigned long long)s);
       return false;
     }
+    *one &= step == 1;
+    *by_p &= step == ev->p;
     for (uint64_t i = s; i < e; i += step)
       if (seen[i]++) {
-        buf_printf(msg, "element %llu is in two parts (the second is part %u)",
-                   (unsigned long long)i, j);
+        buf_printf(msg, "element %llu is in two parts (the second is part %llu)",
+                   (unsigned long long)i, (unsigned long long)j);
         return false;
       }
   }
-  for (uint32_t i = 0; i < ev->len; i++)
+  for (uint64_t i = 0; i < ev->len; i++)
     if (!seen[i]) {
-      buf_printf(msg, "element %u is in no part", i);
+      buf_printf(msg, "element %llu is in no part", (unsigned long long)i);
       return false;
     }
   return true;
 }
 
-/* Reports a partition that does not cover its input once; false then. */
-static bool check_cover(Check *ck, Node *part, const Node *p_decl, const Node *input) {
+/* The partition's kind, read from what its Sequences evaluate to (every
+ * non-empty part stepping by 1: tiles; by p: strides), after each sample
+ * covered its input once; PART_NONE after an error. */
+static PartKind check_cover(Check *ck, Node *part, const Node *p_decl, const Node *input) {
   static const uint32_t lens[] = {0,  1,  2,   3,   4,   5,   7,    8,    31,
                                   32, 33, 100, 255, 256, 257, 1000, 1025, 4099};
-  static const uint32_t ps[] = {1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 100, 128, 1000, 1024};
-  const size_t nlens = sizeof lens / sizeof *lens, nps = sizeof ps / sizeof *ps;
+  static const uint32_t ps[] = {1,  2,  3,   4,   5,    7,    8,    16,  31,
+                                32, 33, 100, 128, 1000, 1024, 1026, 4096};
+  /* larger sizes, fewer part counts each: a bound or a narrow type that
+     only bites beyond the small ones (2^16, 2^20 + 3, parts above 1024) */
+  static const uint32_t big[][2] = {{65537, 3},
+                                    {65537, 1026},
+                                    {65537, 4096},
+                                    {1048579, 7},
+                                    {1048579, 5000}};
+  const size_t nlens = sizeof lens / sizeof *lens, nps = sizeof ps / sizeof *ps,
+               nbig = sizeof big / sizeof *big;
   Node *start = ((Node *)part->kids.items[2])->decl, *inc = ((Node *)part->kids.items[3])->decl,
        *end = ((Node *)part->kids.items[4])->decl;
-  SeqEval ev = {.body = ck->cd->fn->body, .p_decl = p_decl};
-  unsigned char *seen = arena_alloc(ck->ctx->arena, lens[nlens - 1]);
-  for (size_t a = 0; a < nlens; a++)
-    for (size_t b = 0; b < nps; b++) {
-      Buf msg = {0};
-      ev.len = lens[a];
-      ev.p = ps[b];
-      if (seq_covers(&ev, start, inc, end, seen, &msg))
-        continue;
-      if (ev.bad)
-        error(ck, ev.bad->loc, "%s", ev.why);
-      else
-        error(ck, part->loc,
-              "the parts do not cover the input once: with %s.Size() = %u and %s = %u, %s; "
-              "tgm runs tiles, start(0, tile, len), end(tile, tile, len + tile), inc(1) with "
-              "tile = (len + p - 1) / p, or strides, start(0, 1, p), end(len, 1, len + p), "
-              "inc(p)",
-              input->name, ev.len, p_decl->name, ev.p, msg.data);
-      buf_free(&msg);
-      return false;
+  Node *seqs[] = {start, inc, end};
+  for (int i = 0; i < 3; i++) {
+    const Node *set = node_assigned_in(ck->cd->fn->body, seqs[i]);
+    if (seqs[i]->kids.len < 1 || seqs[i]->kids.len > 3) {
+      error(ck, seqs[i]->loc,
+            "tgm reads a Sequence's arguments from its declaration: write 'Sequence %s(first, "
+            "step, last);' (or (first, step), (value))",
+            seqs[i]->name);
+      return PART_NONE;
     }
-  return true;
+    if (set) {
+      error(ck, set->loc,
+            "'%s' is assigned after its declaration: tgm reads a Sequence from its "
+            "declaration, so it must keep it",
+            seqs[i]->name);
+      return PART_NONE;
+    }
+  }
+  SeqEval ev = {.body = ck->cd->fn->body, .p_decl = p_decl, .elem = ck->elem, .a = ck->ctx->arena};
+  unsigned char *seen = arena_alloc(ck->ctx->arena, big[nbig - 1][0]);
+  bool one = true, by_p = true;
+  for (size_t k = 0; k < nlens * nps + nbig; k++) {
+    Buf msg = {0};
+    ev.len = k < nlens * nps ? lens[k / nps] : big[k - nlens * nps][0];
+    ev.p = k < nlens * nps ? ps[k % nps] : big[k - nlens * nps][1];
+    if (seq_covers(&ev, start, inc, end, seen, &msg, &one, &by_p))
+      continue;
+    if (ev.bad)
+      error(ck, ev.bad->loc, "%s", ev.why);
+    else
+      error(ck, part->loc,
+            "the parts do not cover the input once: with %s.Size() = %llu and %s = %llu, %s; "
+            "tgm runs tiles, start(0, tile, len), end(tile, tile, len + tile), inc(1) with "
+            "tile = (len + p - 1) / p, or strides, start(0, 1, p), end(len, 1, len + p), "
+            "inc(p)",
+            input->name, (unsigned long long)ev.len, p_decl->name, (unsigned long long)ev.p,
+            msg.data);
+    buf_free(&msg);
+    return PART_NONE;
+  }
+  if (one)
+    return PART_TILED;
+  if (by_p)
+    return PART_STRIDED;
+  error(ck, inc->loc,
+        "cannot tell a tiled from a strided partition: Sequence '%s' must step by 1 for tiles "
+        "or by %s for strides",
+        inc->name, p_decl->name);
+  return PART_NONE;
 }
 
 /* One Map of a compound codelet: Map(spectrum, partition(x, p, start, inc,
@@ -695,18 +793,7 @@ static PartKind check_one_map(Check *ck, Node *map, Node *input) {
       return PART_NONE;
     }
   }
-  Node *inc = ((Node *)part->kids.items[3])->decl;
-  Node *step = inc->kids.len == 1 ? inc->kids.items[0] : NULL;
-  PartKind kind = step && step->kind == ND_INT && step->ival == 1         ? PART_TILED
-                  : step && step->kind == ND_VAR && step->decl == p->decl ? PART_STRIDED
-                                                                          : PART_NONE;
-  if (kind != PART_NONE)
-    return check_cover(ck, part, p->decl, x->decl) ? kind : PART_NONE;
-  error(ck, inc->loc,
-        "cannot tell a tiled from a strided partition: Sequence '%s' must be (1) for tiles "
-        "or (%s) for strides",
-        inc->name, p->name);
-  return PART_NONE;
+  return check_cover(ck, part, p->decl, x->decl);
 }
 
 /* Compound codelets: one Map per input, Map(spectrum, partition(x, p,
@@ -1353,12 +1440,13 @@ static bool is_int_kind(TypeKind k) {
 }
 
 bool sema_float_into_int(const Type *to, const Node *x, ElemType elem) {
-  return to && x && x->ty && is_int_kind(type_concrete(to, elem)) &&
+  return to && x && x->ty && (is_int_kind(type_concrete(to, elem)) || narrow_int(to)) &&
          is_float_kind(type_concrete(x->ty, elem));
 }
 
 /* A ?: converts its float branches, so that `c ? in[i] : ~0u` keeps the
- * form cooperative codelets are read in. */
+ * form cooperative codelets are read in. A narrow type converts through its
+ * 32-bit one: (short)tgm_ftoi<int>(x). */
 Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x) {
   if (x->kind == ND_COND) {
     if (sema_float_into_int(to, x->then, elem))
@@ -1368,11 +1456,18 @@ Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x) {
     x->ty = to;
     return x;
   }
+  int narrow = narrow_int(to);
+  Type *via = narrow ? type_new(a, narrow == 2 ? TY_UINT : TY_INT) : to;
   Node *c = node_new(a, ND_CALL, x->loc);
-  c->name = arena_printf(a, "tgm_ftoi<%s>", emit_type(a, to));
-  c->ty = to;
+  c->name = arena_printf(a, "tgm_ftoi<%s>", emit_type(a, via));
+  c->ty = via;
   vec_push(a, &c->kids, x);
-  return c;
+  if (!narrow)
+    return c;
+  Node *cast = node_new(a, ND_CAST, x->loc);
+  cast->ty = to;
+  cast->lhs = c;
+  return cast;
 }
 
 static Node *float_to_int(Node *n, void *data) {
@@ -1380,6 +1475,19 @@ static Node *float_to_int(Node *n, void *data) {
   Arena *a = m->ctx->arena;
   if (n->kind == ND_CAST && sema_float_into_int(n->ty, n->lhs, m->elem))
     return sema_to_int(a, m->elem, n->ty, n->lhs);
+  /* b += x into an integer b: b = tgm_ftoi(b + x), as C++ computes it */
+  if (n->kind == ND_ASSIGN &&
+      (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL || n->op == OP_DIV) && n->lhs &&
+      !node_is_var(n->lhs, m->acc) && sema_float_into_int(n->lhs->ty, n->rhs, m->elem)) {
+    Node *b = node_new(a, ND_BINARY, n->loc);
+    b->op = n->op;
+    b->lhs = node_clone(a, n->lhs);
+    b->rhs = n->rhs;
+    b->ty = n->rhs->ty;
+    n->op = OP_NONE;
+    n->rhs = sema_to_int(a, m->elem, n->lhs->ty, b);
+    return n;
+  }
   if (n->kind == ND_DECL && n != m->acc && sema_float_into_int(n->ty, n->init, m->elem))
     n->init = sema_to_int(a, m->elem, n->ty, n->init);
   /* the accumulator's combines convert their element where the spectrum is

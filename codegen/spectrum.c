@@ -276,10 +276,25 @@ static Node *combined_value(Derive *dv, Node *s) {
   Node *r = as->rhs; /* of the calls, only max and min combine */
   if (as->op == OP_NONE && r->kind == ND_CALL && strcmp(r->name, "max") && strcmp(r->name, "min"))
     return NULL;
-  /* a float element into an integer accumulator by max or min: converted as
-     the GPU converts it (+ and * of one are an error: check_rounding) */
-  if (as->op == OP_NONE && r->kind == ND_CALL && sema_float_into_int(dv->acc->ty, *x, dv->elem))
-    *x = sema_to_int(dv->ctx->arena, dv->elem, dv->acc->ty, *x);
+  /* a float element into an integer accumulator by max or min: C++
+     compares in floating point (a NaN element is skipped, `if (x > acc) acc
+     = x;` too) and converts after, which no fold of converted elements
+     gives for a NaN: the element is converted by the user, where tgm writes
+     it as the GPU converts (+ and * of one are an error: check_rounding) */
+  if (as->op == OP_NONE && r->kind == ND_CALL && sema_float_into_int(dv->acc->ty, *x, dv->elem)) {
+    Arena *a = dv->ctx->arena;
+    const char *acc_t = type_str(a, type_new(a, type_concrete(dv->acc->ty, dv->elem)));
+    const char *name = dv->s->acc_user ? dv->s->acc_user : dv->acc->name;
+    fail(dv, as->loc,
+         "the accumulator '%s' is %s but the element combined into it here is a %s: C++ "
+         "compares the two as floating point (a NaN element is skipped) and converts after, "
+         "which no split of the loop gives for a NaN; convert the element: '%s = %s(%s, "
+         "(%s)(...))' (tgm converts as the GPU does: a NaN to 0, beyond the range its nearest "
+         "end)",
+         name, acc_t, type_str(a, type_new(a, type_concrete((*x)->ty, dv->elem))), name, r->name,
+         name, acc_t);
+    return NULL;
+  }
   return *x;
 }
 

@@ -218,6 +218,17 @@ inline {{err_t}} {{cub_name}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls
                        size_t n, {{stream_t}} stream = 0) {
   return {{fname}}(d_temp, &temp_bytes, {{embed_in_args}}, d_out, n, stream);
 }
+{{?cub_long}}
+#if defined(__LP64__) || defined(_LP64)
+// int64_t is {{cub_long}} here, a type of the same 64 bits as {{out_t}}
+inline {{err_t}} {{cub_name}}(void *d_temp, size_t &temp_bytes, const {{cub_long}} *d_in, {{cub_long}} *d_out,
+                       size_t n, {{stream_t}} stream = 0) {
+  static_assert(sizeof({{cub_long}}) == sizeof({{out_t}}), "int64_t's width");
+  return {{fname}}(d_temp, &temp_bytes, reinterpret_cast<const {{out_t}} *>(d_in),
+                   reinterpret_cast<{{out_t}} *>(d_out), n, stream);
+}
+#endif
+{{/cub_long}}
 } // namespace DeviceReduce
 } // namespace tgm
 {{/cub_name}}

@@ -158,6 +158,12 @@ all_right coop_infinity.tgm f32 fmx_f32 84
 all_right int_cast_bound.tgm i32 lic_i32 126
 # an else-if chain: the transform is the chain of conditions, nested
 all_right else_if.tgm i32 chain_i32 105
+# float-to-integer conversions in a helper's compound assignment and to
+# narrow types: written through tgm_ftoi (the GPU's conversion), checked
+all_right ftoi_forms.tgm f32 fforms_f32 8
+grep -q "b = tgm_ftoi<int>(b + x);" "$work/fforms_f32/fforms_f32.cu" &&
+  grep -q "char c = (char)tgm_ftoi<int>(in\[i\]);" "$work/fforms_f32/fforms_f32.cu" ||
+  fail "ftoi_forms: a conversion not written through tgm_ftoi"
 # Sequences spelled otherwise than the shipped codelets, every element in
 # one part (evaluated over sample sizes: tests/errors/partition_*.tgm)
 all_right partition_spellings.tgm i32 pspell_i32 21

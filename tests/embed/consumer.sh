@@ -11,6 +11,8 @@
 #   - they compile as C++11, 14, 17 and 20;
 #   - two different headers of one call in one file are an error, not one
 #     silently read for the other (the guard holds the header's hash);
+#   - tgm::DeviceReduce::Sum/Min called as cub::DeviceReduce's are (int64_t
+#     buffers too), only in headers of plain sums, maxima and minima;
 #   - an application built for sm_75 holds no trap in a VR kernel (the
 #     warp-reduce instruction falls back to shuffles): on a newer GPU the
 #     header may pick VR, and its code, run from sm_75's PTX, trapped.
@@ -101,5 +103,33 @@ if grep -q "B1_VR_SV" "$work/vr.ptx" && ! grep -q "trap;" "$work/vr.ptx" && grep
 else
   fail "sm_75 code of a VR kernel: $(grep -c 'trap;' "$work/vr.ptx") traps"
 fi
+# cub::DeviceReduce's calls, `cub` changed to `tgm`: the size by reference,
+# an int count, the stream left out or given, float and int64_t buffers (long
+# on LP64, where the i64 header's own call takes long long), beside CUB; and
+# no tgm::DeviceReduce in a header of another spectrum (sum of squares)
+"$gen" --embed --no-check --variant=DSL.VS.SV --type=i64 -o "$h/min_i64.h" codelets/min.tgm &&
+  "$gen" --embed --no-check --variant=DSL.VS.SV --type=f32 -o "$h/sumsq_f32.h" codelets/sumsq.tgm ||
+  fail "tgm-gen min i64, sumsq f32"
+cat >"$work/cub.cu" <<'C'
+#include <cub/cub.cuh>
+#include <cstdint>
+#include "sum_f32.h"
+#include "min_i64.h"
+#include "sumsq_f32.h"
+int as_cub(void *d_temp, size_t &bytes, const float *f, float *fo, int64_t *l, int64_t *lo,
+           long long *ll, int n, cudaStream_t s) {
+  cub::DeviceReduce::Sum(d_temp, bytes, f, fo, n, s);
+  cub::DeviceReduce::Min(d_temp, bytes, l, lo, n);
+  return (int)tgm::DeviceReduce::Sum(d_temp, bytes, f, fo, n, s) +
+         (int)tgm::DeviceReduce::Min(d_temp, bytes, l, lo, n) +
+         (int)tgm::DeviceReduce::Min(d_temp, bytes, ll, ll, n);
+}
+C
+if "$cc" -std=c++17 -arch=sm_90 -I"$h" -c "$work/cub.cu" -o "$work/cub.o" 2>"$work/err"; then
+  echo "ok tgm::DeviceReduce called as cub::DeviceReduce (float, int64_t, long long)"
+else
+  fail "tgm::DeviceReduce as CUB's call"; head -5 "$work/err"
+fi
+grep -q "namespace DeviceReduce" "$h/sumsq_f32.h" && fail "tgm::DeviceReduce in a sum of squares' header"
 [ $fails -eq 0 ] && echo "ok consumer"
 exit $((fails > 0))
