@@ -684,6 +684,16 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
             : s->op == OP_MAX     ? "Max"
             : s->op == OP_MIN     ? "Min"
                                   : "");
+    Buf guard = {0};
+    buf_printf(&guard, "TGM_DEVICE_REDUCE_%s_%s",
+               s->op == OP_ADD   ? "SUM"
+               : s->op == OP_MAX ? "MAX"
+                                 : "MIN",
+               ei->name);
+    for (char *g = guard.data; *g; g++)
+      *g = (char)toupper((unsigned char)*g);
+    tpl_set(d, "cub_guard", arena_strdup(a, guard.data));
+    buf_free(&guard);
     /* int64_t is long where long has 64 bits (LP64), not long long: CUB's
        call over int64_t buffers needs that overload too */
     tpl_set(d, "cub_long",

@@ -432,10 +432,14 @@ static bool always_returns(const Node *s) {
  * converts a float to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits.
  * 1 for the signed ones, 2 the unsigned, 0 any other type. */
 static int narrow_int(const Type *t) {
-  if (!t || t->kind != TY_OTHER || !t->name ||
-      (!strstr(t->name, "char") && !strstr(t->name, "short")))
-    return 0;
-  return strstr(t->name, "unsigned") ? 2 : 1;
+  static const char *const names[][2] = {{"char", "1"},           {"signed char", "1"},
+                                         {"unsigned char", "2"},  {"short", "1"},
+                                         {"short int", "1"},      {"signed short", "1"},
+                                         {"unsigned short", "2"}, {"unsigned short int", "2"}};
+  for (size_t i = 0; t && t->kind == TY_OTHER && t->name && i < COUNT_OF(names); i++)
+    if (!strcmp(t->name, names[i][0]))
+      return names[i][1][0] - '0';
+  return 0;
 }
 
 /* What a compound codelet's Sequences say, evaluated. tgm runs tiles of
@@ -451,9 +455,16 @@ typedef struct {
   Node *body;         /* the codelet's body: locals must not be assigned in it */
   const Node *p_decl; /* the __tunable number of parts */
   ElemType elem;
-  Arena *a;
   uint64_t len, p;
-  int depth; /* locals read through locals: one that reads itself stops */
+  /* the locals evaluated at this sample (each once), and those being
+     evaluated (one that reads itself is an error) */
+  struct {
+    const Node *decl;
+    uint64_t v;
+  } memo[64];
+  int nmemo;
+  const Node *busy[64];
+  int nbusy;
   Node *bad; /* the first node that cannot be evaluated, and why */
   char why[256];
 } SeqEval;
@@ -514,30 +525,64 @@ static bool seq_eval_var(SeqEval *ev, Node *e, uint64_t *out) {
                     "a Sequence reads in.Size(), the number of parts, numbers and integer "
                     "locals set where they are declared");
   if (!int_bits(d->ty, ev->elem))
-    return seq_fail(ev, e, "'%s' is %s: a Sequence reads integers", d->name,
-                    type_str(ev->a, d->ty));
+    return seq_fail(ev, e,
+                    "'%s' is not of an integer type tgm evaluates (int, unsigned, long long, "
+                    "unsigned long long, char, short): a Sequence reads integers",
+                    d->name);
+  for (int i = 0; i < ev->nmemo; i++)
+    if (ev->memo[i].decl == d) {
+      *out = ev->memo[i].v;
+      return true;
+    }
+  for (int i = 0; i < ev->nbusy; i++)
+    if (ev->busy[i] == d)
+      return seq_fail(ev, e, "'%s' reads itself", d->name);
+  if (ev->nbusy == (int)COUNT_OF(ev->busy))
+    return seq_fail(ev, e, "'%s' is read through more than %d other locals", d->name,
+                    (int)COUNT_OF(ev->busy));
   if (node_assigned_in(ev->body, d))
     return seq_fail(ev, e,
                     "'%s' is assigned after its declaration: a Sequence reads a local's "
                     "declared value, so it must keep it",
                     d->name);
-  if (ev->depth >= 32)
-    return seq_fail(ev, e, "'%s' reads itself", d->name);
-  ev->depth++;
+  ev->busy[ev->nbusy++] = d;
   bool ok = seq_eval(ev, d->init, out);
-  ev->depth--;
+  ev->nbusy--;
   *out = seq_fit(*out, int_bits(d->ty, ev->elem));
+  if (ok && ev->nmemo < (int)COUNT_OF(ev->memo)) {
+    ev->memo[ev->nmemo].decl = d;
+    ev->memo[ev->nmemo++].v = *out;
+  }
   return ok;
 }
 
-static bool seq_signed(const Node *e, ElemType elem) { return int_bits(e->ty, elem) < 0; }
+/* C++'s integer promotion (bool, char and short become int) and its usual
+ * arithmetic conversions of two integer types, as int_bits gives them: the
+ * wider type, or at one width the unsigned one, or a signed type wider than
+ * the unsigned (long long with unsigned). An unknown type is taken as int. */
+static int seq_promote(int bits) {
+  return bits == 0 || (bits < 0 ? -bits : bits) < 32 ? -32 : bits;
+}
+
+static int seq_common(int a, int b) {
+  a = seq_promote(a), b = seq_promote(b);
+  if ((a < 0) == (b < 0))
+    return (a < 0 ? -a : a) >= (b < 0 ? -b : b) ? a : b;
+  int u = a > 0 ? a : b, sg = a < 0 ? a : b;
+  return u >= -sg ? u : sg;
+}
 
 static bool seq_eval_binary(SeqEval *ev, Node *e, uint64_t *out) {
   uint64_t a = 0, b = 0;
   if (!seq_eval(ev, e->lhs, &a) || !seq_eval(ev, e->rhs, &b))
     return false;
-  /* the operands' common type: signed when both are (C++'s conversions) */
-  bool sgn = seq_signed(e->lhs, ev->elem) && seq_signed(e->rhs, ev->elem);
+  bool shift = e->op == OP_SHL || e->op == OP_SHR;
+  int ct = shift ? seq_promote(int_bits(e->lhs->ty, ev->elem))
+                 : seq_common(int_bits(e->lhs->ty, ev->elem), int_bits(e->rhs->ty, ev->elem));
+  a = seq_fit(a, ct);
+  if (!shift)
+    b = seq_fit(b, ct);
+  bool sgn = ct < 0;
   int64_t sa = (int64_t)a, sb = (int64_t)b;
   switch (e->op) {
   case OP_ADD: *out = a + b; return true;
@@ -550,7 +595,9 @@ static bool seq_eval_binary(SeqEval *ev, Node *e, uint64_t *out) {
     *out = sgn ? (uint64_t)(e->op == OP_DIV ? sa / sb : sa % sb) : e->op == OP_DIV ? a / b : a % b;
     return true;
   case OP_SHL: *out = b < 64 ? a << b : 0; return true;
-  case OP_SHR: *out = b >= 64 ? 0 : sgn ? (uint64_t)(sa >> b) : a >> b; return true;
+  case OP_SHR:
+    *out = b >= 64 ? (sgn && sa < 0 ? ~0ull : 0) : sgn ? (uint64_t)(sa >> b) : a >> b;
+    return true;
   case OP_LT: *out = sgn ? sa < sb : a < b; return true;
   case OP_GT: *out = sgn ? sa > sb : a > b; return true;
   case OP_LE: *out = sgn ? sa <= sb : a <= b; return true;
@@ -592,8 +639,11 @@ static bool seq_eval_node(SeqEval *ev, Node *e, uint64_t *out) {
       Node *x = e->kids.items[0], *y = e->kids.items[1];
       if (!seq_eval(ev, x, &a) || !seq_eval(ev, y, &b))
         return false;
-      bool sgn = seq_signed(x, ev->elem) && seq_signed(y, ev->elem);
-      bool less = sgn ? (int64_t)a < (int64_t)b : a < b;
+      /* in the chosen overload's type (the prelude's max(int, unsigned) is
+         unsigned, max(long long, unsigned) long long) */
+      int ct = seq_promote(int_bits(e->ty, ev->elem));
+      a = seq_fit(a, ct), b = seq_fit(b, ct);
+      bool less = ct < 0 ? (int64_t)a < (int64_t)b : a < b;
       *out = less == !strcmp(e->name, "min") ? a : b;
       return true;
     }
@@ -655,6 +705,7 @@ static uint64_t seq_value(const SeqArgs *s, uint64_t j) {
 static bool seq_covers(SeqEval *ev, Node *start, Node *inc, Node *end, unsigned char *seen,
                        Buf *msg, bool *one, bool *by_p) {
   SeqArgs sa, ia, ea;
+  ev->nmemo = ev->nbusy = 0;
   if (!seq_args(ev, start, &sa) || !seq_args(ev, inc, &ia) || !seq_args(ev, end, &ea))
     return false;
   memset(seen, 0, ev->len);
@@ -723,7 +774,7 @@ static PartKind check_cover(Check *ck, Node *part, const Node *p_decl, const Nod
       return PART_NONE;
     }
   }
-  SeqEval ev = {.body = ck->cd->fn->body, .p_decl = p_decl, .elem = ck->elem, .a = ck->ctx->arena};
+  SeqEval ev = {.body = ck->cd->fn->body, .p_decl = p_decl, .elem = ck->elem};
   unsigned char *seen = arena_alloc(ck->ctx->arena, big[nbig - 1][0]);
   bool one = true, by_p = true;
   for (size_t k = 0; k < nlens * nps + nbig; k++) {
@@ -1447,12 +1498,40 @@ bool sema_float_into_int(const Type *to, const Node *x, ElemType elem) {
 /* A ?: converts its float branches, so that `c ? in[i] : ~0u` keeps the
  * form cooperative codelets are read in. A narrow type converts through its
  * 32-bit one: (short)tgm_ftoi<int>(x). */
+/* An integer branch of a floating-point ?: goes through the float too, as
+ * C++ converts it: (int)(float)16777217 is 16777216. A literal the float
+ * holds exactly, or an end of its type's range (which saturates back to
+ * itself: ~0u, INT_MIN), stays as it is, which keeps a cooperative
+ * codelet's `c ? in[i] : ~0u` in the form it is read in. */
+static bool branch_exact(const Node *b, const Type *fty, ElemType elem) {
+  bool neg = b->kind == ND_UNARY && b->op == OP_NEG && b->lhs && b->lhs->kind == ND_INT;
+  const Node *lit = neg ? b->lhs : b;
+  if (lit->kind != ND_INT)
+    return false;
+  uint64_t v = (uint64_t)lit->ival;
+  int mant = type_concrete(fty, elem) == TY_DOUBLE ? 53 : 24;
+  if (v <= (1ull << mant))
+    return true;
+  return v == 0xffffffffull || v == 0x7fffffffull || v == 0x80000000ull ||
+         v == 0x7fffffffffffffffull || v == 0x8000000000000000ull || v == ~0ull;
+}
+
+static Node *int_branch(Arena *a, ElemType elem, Type *to, Type *fty, Node *b) {
+  if (!b->ty || sema_float_into_int(to, b, elem) || branch_exact(b, fty, elem))
+    return b;
+  Node *f = node_new(a, ND_CAST, b->loc);
+  f->ty = fty;
+  f->lhs = b;
+  return sema_to_int(a, elem, to, f);
+}
+
 Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x) {
   if (x->kind == ND_COND) {
-    if (sema_float_into_int(to, x->then, elem))
-      x->then = sema_to_int(a, elem, to, x->then);
-    if (sema_float_into_int(to, x->els, elem))
-      x->els = sema_to_int(a, elem, to, x->els);
+    Type *fty = x->ty;
+    x->then = sema_float_into_int(to, x->then, elem) ? sema_to_int(a, elem, to, x->then)
+                                                     : int_branch(a, elem, to, fty, x->then);
+    x->els = sema_float_into_int(to, x->els, elem) ? sema_to_int(a, elem, to, x->els)
+                                                   : int_branch(a, elem, to, fty, x->els);
     x->ty = to;
     return x;
   }
@@ -1497,7 +1576,12 @@ static Node *float_to_int(Node *n, void *data) {
     n->rhs = sema_to_int(a, m->elem, n->lhs->ty, n->rhs);
   if (n->kind == ND_RETURN && sema_float_into_int(m->ret, n->lhs, m->elem))
     n->lhs = sema_to_int(a, m->elem, m->ret, n->lhs);
-  for (int i = 0; n->kind == ND_CALL && n->name && i < m->helpers->len; i++) {
+  /* a helper's parameters, where the name is one helper's (an overloaded
+     one's call is C++'s to resolve: its arguments are left as they are) */
+  int named = 0;
+  for (int i = 0; n->kind == ND_CALL && n->name && i < m->helpers->len; i++)
+    named += !strcmp(((const Node *)m->helpers->items[i])->name, n->name);
+  for (int i = 0; named == 1 && i < m->helpers->len; i++) {
     const Node *h = m->helpers->items[i];
     for (int k = 0; !strcmp(h->name, n->name) && k < n->kids.len && k < h->kids.len; k++) {
       Type *to = ((Node *)h->kids.items[k])->ty;

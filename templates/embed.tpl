@@ -211,7 +211,10 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
 
 // cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`
 // changed to `tgm`, the size by reference, the stream 0 unless given
-// (the headers of the other element types add their overloads).
+// (the headers of the other element types add their overloads; of two
+// headers of one operator and type, both plain folds, the first defines it).
+#ifndef {{cub_guard}}
+#define {{cub_guard}}
 namespace tgm {
 namespace DeviceReduce {
 inline {{err_t}} {{cub_name}}(void *d_temp, size_t &temp_bytes, {{embed_in_decls}}, {{out_t}} *d_out,
@@ -231,6 +234,7 @@ inline {{err_t}} {{cub_name}}(void *d_temp, size_t &temp_bytes, const {{cub_long
 {{/cub_long}}
 } // namespace DeviceReduce
 } // namespace tgm
+#endif // {{cub_guard}}
 {{/cub_name}}
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

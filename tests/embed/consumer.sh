@@ -12,7 +12,8 @@
 #   - two different headers of one call in one file are an error, not one
 #     silently read for the other (the guard holds the header's hash);
 #   - tgm::DeviceReduce::Sum/Min called as cub::DeviceReduce's are (int64_t
-#     buffers too), only in headers of plain sums, maxima and minima;
+#     buffers too), only in headers of plain sums, maxima and minima, and
+#     two plain sums of one type (two spectra) define it once;
 #   - an application built for sm_75 holds no trap in a VR kernel (the
 #     warp-reduce instruction falls back to shuffles): on a newer GPU the
 #     header may pick VR, and its code, run from sm_75's PTX, trapped.
@@ -107,15 +108,18 @@ fi
 # an int count, the stream left out or given, float and int64_t buffers (long
 # on LP64, where the i64 header's own call takes long long), beside CUB; and
 # no tgm::DeviceReduce in a header of another spectrum (sum of squares)
+sed 's/\bsum\b/psum/g' codelets/sum.tgm >"$work/psum.tgm"
 "$gen" --embed --no-check --variant=DSL.VS.SV --type=i64 -o "$h/min_i64.h" codelets/min.tgm &&
-  "$gen" --embed --no-check --variant=DSL.VS.SV --type=f32 -o "$h/sumsq_f32.h" codelets/sumsq.tgm ||
-  fail "tgm-gen min i64, sumsq f32"
+  "$gen" --embed --no-check --variant=DSL.VS.SV --type=f32 -o "$h/sumsq_f32.h" codelets/sumsq.tgm &&
+  "$gen" --embed --no-check --variant=DSL.VS.SV --type=f32 -o "$h/psum_f32.h" "$work/psum.tgm" ||
+  fail "tgm-gen min i64, sumsq f32, psum f32"
 cat >"$work/cub.cu" <<'C'
 #include <cub/cub.cuh>
 #include <cstdint>
 #include "sum_f32.h"
 #include "min_i64.h"
 #include "sumsq_f32.h"
+#include "psum_f32.h" // a second plain sum of floats: tgm::DeviceReduce::Sum(float) once
 int as_cub(void *d_temp, size_t &bytes, const float *f, float *fo, int64_t *l, int64_t *lo,
            long long *ll, int n, cudaStream_t s) {
   cub::DeviceReduce::Sum(d_temp, bytes, f, fo, n, s);
