@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: max_i32.json.
-#ifndef TGM_EMBED_MAX_I32_FB563B32
-#define TGM_EMBED_MAX_I32_FB563B32
+#ifndef TGM_EMBED_MAX_I32_0E009C2C
+#define TGM_EMBED_MAX_I32_0E009C2C
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -2154,7 +2154,10 @@ inline cudaError_t tgm_max_i32(void *d_temp, size_t *temp_bytes, const int32_t *
 
 // cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`
 // changed to `tgm`, the size by reference, the stream 0 unless given
-// (the headers of the other element types add their overloads).
+// (the headers of the other element types add their overloads; of two
+// headers of one operator and type, both plain folds, the first defines it).
+#ifndef TGM_DEVICE_REDUCE_MAX_I32
+#define TGM_DEVICE_REDUCE_MAX_I32
 namespace tgm {
 namespace DeviceReduce {
 inline cudaError_t Max(void *d_temp, size_t &temp_bytes, const int32_t *d_in, int32_t *d_out,
@@ -2163,6 +2166,7 @@ inline cudaError_t Max(void *d_temp, size_t &temp_bytes, const int32_t *d_in, in
 }
 } // namespace DeviceReduce
 } // namespace tgm
+#endif // TGM_DEVICE_REDUCE_MAX_I32
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -2175,4 +2179,4 @@ inline cudaError_t Max(void *d_temp, size_t &temp_bytes, const int32_t *d_in, in
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_I32_FB563B32
+#endif // TGM_EMBED_MAX_I32_0E009C2C

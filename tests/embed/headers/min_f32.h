@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_f32.json.
-#ifndef TGM_EMBED_MIN_F32_C0DE03A6
-#define TGM_EMBED_MIN_F32_C0DE03A6
+#ifndef TGM_EMBED_MIN_F32_36D99B6E
+#define TGM_EMBED_MIN_F32_36D99B6E
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -2145,7 +2145,10 @@ inline cudaError_t tgm_min_f32(void *d_temp, size_t *temp_bytes, const float *d_
 
 // cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`
 // changed to `tgm`, the size by reference, the stream 0 unless given
-// (the headers of the other element types add their overloads).
+// (the headers of the other element types add their overloads; of two
+// headers of one operator and type, both plain folds, the first defines it).
+#ifndef TGM_DEVICE_REDUCE_MIN_F32
+#define TGM_DEVICE_REDUCE_MIN_F32
 namespace tgm {
 namespace DeviceReduce {
 inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const float *d_in, float *d_out,
@@ -2154,6 +2157,7 @@ inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const float *d_in, floa
 }
 } // namespace DeviceReduce
 } // namespace tgm
+#endif // TGM_DEVICE_REDUCE_MIN_F32
 #endif // !__CUDACC_RTC__
 } // namespace (the header's internal linkage)
 
@@ -2166,4 +2170,4 @@ inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const float *d_in, floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_F32_C0DE03A6
+#endif // TGM_EMBED_MIN_F32_36D99B6E
