@@ -1495,25 +1495,42 @@ bool sema_float_into_int(const Type *to, const Node *x, ElemType elem) {
          is_float_kind(type_concrete(x->ty, elem));
 }
 
-/* A ?: converts its float branches, so that `c ? in[i] : ~0u` keeps the
- * form cooperative codelets are read in. A narrow type converts through its
- * 32-bit one: (short)tgm_ftoi<int>(x). */
 /* An integer branch of a floating-point ?: goes through the float too, as
  * C++ converts it: (int)(float)16777217 is 16777216. A literal the float
  * holds exactly, or an end of its type's range (which saturates back to
  * itself: ~0u, INT_MIN), stays as it is, which keeps a cooperative
  * codelet's `c ? in[i] : ~0u` in the form it is read in. */
-static bool branch_exact(const Node *b, const Type *fty, ElemType elem) {
-  bool neg = b->kind == ND_UNARY && b->op == OP_NEG && b->lhs && b->lhs->kind == ND_INT;
-  const Node *lit = neg ? b->lhs : b;
-  if (lit->kind != ND_INT)
-    return false;
-  uint64_t v = (uint64_t)lit->ival;
-  int mant = type_concrete(fty, elem) == TY_DOUBLE ? 53 : 24;
-  if (v <= (1ull << mant))
+static bool fold_int(const Node *b, uint64_t *v) {
+  uint64_t x = 0, y = 0;
+  switch (b->kind) {
+  case ND_INT: *v = (uint64_t)b->ival; return true;
+  case ND_CAST: return b->lhs && fold_int(b->lhs, v);
+  case ND_UNARY:
+    if (!b->lhs || !fold_int(b->lhs, &x) || (b->op != OP_NEG && b->op != OP_BITNOT))
+      return false;
+    *v = b->op == OP_NEG ? -x : ~x;
     return true;
-  return v == 0xffffffffull || v == 0x7fffffffull || v == 0x80000000ull ||
-         v == 0x7fffffffffffffffull || v == 0x8000000000000000ull || v == ~0ull;
+  case ND_BINARY:
+    if (!b->lhs || !b->rhs || !fold_int(b->lhs, &x) || !fold_int(b->rhs, &y) ||
+        (b->op != OP_ADD && b->op != OP_SUB))
+      return false;
+    *v = b->op == OP_ADD ? x + y : x - y;
+    return true;
+  default: return false;
+  }
+}
+
+static bool branch_exact(const Node *b, const Type *fty, ElemType elem) {
+  uint64_t v = 0;
+  if (!fold_int(b, &v))
+    return false;
+  int bits = int_bits(b->ty, elem);
+  v = seq_fit(v, bits ? bits : -32);
+  uint64_t mag = (int64_t)v < 0 && bits <= 0 ? -v : v;
+  int mant = type_concrete(fty, elem) == TY_DOUBLE ? 53 : 24;
+  return mag <= (1ull << mant) || v == 0xffffffffull || v == 0x7fffffffull ||
+         v == 0xffffffff80000000ull || v == 0x7fffffffffffffffull || v == 0x8000000000000000ull ||
+         v == ~0ull;
 }
 
 static Node *int_branch(Arena *a, ElemType elem, Type *to, Type *fty, Node *b) {
@@ -1525,6 +1542,10 @@ static Node *int_branch(Arena *a, ElemType elem, Type *to, Type *fty, Node *b) {
   return sema_to_int(a, elem, to, f);
 }
 
+/* A ?: converts its float branches (and its integer ones through the
+ * float), so that `c ? in[i] : ~0u` keeps the form cooperative codelets are
+ * read in. A narrow type converts through its 32-bit one:
+ * (short)tgm_ftoi<int>(x). */
 Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x) {
   if (x->kind == ND_COND) {
     Type *fty = x->ty;
