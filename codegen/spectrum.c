@@ -895,8 +895,8 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
     derive(&dv);
     s->scalar = scalar;
-    /* after derive: a max or min into an integer accumulator converts its
-       element there (combined_value) */
+    /* whether the code converts a float to an integer (sema.c's
+       float_to_int): file.tpl's tgm_ftoi is written only then */
     for (int j = i; j < prog->codelets.len; j++) {
       Codelet *c = prog->codelets.items[j];
       if (!strcmp(c->name, s->name))
