@@ -619,9 +619,9 @@ static Type *conv_type(Conv *cv, CXType t) {
     break;
   case CXType_LValueReference: ty = conv_type(cv, clang_getPointeeType(t)); break;
   case CXType_FunctionProto: ty = type_new(cv->arena, TY_FUNC); break;
-  default:
+  default: /* its name without const (is_const below says that): `const short` is short */
     ty = type_new(cv->arena, TY_OTHER);
-    ty->name = take_string(cv->arena, clang_getTypeSpelling(t));
+    ty->name = take_string(cv->arena, clang_getTypeSpelling(clang_getUnqualifiedType(t)));
     break;
   }
   if (is_const && !ty->is_const) {

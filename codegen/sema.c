@@ -428,18 +428,35 @@ static bool always_returns(const Node *s) {
   }
 }
 
-/* char, short and their unsigned forms (int8_t, uint16_t, ...): a GPU
- * converts a float to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits.
- * 1 for the signed ones, 2 the unsigned, 0 any other type. */
-static int narrow_int(const Type *t) {
-  static const char *const names[][2] = {{"char", "1"},           {"signed char", "1"},
-                                         {"unsigned char", "2"},  {"short", "1"},
-                                         {"short int", "1"},      {"signed short", "1"},
-                                         {"unsigned short", "2"}, {"unsigned short int", "2"}};
-  for (size_t i = 0; t && t->kind == TY_OTHER && t->name && i < COUNT_OF(names); i++)
-    if (!strcmp(t->name, names[i][0]))
-      return names[i][1][0] - '0';
+/* char, short and their unsigned forms (int8_t, uint16_t, ...), char16_t,
+ * char32_t and wchar_t (TY_OTHER to the front end): a GPU converts a float
+ * to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits. narrow_int: 1 for
+ * the signed ones, 2 the unsigned, 0 any other type. */
+static const struct {
+  const char *name;
+  int bits; /* negative: signed */
+} narrow_types[] = {{"char", -8},           {"signed char", -8},
+                    {"unsigned char", 8},   {"short", -16},
+                    {"short int", -16},     {"signed short", -16},
+                    {"unsigned short", 16}, {"unsigned short int", 16},
+                    {"char16_t", 16},       {"char32_t", 32},
+                    {"wchar_t", -32}};
+
+static int narrow_bits(const Type *t) {
+  if (!t || t->kind != TY_OTHER || !t->name)
+    return 0;
+  const char *nm = t->name; /* clang's spelling: `const char32_t` for a const local */
+  while (!strncmp(nm, "const ", 6) || !strncmp(nm, "volatile ", 9))
+    nm += nm[0] == 'c' ? 6 : 9;
+  for (size_t i = 0; i < COUNT_OF(narrow_types); i++)
+    if (!strcmp(nm, narrow_types[i].name))
+      return narrow_types[i].bits;
   return 0;
+}
+
+static int narrow_int(const Type *t) {
+  int bits = narrow_bits(t);
+  return bits < 0 ? 1 : bits > 0 ? 2 : 0;
 }
 
 /* What a compound codelet's Sequences say, evaluated. tgm runs tiles of
@@ -490,9 +507,9 @@ static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...) {
 
 /* The bits of an integer type, negative when it is signed; 0 for any other. */
 static int int_bits(const Type *t, ElemType elem) {
-  int narrow = narrow_int(t);
+  int narrow = narrow_bits(t);
   if (narrow)
-    return (strstr(t->name, "char") ? 8 : 16) * (narrow == 2 ? 1 : -1);
+    return narrow;
   switch (t ? type_concrete(t, elem) : TY_VOID) {
   case TY_BOOL: return 1;
   case TY_INT: return -32;

@@ -162,7 +162,8 @@ all_right else_if.tgm i32 chain_i32 105
 # narrow types: written through tgm_ftoi (the GPU's conversion), checked
 all_right ftoi_forms.tgm f32 fforms_f32 8
 grep -q "b = tgm_ftoi<int>(b + x);" "$work/fforms_f32/fforms_f32.cu" &&
-  grep -q "char c = (char)tgm_ftoi<int>(in\[i\]);" "$work/fforms_f32/fforms_f32.cu" ||
+  grep -q "char c = (char)tgm_ftoi<int>(in\[i\]);" "$work/fforms_f32/fforms_f32.cu" &&
+  grep -q "const unsigned short h = (const unsigned short)tgm_ftoi<unsigned>(x);" "$work/fforms_f32/fforms_f32.cu" ||
   fail "ftoi_forms: a conversion not written through tgm_ftoi"
 # Sequences spelled otherwise than the shipped codelets, every element in
 # one part (evaluated over sample sizes: tests/errors/partition_*.tgm)
