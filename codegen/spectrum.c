@@ -276,11 +276,18 @@ static Node *combined_value(Derive *dv, Node *s) {
   Node *r = as->rhs; /* of the calls, only max and min combine */
   if (as->op == OP_NONE && r->kind == ND_CALL && strcmp(r->name, "max") && strcmp(r->name, "min"))
     return NULL;
-  /* a float element into an integer accumulator by max or min: C++
-     compares in floating point (a NaN element is skipped, `if (x > acc) acc
-     = x;` too) and converts after, which no fold of converted elements
-     gives for a NaN: the element is converted by the user, where tgm writes
-     it as the GPU converts (+ and * of one are an error: check_rounding) */
+  /* a float value into an integer accumulator by max or min: C++ compares
+     in floating point (a NaN is skipped, `if (x > acc) acc = x;` too) and
+     converts after, which no fold of converted values gives for a NaN. Over
+     floating-point elements (NaN is an element's value) the codelet converts
+     it; over integer ones (`max(acc, fabs(in[i]))`: no NaN but sqrt of a
+     negative's) tgm converts each value as the GPU does, before the combine.
+     (+ and * of one are an error: check_rounding.) */
+  if (as->op == OP_NONE && r->kind == ND_CALL && sema_float_into_int(dv->acc->ty, *x, dv->elem) &&
+      !elem_info(dv->elem)->is_float) {
+    *x = sema_to_int(dv->ctx->arena, dv->elem, dv->acc->ty, *x);
+    return *x;
+  }
   if (as->op == OP_NONE && r->kind == ND_CALL && sema_float_into_int(dv->acc->ty, *x, dv->elem)) {
     Arena *a = dv->ctx->arena;
     const char *acc_t = type_str(a, type_new(a, type_concrete(dv->acc->ty, dv->elem)));
