@@ -174,9 +174,10 @@ grep -q '"transform": "(in\[i\] > t) ? in\[i\] : (in\[i\] < -t) ? 2 \* in\[i\] :
 all_right continue_nested.tgm i32 nc_i32 105
 grep -q '"transform": "!(in\[i\] > 0 && in\[i\] > t) ? in\[i\] : 0"' "$work/nc_i32/nc_i32.json" ||
   fail "continue_nested.tgm: the transform is not guarded by both conditions"
-# file-scope constants: their values, spelled in their types (HALF over f32: 2.0f)
+# file-scope constants: their values, spelled in their types (HALF over f32: 2.0f;
+# (int) of a float through tgm_ftoi)
 all_right file_constant.tgm f32 fc_f32 63
-grep -q '"transform": "(int)in\[i\] / 2.0f + 3"' "$work/fc_f32/fc_f32.json" ||
+grep -q '"transform": "tgm_ftoi<int>(in\[i\]) / 2.0f + 3"' "$work/fc_f32/fc_f32.json" ||
   fail "file_constant.tgm: the constants are not their typed values"
 
 # parameters get distinct values in the check (lo 3, hi 303), and a
