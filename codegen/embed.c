@@ -677,23 +677,18 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
       buf_printf(&pargs, ", %s", p->name);
     }
     tpl_set(d, "embed_in_decls", arena_strdup(a, decls.data));
-    /* the name cub::DeviceReduce gives what a plain fold of + max min computes */
-    tpl_set(d, "cub_name",
-            !spectrum_is_plain(s) ? ""
-            : s->op == OP_ADD     ? "Sum"
-            : s->op == OP_MAX     ? "Max"
-            : s->op == OP_MIN     ? "Min"
-                                  : "");
-    Buf guard = {0};
-    buf_printf(&guard, "TGM_DEVICE_REDUCE_%s_%s",
-               s->op == OP_ADD   ? "SUM"
-               : s->op == OP_MAX ? "MAX"
-                                 : "MIN",
-               ei->name);
-    for (char *g = guard.data; *g; g++)
+    /* the name cub::DeviceReduce gives what a plain fold of + max min
+       computes, and the guard that defines it once for its type */
+    const char *cub = !spectrum_is_plain(s) ? ""
+                      : s->op == OP_ADD     ? "Sum"
+                      : s->op == OP_MAX     ? "Max"
+                      : s->op == OP_MIN     ? "Min"
+                                            : "";
+    tpl_set(d, "cub_name", cub);
+    char *guard = arena_printf(a, "TGM_DEVICE_REDUCE_%s_%s", cub, ei->name);
+    for (char *g = guard; *g; g++)
       *g = (char)toupper((unsigned char)*g);
-    tpl_set(d, "cub_guard", arena_strdup(a, guard.data));
-    buf_free(&guard);
+    tpl_set(d, "cub_guard", guard);
     /* int64_t is long where long has 64 bits (LP64), not long long: CUB's
        call over int64_t buffers needs that overload too */
     tpl_set(d, "cub_long",

@@ -1501,15 +1501,12 @@ static Node *math_args(Node *n, void *data) {
  * is stored in an integer, returned as one, passed to a helper's integer
  * parameter or combined by max or min into an integer accumulator, becomes
  * tgm_ftoi<I>(x) (file.tpl): the GPU's rule on every platform. */
-static bool is_float_kind(TypeKind k) { return k == TY_FLOAT || k == TY_DOUBLE; }
-
-static bool is_int_kind(TypeKind k) {
-  return k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG;
-}
-
 bool sema_float_into_int(const Type *to, const Node *x, ElemType elem) {
-  return to && x && x->ty && (is_int_kind(type_concrete(to, elem)) || narrow_int(to)) &&
-         is_float_kind(type_concrete(x->ty, elem));
+  if (!to || !x || !x->ty)
+    return false;
+  int bits = int_bits(to, elem); /* any integer type but bool (1: x != 0, defined) */
+  TypeKind from = type_concrete(x->ty, elem);
+  return (bits < -1 || bits > 1) && (from == TY_FLOAT || from == TY_DOUBLE);
 }
 
 /* An integer branch of a floating-point ?: goes through the float too, as

@@ -903,7 +903,9 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     derive(&dv);
     s->scalar = scalar;
     /* whether the code converts a float to an integer (sema.c's
-       float_to_int): file.tpl's tgm_ftoi is written only then */
+       float_to_int; combined_value's conversion is in the scalar codelet's
+       own code, which the transform is copied from): file.tpl's tgm_ftoi is
+       written only then */
     for (int j = i; j < prog->codelets.len; j++) {
       Codelet *c = prog->codelets.items[j];
       if (!strcmp(c->name, s->name))
@@ -911,8 +913,6 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
     }
     for (int j = 0; j < prog->helpers.len; j++)
       node_walk(((Node *)prog->helpers.items[j])->body, calls_ftoi, &s->ftoi);
-    if (s->transform)
-      node_walk(s->transform, calls_ftoi, &s->ftoi);
     /* a block's shared atomic combines accumulators: it has their type */
     for (int j = 0; s->acc_ty && j < prog->codelets.len; j++) {
       const Codelet *c = prog->codelets.items[j];
