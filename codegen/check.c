@@ -333,14 +333,15 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
       if (c->rows || c->cols)
         buf_printf(&runs,
                    "run_variant(\"%s\", %u, [](auto... a) { return ns::launch_%s<%u>(a...); }, "
-                   "ns::temp_bytes_%s<%u>, %s, sizeof %s / sizeof *%s) ||\n               ",
+                   "ns::temp_bytes_%s<%u>, %s, sizeof %s / sizeof *%s, %s) ||\n               ",
                    p->id, blocks[k], p->cname, blocks[k], p->cname, blocks[k], groups, groups,
-                   groups);
+                   groups, p->kernel->per_items ? "true" : "false");
       else
         buf_printf(&runs,
-                   "run_variant(\"%s\", %u, ns::launch_%s<%u>, ns::temp_bytes_%s<%u>) ||\n"
+                   "run_variant(\"%s\", %u, ns::launch_%s<%u>, ns::temp_bytes_%s<%u>, %s) ||\n"
                    "               ",
-                   p->id, blocks[k], p->cname, blocks[k], p->cname, blocks[k]);
+                   p->id, blocks[k], p->cname, blocks[k], p->cname, blocks[k],
+                   p->kernel->per_items ? "true" : "false");
     tpl_set(it, "runs", arena_strndup(a, runs.data, runs.len));
     buf_free(&runs);
   }

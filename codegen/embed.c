@@ -766,6 +766,9 @@ int gen_embed(Buf *out, Arena *a, const Composition *c, const char *source, cons
     tpl_set(it, "cname", p->cname);
     tpl_setf(it, "block", "%u", ch->block);
     tpl_setf(it, "items", "%u", ch->items);
+    /* the launcher's ITEMS: its kernel alone is compiled (launch.tpl) */
+    tpl_set(it, "items_path",
+            p->kernel->per_items ? arena_printf(a, ", %u", tgm_items_path(ch->items)) : "");
     tpl_set(it, "cap_arg", cap_arg(a, ch));
     tpl_set(it, "cap_note",
             is_strided(p)                 ? arena_printf(a, ", %u blocks per SM at most", ch->cap)

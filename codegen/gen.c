@@ -433,6 +433,12 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
       tpl_set(it, "id", p->id);
       tpl_set(it, "cname", p->cname);
       tpl_set(it, "grouped", p->g == G_RW ? "1" : "");
+      /* a kernel a path of loads in flight (kernel.c's per_items) */
+      tpl_set(it, "per_items", p->kernel->per_items ? "1" : "");
+      tpl_set(it, "per_items_single", p->kernel->per_items && p->g != G_RW ? "1" : "");
+      tpl_set(it, "whole", p->kernel->per_items ? "" : "1");
+      tpl_set(it, "kernel",
+              p->kernel->per_items ? "kernel" : arena_printf(a, "%s<BLOCK>", p->cname));
       tpl_set(it, "row_packed", p->packed_rows ? "1" : "");
       tpl_set(it, "single", p->g == G_RB ? "1" : "");
       tpl_set(it, "parts", p->g == G_RL ? "1" : "");
@@ -475,6 +481,9 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
     tpl_set(it, "has_counter", p->counter ? "true" : "false");
     tpl_set(it, "needs_init", p->needs_init ? "1" : "");
     tpl_set(it, "pass2", p->pass2 ? "1" : "");
+    tpl_set(it, "per_items", p->kernel->per_items ? "1" : "");
+    tpl_set(it, "whole", p->kernel->per_items ? "" : "1");
+    tpl_set(it, "kernel", p->kernel->per_items ? "kernel" : arena_printf(a, "%s<BLOCK>", p->cname));
     tpl_set(it, "deterministic", p->deterministic ? "1" : "0");
     tpl_set(it, "more", i < last ? " \\" : "");
   }

@@ -1,7 +1,8 @@
 /* kernel.c -- the kernels' signatures, by role.
  *
  * Every plan's kernel is
- *   template <unsigned BLOCK>
+ *   template <unsigned BLOCK>   (also on ITEMS where the thread level loads
+ *                                vectors on a strided grid: kernel_values)
  *   __global__ void __launch_bounds__(BLOCK)
  *   NAME(const T *x, [const T *y, ...] tgm_size n, R *out, A *partials, unsigned *counter,
  *        unsigned items, [params...])
@@ -29,16 +30,32 @@ static Node *add(Arena *a, Kernel *k, const char *role, Node *param) {
   return param;
 }
 
+const char *kernel_template_args(const Kernel *k) {
+  static const char *const args[2][2] = {{"<BLOCK>", "<BLOCK, ITEMS>"},
+                                         {"<BLOCK, GROUP>", "<BLOCK, GROUP, ITEMS>"}};
+  return args[k->grouped][k->per_items];
+}
+
+/* the kernel's template head, from the same flags */
+static void kernel_spell(Kernel *k) {
+  static const char *const heads[2][2] = {{"template <unsigned BLOCK>\n__global__",
+                                           "template <unsigned BLOCK, unsigned ITEMS>\n__global__"},
+                                          {"template <unsigned BLOCK, unsigned GROUP>\n__global__",
+                                           "template <unsigned BLOCK, unsigned GROUP, unsigned "
+                                           "ITEMS>\n__global__"}};
+  k->fn->spelling = heads[k->grouped][k->per_items];
+}
+
 static Kernel *kernel_begin(Arena *a, const Composition *c, const char *name, BlockKind b) {
   Loc loc = c->block[b].cd ? c->block[b].cd->loc : c->spec->scalar->loc;
   Kernel *k = arena_alloc(a, sizeof *k);
   Node *fn = node_new(a, ND_FUNC, loc);
   fn->name = name;
   fn->ty = type_new(a, TY_VOID);
-  fn->spelling = "template <unsigned BLOCK>\n__global__";
   fn->qual = Q_KERNEL; /* printed with __launch_bounds__(BLOCK) */
   fn->body = mk_block(a, loc);
   k->fn = fn;
+  kernel_spell(k);
   return k;
 }
 
@@ -80,8 +97,8 @@ Kernel *kernel_rows(Arena *a, const Composition *c, const char *name, BlockKind 
                     bool temp) {
   Kernel *k = kernel_begin(a, c, name, b);
   Loc loc = k->fn->loc;
-  if (grouped)
-    k->fn->spelling = "template <unsigned BLOCK, unsigned GROUP>\n__global__";
+  k->grouped = grouped;
+  kernel_spell(k);
   const PtrVec *ins = &c->spec->inputs;
   for (int i = 0; i < ins->len; i++) {
     const SpecInput *in = ins->items[i];
@@ -185,13 +202,18 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value) {
  * to the row (`ins`, NULL: the inputs) and the thread's place in its group.
  * `first` (strided vectors only): tgm_values_DS_SV_first, which loads a
  * block's first chunk before anything else is computed. */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, bool first,
-                    const char *threads, Node *const *ins, Node *bidx, Node *gdim, Node *tidx) {
+Node *kernel_values(Arena *a, Kernel *k, GridKind g, ThreadKind t, bool first, const char *threads,
+                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx) {
   Loc loc = k->fn->loc;
   assert(!first || (t == T_SV && !grid_tiled(g)));
+  /* vectors on a strided grid: ITEMS loads in flight, a kernel a path
+   * (file.tpl's tgm_values_DS_SV); a tiled grid's items are its tiles' */
+  k->per_items = t == T_SV && !grid_tiled(g);
+  kernel_spell(k);
   Node *call = mk_call(a, loc,
-                       arena_printf(a, "tgm_values_%s_%s%s<%s>", grid_tiled(g) ? "DT" : "DS",
-                                    thread_code(t), first ? "_first" : "", threads),
+                       arena_printf(a, "tgm_values_%s_%s%s<%s%s>", grid_tiled(g) ? "DT" : "DS",
+                                    thread_code(t), first ? "_first" : "", threads,
+                                    k->per_items ? ", ITEMS" : ""),
                        0);
   call->ty = type_new(a, TY_ACC);
   for (int i = 0; i < k->inputs.len; i++)

@@ -74,8 +74,9 @@ json_t *manifest_tunables(const Plan *p) {
   return tun;
 }
 
-/* templ: the template arguments the name expression takes ("<BLOCK>"; RW's
- * "<BLOCK, GROUP>", GROUP its per_row), or "" */
+/* templ: the template arguments the name expression takes (kernel.c's
+ * kernel_template_args: "<BLOCK>"; RW's GROUP is its per_row, ITEMS a
+ * launch's items as tgm_items_path gives them), or "" */
 static json_t *launch(const char *ns, const char *kernel, const char *templ, const char *grid,
                       const char *block, const char *const args[], size_t nargs) {
   json_t *l = json_object();
@@ -173,16 +174,17 @@ static json_t *variant(Arena *a, const Plan *p, const char *ns,
     json_array_append_new(ls, launch(ns, "tgm_init_out", "", "rows_init", "256", rargs, 2));
   }
   if (p->g == G_RW || p->g == G_RB || grid_row_parts(p->g) || grid_cols(p->g)) { /* its kernel */
-    json_array_append_new(ls, launch(ns, p->cname, p->g == G_RW ? "<BLOCK, GROUP>" : "<BLOCK>",
-                                     p->grid_rule, "BLOCK", (const char **)p->kernel->roles.items,
-                                     (size_t)kr->len));
+    json_array_append_new(ls,
+                          launch(ns, p->cname, kernel_template_args(p->kernel), p->grid_rule,
+                                 "BLOCK", (const char **)p->kernel->roles.items, (size_t)kr->len));
     json_object_set_new(v, "launches_m_positive", ls);
     return v;
   }
   if (p->needs_init)
     json_array_append_new(ls, launch(ns, "tgm_init", "", "one", "1", iargs, ni));
-  json_array_append_new(ls, launch(ns, p->cname, "<BLOCK>", p->grid_rule, "BLOCK",
-                                   (const char **)p->kernel->roles.items, (size_t)kr->len));
+  json_array_append_new(ls,
+                        launch(ns, p->cname, kernel_template_args(p->kernel), p->grid_rule, "BLOCK",
+                               (const char **)p->kernel->roles.items, (size_t)kr->len));
   if (p->pass2)
     json_array_append_new(ls, launch(ns, arena_printf(a, "%s_pass2", p->cname), "<BLOCK>", "one",
                                      "BLOCK", (const char **)p->pass2->roles.items,

@@ -576,9 +576,11 @@ typedef struct {
   Node *fn;      /* ND_FUNC */
   PtrVec inputs; /* Node * (ND_PARAM): const T *x, ... (main kernel) */
   Node *n, *out, *partials, *counter, *items, *count; /* NULL where absent */
-  Node *m, *ld;  /* a row kernel's rows and leading dimension */
-  PtrVec params; /* Node * (ND_PARAM): the spectrum's scalar parameters */
-  PtrVec roles;  /* const char *: each parameter's role, in order (manifest) */
+  Node *m, *ld;   /* a row kernel's rows and leading dimension */
+  PtrVec params;  /* Node * (ND_PARAM): the spectrum's scalar parameters */
+  PtrVec roles;   /* const char *: each parameter's role, in order (manifest) */
+  bool grouped;   /* a template on GROUP too (RW: a row's threads) */
+  bool per_items; /* and on ITEMS: a strided grid's vector loads in flight (kernel_values) */
 } Kernel;
 
 typedef struct {
@@ -664,8 +666,12 @@ Node *kernel_block_call(Arena *a, const BlockImpl *im, Node *value);
  * inputs as the call passes them (NULL: the kernel's parameters); `first`:
  * DS_SV's form that loads a block's first chunk before anything else
  * (tgm_values_DS_SV_first, the 1-D kernels') */
-Node *kernel_values(Arena *a, const Kernel *k, GridKind g, ThreadKind t, bool first,
-                    const char *threads, Node *const *ins, Node *bidx, Node *gdim, Node *tidx);
+Node *kernel_values(Arena *a, Kernel *k, GridKind g, ThreadKind t, bool first, const char *threads,
+                    Node *const *ins, Node *bidx, Node *gdim, Node *tidx);
+/* The template arguments a kernel's name takes, as the manifest's name
+ * expression and the launchers write them: "<BLOCK>", "<BLOCK, GROUP>",
+ * "<BLOCK, ITEMS>" or "<BLOCK, GROUP, ITEMS>" */
+const char *kernel_template_args(const Kernel *k);
 
 /* Grid-level transformations: each finishes plan p's kernel, whose body
  * ends with `value` (a declaration) holding the block's result in thread

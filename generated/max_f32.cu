@@ -277,25 +277,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -957,11 +960,11 @@ void __launch_bounds__(BLOCK) max_DS_V_SS_pass2(const A *__restrict__ partials, 
 }
 
 // DS.V.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1026,11 +1029,11 @@ void __launch_bounds__(BLOCK) max_DS_VS_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1095,11 +1098,11 @@ void __launch_bounds__(BLOCK) max_DS_VA1_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA1.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1164,11 +1167,11 @@ void __launch_bounds__(BLOCK) max_DS_VA2_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA2.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1233,11 +1236,11 @@ void __launch_bounds__(BLOCK) max_DS_VA2S_SS_pass2(const A *__restrict__ partial
 }
 
 // DS.VA2S.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1302,11 +1305,11 @@ void __launch_bounds__(BLOCK) max_DS_VW_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1585,11 +1588,11 @@ void __launch_bounds__(BLOCK) max_DSA_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSA.V.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1624,11 +1627,11 @@ void __launch_bounds__(BLOCK) max_DSA_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VS.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1663,11 +1666,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA1.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1702,11 +1705,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA2.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1741,11 +1744,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSA.VA2S.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1780,11 +1783,11 @@ void __launch_bounds__(BLOCK) max_DSA_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VW.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2293,11 +2296,11 @@ void __launch_bounds__(BLOCK) max_DSL_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2368,11 +2371,11 @@ void __launch_bounds__(BLOCK) max_DSL_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2443,11 +2446,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2518,11 +2521,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2593,11 +2596,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2668,11 +2671,11 @@ void __launch_bounds__(BLOCK) max_DSL_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2719,11 +2722,11 @@ void __launch_bounds__(BLOCK) max_B1_V_SS(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2758,11 +2761,11 @@ void __launch_bounds__(BLOCK) max_B1_VS_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2797,11 +2800,11 @@ void __launch_bounds__(BLOCK) max_B1_VA1_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2836,11 +2839,11 @@ void __launch_bounds__(BLOCK) max_B1_VA2_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2875,11 +2878,11 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // B1.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2914,11 +2917,11 @@ void __launch_bounds__(BLOCK) max_B1_VW_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -2933,7 +2936,10 @@ void __launch_bounds__(BLOCK) max_B1_VW_SV(const T *__restrict__ in, tgm_size n,
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -2962,6 +2968,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -4124,7 +4137,7 @@ size_t temp_bytes_max_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4140,7 +4153,12 @@ cudaError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -4208,7 +4226,7 @@ size_t temp_bytes_max_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4224,7 +4242,12 @@ cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -4292,7 +4315,7 @@ size_t temp_bytes_max_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4308,7 +4331,12 @@ cudaError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -4376,7 +4404,7 @@ size_t temp_bytes_max_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4392,7 +4420,12 @@ cudaError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -4460,7 +4493,7 @@ size_t temp_bytes_max_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DS.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4476,7 +4509,12 @@ cudaError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -4544,7 +4582,7 @@ size_t temp_bytes_max_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4560,7 +4598,12 @@ cudaError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5072,7 +5115,7 @@ size_t temp_bytes_max_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5086,7 +5129,12 @@ cudaError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -5147,7 +5195,7 @@ size_t temp_bytes_max_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5161,7 +5209,12 @@ cudaError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -5222,7 +5275,7 @@ size_t temp_bytes_max_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5236,7 +5289,12 @@ cudaError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -5297,7 +5355,7 @@ size_t temp_bytes_max_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5311,7 +5369,12 @@ cudaError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -5372,7 +5435,7 @@ size_t temp_bytes_max_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSA.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5386,7 +5449,12 @@ cudaError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -5447,7 +5515,7 @@ size_t temp_bytes_max_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5461,7 +5529,12 @@ cudaError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6032,7 +6105,7 @@ size_t temp_bytes_max_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6049,7 +6122,12 @@ cudaError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6116,7 +6194,7 @@ size_t temp_bytes_max_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6133,7 +6211,12 @@ cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6200,7 +6283,7 @@ size_t temp_bytes_max_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6217,7 +6300,12 @@ cudaError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6284,7 +6372,7 @@ size_t temp_bytes_max_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6301,7 +6389,12 @@ cudaError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6368,7 +6461,7 @@ size_t temp_bytes_max_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSL.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6385,7 +6478,12 @@ cudaError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6452,7 +6550,7 @@ size_t temp_bytes_max_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6469,7 +6567,12 @@ cudaError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6528,7 +6631,7 @@ size_t temp_bytes_max_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6541,7 +6644,12 @@ cudaError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6600,7 +6708,7 @@ size_t temp_bytes_max_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6613,7 +6721,12 @@ cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6672,7 +6785,7 @@ size_t temp_bytes_max_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6685,7 +6798,12 @@ cudaError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6744,7 +6862,7 @@ size_t temp_bytes_max_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6757,7 +6875,12 @@ cudaError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6816,7 +6939,7 @@ size_t temp_bytes_max_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // B1.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6829,7 +6952,12 @@ cudaError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6888,7 +7016,7 @@ size_t temp_bytes_max_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6901,7 +7029,12 @@ cudaError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 

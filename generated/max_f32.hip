@@ -295,25 +295,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -975,11 +978,11 @@ void __launch_bounds__(BLOCK) max_DS_V_SS_pass2(const A *__restrict__ partials, 
 }
 
 // DS.V.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1044,11 +1047,11 @@ void __launch_bounds__(BLOCK) max_DS_VS_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1113,11 +1116,11 @@ void __launch_bounds__(BLOCK) max_DS_VA1_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA1.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1182,11 +1185,11 @@ void __launch_bounds__(BLOCK) max_DS_VA2_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA2.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1251,11 +1254,11 @@ void __launch_bounds__(BLOCK) max_DS_VA2S_SS_pass2(const A *__restrict__ partial
 }
 
 // DS.VA2S.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1320,11 +1323,11 @@ void __launch_bounds__(BLOCK) max_DS_VW_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1603,11 +1606,11 @@ void __launch_bounds__(BLOCK) max_DSA_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSA.V.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1642,11 +1645,11 @@ void __launch_bounds__(BLOCK) max_DSA_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VS.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1681,11 +1684,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA1.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1720,11 +1723,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA2.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1759,11 +1762,11 @@ void __launch_bounds__(BLOCK) max_DSA_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSA.VA2S.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1798,11 +1801,11 @@ void __launch_bounds__(BLOCK) max_DSA_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VW.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2311,11 +2314,11 @@ void __launch_bounds__(BLOCK) max_DSL_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2386,11 +2389,11 @@ void __launch_bounds__(BLOCK) max_DSL_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2461,11 +2464,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2536,11 +2539,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2611,11 +2614,11 @@ void __launch_bounds__(BLOCK) max_DSL_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2686,11 +2689,11 @@ void __launch_bounds__(BLOCK) max_DSL_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2737,11 +2740,11 @@ void __launch_bounds__(BLOCK) max_B1_V_SS(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2776,11 +2779,11 @@ void __launch_bounds__(BLOCK) max_B1_VS_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2815,11 +2818,11 @@ void __launch_bounds__(BLOCK) max_B1_VA1_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2854,11 +2857,11 @@ void __launch_bounds__(BLOCK) max_B1_VA2_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2893,11 +2896,11 @@ void __launch_bounds__(BLOCK) max_B1_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // B1.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2932,11 +2935,11 @@ void __launch_bounds__(BLOCK) max_B1_VW_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -2951,7 +2954,10 @@ void __launch_bounds__(BLOCK) max_B1_VW_SV(const T *__restrict__ in, tgm_size n,
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__HIPCC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -2980,6 +2986,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -4142,7 +4155,7 @@ size_t temp_bytes_max_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4158,7 +4171,12 @@ hipError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4226,7 +4244,7 @@ size_t temp_bytes_max_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4242,7 +4260,12 @@ hipError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4310,7 +4333,7 @@ size_t temp_bytes_max_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4326,7 +4349,12 @@ hipError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4394,7 +4422,7 @@ size_t temp_bytes_max_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4410,7 +4438,12 @@ hipError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4478,7 +4511,7 @@ size_t temp_bytes_max_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DS.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4494,7 +4527,12 @@ hipError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4562,7 +4600,7 @@ size_t temp_bytes_max_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4578,7 +4616,12 @@ hipError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -5090,7 +5133,7 @@ size_t temp_bytes_max_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5104,7 +5147,12 @@ hipError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5165,7 +5213,7 @@ size_t temp_bytes_max_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5179,7 +5227,12 @@ hipError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5240,7 +5293,7 @@ size_t temp_bytes_max_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5254,7 +5307,12 @@ hipError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5315,7 +5373,7 @@ size_t temp_bytes_max_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5329,7 +5387,12 @@ hipError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5390,7 +5453,7 @@ size_t temp_bytes_max_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSA.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5404,7 +5467,12 @@ hipError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5465,7 +5533,7 @@ size_t temp_bytes_max_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5479,7 +5547,12 @@ hipError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(max_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6050,7 +6123,7 @@ size_t temp_bytes_max_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6067,7 +6140,12 @@ hipError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6134,7 +6212,7 @@ size_t temp_bytes_max_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6151,7 +6229,12 @@ hipError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6218,7 +6301,7 @@ size_t temp_bytes_max_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6235,7 +6318,12 @@ hipError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6302,7 +6390,7 @@ size_t temp_bytes_max_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6319,7 +6407,12 @@ hipError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6386,7 +6479,7 @@ size_t temp_bytes_max_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSL.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6403,7 +6496,12 @@ hipError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6470,7 +6568,7 @@ size_t temp_bytes_max_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6487,7 +6585,12 @@ hipError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6546,7 +6649,7 @@ size_t temp_bytes_max_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6559,7 +6662,12 @@ hipError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6618,7 +6726,7 @@ size_t temp_bytes_max_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6631,7 +6739,12 @@ hipError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6690,7 +6803,7 @@ size_t temp_bytes_max_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6703,7 +6816,12 @@ hipError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6762,7 +6880,7 @@ size_t temp_bytes_max_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6775,7 +6893,12 @@ hipError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6834,7 +6957,7 @@ size_t temp_bytes_max_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // B1.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6847,7 +6970,12 @@ hipError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6906,7 +7034,7 @@ size_t temp_bytes_max_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6919,7 +7047,12 @@ hipError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 

@@ -289,25 +289,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -1154,11 +1157,11 @@ void __launch_bounds__(BLOCK) min_DS_V_SS_pass2(const A *__restrict__ partials, 
 }
 
 // DS.V.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1223,11 +1226,11 @@ void __launch_bounds__(BLOCK) min_DS_VS_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1292,11 +1295,11 @@ void __launch_bounds__(BLOCK) min_DS_VR_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VR.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = min_coop_redux<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1361,11 +1364,11 @@ void __launch_bounds__(BLOCK) min_DS_VA1_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA1.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1430,11 +1433,11 @@ void __launch_bounds__(BLOCK) min_DS_VA2_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA2.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1499,11 +1502,11 @@ void __launch_bounds__(BLOCK) min_DS_VA2S_SS_pass2(const A *__restrict__ partial
 }
 
 // DS.VA2S.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1568,11 +1571,11 @@ void __launch_bounds__(BLOCK) min_DS_VW_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1637,11 +1640,11 @@ void __launch_bounds__(BLOCK) min_DS_VRW_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VRW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = min_coop_redux_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1998,11 +2001,11 @@ void __launch_bounds__(BLOCK) min_DSA_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSA.V.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2037,11 +2040,11 @@ void __launch_bounds__(BLOCK) min_DSA_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VS.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2076,11 +2079,11 @@ void __launch_bounds__(BLOCK) min_DSA_VR_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VR.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = min_coop_redux<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2115,11 +2118,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA1.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2154,11 +2157,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA2.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2193,11 +2196,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSA.VA2S.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2232,11 +2235,11 @@ void __launch_bounds__(BLOCK) min_DSA_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VW.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2271,11 +2274,11 @@ void __launch_bounds__(BLOCK) min_DSA_VRW_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VRW.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = min_coop_redux_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2934,11 +2937,11 @@ void __launch_bounds__(BLOCK) min_DSL_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3009,11 +3012,11 @@ void __launch_bounds__(BLOCK) min_DSL_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3084,11 +3087,11 @@ void __launch_bounds__(BLOCK) min_DSL_VR_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VR.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = min_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3159,11 +3162,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3234,11 +3237,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3309,11 +3312,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3384,11 +3387,11 @@ void __launch_bounds__(BLOCK) min_DSL_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3459,11 +3462,11 @@ void __launch_bounds__(BLOCK) min_DSL_VRW_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VRW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = min_coop_redux_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -3510,11 +3513,11 @@ void __launch_bounds__(BLOCK) min_B1_V_SS(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -3549,11 +3552,11 @@ void __launch_bounds__(BLOCK) min_B1_VS_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -3588,11 +3591,11 @@ void __launch_bounds__(BLOCK) min_B1_VR_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VR.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VR_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = min_coop_redux<BLOCK>(value);
   // grid: a single block writes the result
@@ -3627,11 +3630,11 @@ void __launch_bounds__(BLOCK) min_B1_VA1_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -3666,11 +3669,11 @@ void __launch_bounds__(BLOCK) min_B1_VA2_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -3705,11 +3708,11 @@ void __launch_bounds__(BLOCK) min_B1_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // B1.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -3744,11 +3747,11 @@ void __launch_bounds__(BLOCK) min_B1_VW_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -3783,11 +3786,11 @@ void __launch_bounds__(BLOCK) min_B1_VRW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VRW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VRW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = min_coop_redux_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -3802,7 +3805,10 @@ void __launch_bounds__(BLOCK) min_B1_VRW_SV(const T *__restrict__ in, tgm_size n
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -3831,6 +3837,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -5161,7 +5174,7 @@ size_t temp_bytes_min_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5177,7 +5190,12 @@ cudaError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5245,7 +5263,7 @@ size_t temp_bytes_min_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5261,7 +5279,12 @@ cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5329,7 +5352,7 @@ size_t temp_bytes_min_DS_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VR.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5345,7 +5368,12 @@ cudaError_t launch_min_DS_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VR_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VR_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VR_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VR_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5413,7 +5441,7 @@ size_t temp_bytes_min_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5429,7 +5457,12 @@ cudaError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5497,7 +5530,7 @@ size_t temp_bytes_min_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5513,7 +5546,12 @@ cudaError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5581,7 +5619,7 @@ size_t temp_bytes_min_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DS.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5597,7 +5635,12 @@ cudaError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5665,7 +5708,7 @@ size_t temp_bytes_min_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5681,7 +5724,12 @@ cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -5749,7 +5797,7 @@ size_t temp_bytes_min_DS_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VRW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5765,7 +5813,12 @@ cudaError_t launch_min_DS_VRW_SV(const T *in, tgm_size n, R *out, void *temp, si
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VRW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VRW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VRW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VRW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -6427,7 +6480,7 @@ size_t temp_bytes_min_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6441,7 +6494,12 @@ cudaError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6502,7 +6560,7 @@ size_t temp_bytes_min_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6516,7 +6574,12 @@ cudaError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6577,7 +6640,7 @@ size_t temp_bytes_min_DSA_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VR.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6591,7 +6654,12 @@ cudaError_t launch_min_DSA_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VR_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VR_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VR_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6652,7 +6720,7 @@ size_t temp_bytes_min_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6666,7 +6734,12 @@ cudaError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6727,7 +6800,7 @@ size_t temp_bytes_min_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6741,7 +6814,12 @@ cudaError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6802,7 +6880,7 @@ size_t temp_bytes_min_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSA.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6816,7 +6894,12 @@ cudaError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6877,7 +6960,7 @@ size_t temp_bytes_min_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6891,7 +6974,12 @@ cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -6952,7 +7040,7 @@ size_t temp_bytes_min_DSA_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VRW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6966,7 +7054,12 @@ cudaError_t launch_min_DSA_VRW_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VRW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VRW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VRW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -7705,7 +7798,7 @@ size_t temp_bytes_min_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -7722,7 +7815,12 @@ cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -7789,7 +7887,7 @@ size_t temp_bytes_min_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -7806,7 +7904,12 @@ cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -7873,7 +7976,7 @@ size_t temp_bytes_min_DSL_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VR.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -7890,7 +7993,12 @@ cudaError_t launch_min_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VR_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VR_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VR_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -7957,7 +8065,7 @@ size_t temp_bytes_min_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -7974,7 +8082,12 @@ cudaError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8041,7 +8154,7 @@ size_t temp_bytes_min_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8058,7 +8171,12 @@ cudaError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8125,7 +8243,7 @@ size_t temp_bytes_min_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSL.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8142,7 +8260,12 @@ cudaError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, 
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8209,7 +8332,7 @@ size_t temp_bytes_min_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8226,7 +8349,12 @@ cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8293,7 +8421,7 @@ size_t temp_bytes_min_DSL_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VRW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8310,7 +8438,12 @@ cudaError_t launch_min_DSL_VRW_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VRW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VRW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VRW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8369,7 +8502,7 @@ size_t temp_bytes_min_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8382,7 +8515,12 @@ cudaError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8441,7 +8579,7 @@ size_t temp_bytes_min_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8454,7 +8592,12 @@ cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8513,7 +8656,7 @@ size_t temp_bytes_min_B1_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VR.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8526,7 +8669,12 @@ cudaError_t launch_min_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VR_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VR_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VR_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VR_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8585,7 +8733,7 @@ size_t temp_bytes_min_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8598,7 +8746,12 @@ cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8657,7 +8810,7 @@ size_t temp_bytes_min_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8670,7 +8823,12 @@ cudaError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8729,7 +8887,7 @@ size_t temp_bytes_min_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // B1.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8742,7 +8900,12 @@ cudaError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8801,7 +8964,7 @@ size_t temp_bytes_min_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8814,7 +8977,12 @@ cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -8873,7 +9041,7 @@ size_t temp_bytes_min_B1_VRW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VRW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VRW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -8886,7 +9054,12 @@ cudaError_t launch_min_B1_VRW_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VRW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VRW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VRW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VRW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 

@@ -292,25 +292,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -972,11 +975,11 @@ void __launch_bounds__(BLOCK) min_DS_V_SS_pass2(const A *__restrict__ partials, 
 }
 
 // DS.V.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1041,11 +1044,11 @@ void __launch_bounds__(BLOCK) min_DS_VS_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1110,11 +1113,11 @@ void __launch_bounds__(BLOCK) min_DS_VA1_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA1.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1179,11 +1182,11 @@ void __launch_bounds__(BLOCK) min_DS_VA2_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA2.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1248,11 +1251,11 @@ void __launch_bounds__(BLOCK) min_DS_VA2S_SS_pass2(const A *__restrict__ partial
 }
 
 // DS.VA2S.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1317,11 +1320,11 @@ void __launch_bounds__(BLOCK) min_DS_VW_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1600,11 +1603,11 @@ void __launch_bounds__(BLOCK) min_DSA_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSA.V.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1639,11 +1642,11 @@ void __launch_bounds__(BLOCK) min_DSA_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VS.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1678,11 +1681,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA1.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1717,11 +1720,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA2.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1756,11 +1759,11 @@ void __launch_bounds__(BLOCK) min_DSA_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSA.VA2S.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1795,11 +1798,11 @@ void __launch_bounds__(BLOCK) min_DSA_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VW.SV: 2 launches (tgm_init first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2308,11 +2311,11 @@ void __launch_bounds__(BLOCK) min_DSL_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2383,11 +2386,11 @@ void __launch_bounds__(BLOCK) min_DSL_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2458,11 +2461,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2533,11 +2536,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2608,11 +2611,11 @@ void __launch_bounds__(BLOCK) min_DSL_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2683,11 +2686,11 @@ void __launch_bounds__(BLOCK) min_DSL_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2734,11 +2737,11 @@ void __launch_bounds__(BLOCK) min_B1_V_SS(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = min_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2773,11 +2776,11 @@ void __launch_bounds__(BLOCK) min_B1_VS_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = min_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2812,11 +2815,11 @@ void __launch_bounds__(BLOCK) min_B1_VA1_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = min_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2851,11 +2854,11 @@ void __launch_bounds__(BLOCK) min_B1_VA2_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = min_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2890,11 +2893,11 @@ void __launch_bounds__(BLOCK) min_B1_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // B1.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = min_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2929,11 +2932,11 @@ void __launch_bounds__(BLOCK) min_B1_VW_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -2948,7 +2951,10 @@ void __launch_bounds__(BLOCK) min_B1_VW_SV(const T *__restrict__ in, tgm_size n,
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__HIPCC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -2977,6 +2983,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -4139,7 +4152,7 @@ size_t temp_bytes_min_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4155,7 +4168,12 @@ hipError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4223,7 +4241,7 @@ size_t temp_bytes_min_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4239,7 +4257,12 @@ hipError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4307,7 +4330,7 @@ size_t temp_bytes_min_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4323,7 +4346,12 @@ hipError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4391,7 +4419,7 @@ size_t temp_bytes_min_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4407,7 +4435,12 @@ hipError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4475,7 +4508,7 @@ size_t temp_bytes_min_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DS.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4491,7 +4524,12 @@ hipError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4559,7 +4597,7 @@ size_t temp_bytes_min_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4575,7 +4613,12 @@ hipError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(min_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -5087,7 +5130,7 @@ size_t temp_bytes_min_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5101,7 +5144,12 @@ hipError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5162,7 +5210,7 @@ size_t temp_bytes_min_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5176,7 +5224,12 @@ hipError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5237,7 +5290,7 @@ size_t temp_bytes_min_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5251,7 +5304,12 @@ hipError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5312,7 +5370,7 @@ size_t temp_bytes_min_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5326,7 +5384,12 @@ hipError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5387,7 +5450,7 @@ size_t temp_bytes_min_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSA.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5401,7 +5464,12 @@ hipError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5462,7 +5530,7 @@ size_t temp_bytes_min_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5476,7 +5544,12 @@ hipError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(min_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6047,7 +6120,7 @@ size_t temp_bytes_min_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6064,7 +6137,12 @@ hipError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6131,7 +6209,7 @@ size_t temp_bytes_min_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6148,7 +6226,12 @@ hipError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6215,7 +6298,7 @@ size_t temp_bytes_min_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6232,7 +6315,12 @@ hipError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6299,7 +6387,7 @@ size_t temp_bytes_min_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6316,7 +6404,12 @@ hipError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6383,7 +6476,7 @@ size_t temp_bytes_min_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSL.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6400,7 +6493,12 @@ hipError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6467,7 +6565,7 @@ size_t temp_bytes_min_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6484,7 +6582,12 @@ hipError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6543,7 +6646,7 @@ size_t temp_bytes_min_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6556,7 +6659,12 @@ hipError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6615,7 +6723,7 @@ size_t temp_bytes_min_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6628,7 +6736,12 @@ hipError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6687,7 +6800,7 @@ size_t temp_bytes_min_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6700,7 +6813,12 @@ hipError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6759,7 +6877,7 @@ size_t temp_bytes_min_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6772,7 +6890,12 @@ hipError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6831,7 +6954,7 @@ size_t temp_bytes_min_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // B1.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6844,7 +6967,12 @@ hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6903,7 +7031,7 @@ size_t temp_bytes_min_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6916,7 +7044,12 @@ hipError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(min_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : min_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 

@@ -313,25 +313,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -993,11 +996,11 @@ void __launch_bounds__(BLOCK) sum_DS_V_SS_pass2(const A *__restrict__ partials, 
 }
 
 // DS.V.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1062,11 +1065,11 @@ void __launch_bounds__(BLOCK) sum_DS_VS_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1131,11 +1134,11 @@ void __launch_bounds__(BLOCK) sum_DS_VA1_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA1.SV: 2 launches, not deterministic for floating point, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1200,11 +1203,11 @@ void __launch_bounds__(BLOCK) sum_DS_VA2_SS_pass2(const A *__restrict__ partials
 }
 
 // DS.VA2.SV: 2 launches, not deterministic for floating point, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1269,11 +1272,11 @@ void __launch_bounds__(BLOCK) sum_DS_VA2S_SS_pass2(const A *__restrict__ partial
 }
 
 // DS.VA2S.SV: 2 launches, not deterministic for floating point, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1338,11 +1341,11 @@ void __launch_bounds__(BLOCK) sum_DS_VW_SS_pass2(const A *__restrict__ partials,
 }
 
 // DS.VW.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DS_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -1621,11 +1624,11 @@ void __launch_bounds__(BLOCK) sum_DSA_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSA.V.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1660,11 +1663,11 @@ void __launch_bounds__(BLOCK) sum_DSA_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VS.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1699,11 +1702,11 @@ void __launch_bounds__(BLOCK) sum_DSA_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA1.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1738,11 +1741,11 @@ void __launch_bounds__(BLOCK) sum_DSA_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSA.VA2.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1777,11 +1780,11 @@ void __launch_bounds__(BLOCK) sum_DSA_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSA.VA2S.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -1816,11 +1819,11 @@ void __launch_bounds__(BLOCK) sum_DSA_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSA.VW.SV: 2 launches (tgm_init first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSA_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: every block combines into out[0] atomically
@@ -2329,11 +2332,11 @@ void __launch_bounds__(BLOCK) sum_DSL_V_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // DSL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2404,11 +2407,11 @@ void __launch_bounds__(BLOCK) sum_DSL_VS_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2479,11 +2482,11 @@ void __launch_bounds__(BLOCK) sum_DSL_VA1_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA1.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2554,11 +2557,11 @@ void __launch_bounds__(BLOCK) sum_DSL_VA2_SS(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VA2.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2629,11 +2632,11 @@ void __launch_bounds__(BLOCK) sum_DSL_VA2S_SS(const T *__restrict__ in, tgm_size
 }
 
 // DSL.VA2S.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2704,11 +2707,11 @@ void __launch_bounds__(BLOCK) sum_DSL_VW_SS(const T *__restrict__ in, tgm_size n
 }
 
 // DSL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_DSL_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -2755,11 +2758,11 @@ void __launch_bounds__(BLOCK) sum_B1_V_SS(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -2794,11 +2797,11 @@ void __launch_bounds__(BLOCK) sum_B1_VS_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2833,11 +2836,11 @@ void __launch_bounds__(BLOCK) sum_B1_VA1_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA1.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA1_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: a single block writes the result
@@ -2872,11 +2875,11 @@ void __launch_bounds__(BLOCK) sum_B1_VA2_SS(const T *__restrict__ in, tgm_size n
 }
 
 // B1.VA2.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: a single block writes the result
@@ -2911,11 +2914,11 @@ void __launch_bounds__(BLOCK) sum_B1_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // B1.VA2S.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VA2S_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -2950,11 +2953,11 @@ void __launch_bounds__(BLOCK) sum_B1_VW_SS(const T *__restrict__ in, tgm_size n,
 }
 
 // B1.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_B1_VW_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: a single block writes the result
@@ -2969,7 +2972,10 @@ void __launch_bounds__(BLOCK) sum_B1_VW_SV(const T *__restrict__ in, tgm_size n,
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__HIPCC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -2998,6 +3004,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -4160,7 +4173,7 @@ size_t temp_bytes_sum_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4176,7 +4189,12 @@ hipError_t launch_sum_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_V_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4244,7 +4262,7 @@ size_t temp_bytes_sum_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4260,7 +4278,12 @@ hipError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4328,7 +4351,7 @@ size_t temp_bytes_sum_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4344,7 +4367,12 @@ hipError_t launch_sum_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA1_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4412,7 +4440,7 @@ size_t temp_bytes_sum_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4428,7 +4456,12 @@ hipError_t launch_sum_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4496,7 +4529,7 @@ size_t temp_bytes_sum_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DS.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4512,7 +4545,12 @@ hipError_t launch_sum_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VA2S_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -4580,7 +4618,7 @@ size_t temp_bytes_sum_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -4596,7 +4634,12 @@ hipError_t launch_sum_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
     return hipErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DS_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DS_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(sum_DS_VW_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return hipPeekAtLastError();
 }
@@ -5108,7 +5151,7 @@ size_t temp_bytes_sum_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5122,7 +5165,12 @@ hipError_t launch_sum_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5183,7 +5231,7 @@ size_t temp_bytes_sum_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5197,7 +5245,12 @@ hipError_t launch_sum_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5258,7 +5311,7 @@ size_t temp_bytes_sum_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5272,7 +5325,12 @@ hipError_t launch_sum_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5333,7 +5391,7 @@ size_t temp_bytes_sum_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSA.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5347,7 +5405,12 @@ hipError_t launch_sum_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5408,7 +5471,7 @@ size_t temp_bytes_sum_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSA.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5422,7 +5485,12 @@ hipError_t launch_sum_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -5483,7 +5551,7 @@ size_t temp_bytes_sum_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSA.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -5497,7 +5565,12 @@ hipError_t launch_sum_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
   TGM_LAUNCH(tgm_init, 1, 1, stream, out);
-  TGM_LAUNCH(sum_DSA_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSA_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6068,7 +6141,7 @@ size_t temp_bytes_sum_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6085,7 +6158,12 @@ hipError_t launch_sum_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6152,7 +6230,7 @@ size_t temp_bytes_sum_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6169,7 +6247,12 @@ hipError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6236,7 +6319,7 @@ size_t temp_bytes_sum_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6253,7 +6336,12 @@ hipError_t launch_sum_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6320,7 +6408,7 @@ size_t temp_bytes_sum_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // DSL.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6337,7 +6425,12 @@ hipError_t launch_sum_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6404,7 +6497,7 @@ size_t temp_bytes_sum_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 }
 
 // DSL.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6421,7 +6514,12 @@ hipError_t launch_sum_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, s
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6488,7 +6586,7 @@ size_t temp_bytes_sum_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6505,7 +6603,12 @@ hipError_t launch_sum_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, siz
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_DSL_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_DSL_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6564,7 +6667,7 @@ size_t temp_bytes_sum_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6577,7 +6680,12 @@ hipError_t launch_sum_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6636,7 +6744,7 @@ size_t temp_bytes_sum_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6649,7 +6757,12 @@ hipError_t launch_sum_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6708,7 +6821,7 @@ size_t temp_bytes_sum_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA1.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6721,7 +6834,12 @@ hipError_t launch_sum_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_VA1_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_VA1_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6780,7 +6898,7 @@ size_t temp_bytes_sum_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VA2.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6793,7 +6911,12 @@ hipError_t launch_sum_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_VA2_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_VA2_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6852,7 +6975,7 @@ size_t temp_bytes_sum_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 }
 
 // B1.VA2S.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6865,7 +6988,12 @@ hipError_t launch_sum_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, si
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_VA2S_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 
@@ -6924,7 +7052,7 @@ size_t temp_bytes_sum_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VW.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_sum_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -6937,7 +7065,12 @@ hipError_t launch_sum_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(sum_B1_VW_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? sum_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? sum_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : sum_B1_VW_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return hipPeekAtLastError();
 }
 

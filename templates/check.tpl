@@ -66,6 +66,9 @@ static const Setting settings[] = {
     {1, 2, 0, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "items=1 grid_cap=2"},
     {4, 3, 1, tgm_sim::order::random, tgm_sim::order::reverse, false, false,
      "items=4 grid_cap=3, input 1 element past 16-byte alignment, blocks in random order"},
+    // the vector kernels' third path of loads in flight (a kernel each: file.tpl's tgm_values_DS_SV)
+    {16, 2, 0, tgm_sim::order::reverse, tgm_sim::order::random, false, false,
+     "items=16 grid_cap=2, blocks in reverse, threads in random order"},
 {{?sparse}}
     {4, 3, 0, tgm_sim::order::random, tgm_sim::order::forward, true, false,
      "items=4 grid_cap=3, sparse data: the identity but for one element, blocks in random order"},
@@ -86,12 +89,16 @@ static R wants[NSETTINGS][NSIZES][3];
 
 // One variant in blocks of `block` threads, every setting and size: 0 when
 // right, else 1 after its RESULT line (FAIL, and the block it ran in).
+// per_items: its kernel is compiled for its loads in flight, one a path (1,
+// 4, 16); the others run the same code for items 4 and 16.
 template <typename Launch, typename TempBytes>
-static int run_variant(const char *id, unsigned block, Launch launch, TempBytes temp_bytes) {
+static int run_variant(const char *id, unsigned block, Launch launch, TempBytes temp_bytes, bool per_items) {
   for (int s = 0; s < NSETTINGS; s++) {
     if (block != {{full_block}} && s != 1) // another block: its block level, on one setting
       continue;
     const Setting &st = settings[s];
+    if (st.items == 16 && !per_items)
+      continue;
     const unsigned long long off = st.offset;
     tgm_sim::set_block_order(st.blocks, 7);
     tgm_sim::set_thread_order(st.threads, 11);

@@ -95,6 +95,8 @@ static const Setting settings[] = {
     {1, tgm_sim::order::forward, tgm_sim::order::forward, false, false, "items=1"},
     {4, tgm_sim::order::random, tgm_sim::order::reverse, false, false,
      "items=4, blocks in random order, threads in reverse"},
+    // the vector kernels' third path of loads in flight (a kernel each: file.tpl's tgm_values_DS_SV)
+    {16, tgm_sim::order::reverse, tgm_sim::order::forward, false, false, "items=16, blocks in reverse"},
 {{?sparse}}
     {4, tgm_sim::order::random, tgm_sim::order::forward, true, false,
      "items=4, sparse data: each row the identity but for one element"},
@@ -123,18 +125,23 @@ static Results wants[NSETTINGS][NSHAPES];
 
 // One variant in blocks of `block` threads, every setting, shape and group:
 // 0 when right, else 1 after its RESULT line (FAIL, and the block it ran in).
+// per_items: its kernel is compiled for its loads in flight, one a path (1,
+// 4, 16); the others run the same code for items 4 and 16.
 template <typename Launch, typename TempBytes>
 static int run_variant(const char *id, unsigned block, Launch launch, TempBytes temp_bytes, const unsigned *groups,
-                       int ngroups) {
+                       int ngroups, bool per_items) {
   size_t tb = 0;
   for (int i = 0; i < NSHAPES; i++)
     for (int gi = 0; gi < ngroups; gi++)
-      tb = std::max(tb, temp_bytes(shapes[i].m, shapes[i].n, 4, groups[gi]));
+      for (int s = 0; s < NSETTINGS; s++)
+        tb = std::max(tb, temp_bytes(shapes[i].m, shapes[i].n, settings[s].items, groups[gi]));
   std::vector<unsigned long long> temp(tb / 8 + 2, 0); // zeroed once, 16-byte aligned
   for (int s = 0; s < NSETTINGS; s++) {
     if (block != {{full_block}} && s != 1) // another block: its block level, on one setting
       continue;
     const Setting &st = settings[s];
+    if (st.items == 16 && !per_items)
+      continue;
     tgm_sim::set_block_order(st.blocks, 7);
     tgm_sim::set_thread_order(st.threads, 11);
     for (int i = 0; i < NSHAPES; i++)

@@ -60,7 +60,7 @@ inline {{err_t}} tgm_choice_run(int c, {{in_decls}}, tgm_size n, R *out, void *t
     if (e != {{success}})
       return e;
 {{/counter}}
-    return launch_{{cname}}<{{block}}>({{in_args}}, n, out, temp, temp_bytes, {{items}}, {{cap_arg}}{{param_args}}, stream);
+    return launch_{{cname}}<{{block}}{{items_path}}>({{in_args}}, n, out, temp, temp_bytes, {{items}}, {{cap_arg}}{{param_args}}, stream);
   }
 {{/choices}}
   }

@@ -388,25 +388,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t{{param_args}})) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head{{param_args}})
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head{{param_args}})
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head{{param_args}});
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head{{param_args}});
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t{{param_args}})) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t{{param_decls}}) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t{{param_args}});
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t{{param_args}});
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t{{param_args}});
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t{{param_args}});
 }
 {{/thread_vec_fn}}
 {{?rows_packed}}

@@ -4,7 +4,10 @@
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined({{rtc}})
 {{launch_rule}}
 namespace {{namespace}} {
@@ -31,7 +34,12 @@ size_t temp_bytes_{{cname}}(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // {{id}}
+{{?per_items}}
+template <unsigned BLOCK, unsigned ITEMS = 0>
+{{/per_items}}
+{{?whole}}
 template <unsigned BLOCK>
+{{/whole}}
 {{err_t}} launch_{{cname}}({{host_in_decls}}, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap{{param_decls}}, {{stream_t}} stream) {
   if (!out || {{in_checks}} || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -55,7 +63,14 @@ template <unsigned BLOCK>
 {{?needs_init}}
   TGM_LAUNCH(tgm_init, 1, 1, stream, out{{param_args}});
 {{/needs_init}}
-  TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, {{in_args}}, n, out, partials, counter, items{{param_args}});
+{{?per_items}}
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? {{cname}}<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? {{cname}}<BLOCK, ITEMS ? ITEMS : 4>
+                            : {{cname}}<BLOCK, ITEMS ? ITEMS : 1>;
+{{/per_items}}
+  TGM_LAUNCH({{kernel}}, grid, BLOCK, stream, {{in_args}}, n, out, partials, counter, items{{param_args}});
 {{?pass2}}
   TGM_LAUNCH({{cname}}_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n{{param_args}});
 {{/pass2}}

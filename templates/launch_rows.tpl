@@ -10,7 +10,9 @@
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
 // when temp is first used; every call leaves them zero. m = 0 launches
-// nothing; n = 0 gives every row the spectrum of no elements.
+// nothing; n = 0 gives every row the spectrum of no elements. A kernel
+// compiled for its loads in flight (file.tpl's tgm_values_DS_SV: the row
+// variants with vector loads) runs as tgm_items_path gives `items`.
 #if !defined({{rtc}})
 {{launch_rule}}
 namespace {{namespace}} {
@@ -127,7 +129,13 @@ size_t temp_bytes_{{cname}}(tgm_size m, tgm_size n, unsigned items, unsigned per
 template <unsigned BLOCK, unsigned GROUP>
 {{err_t}} launch_{{cname}}_group(unsigned grid, {{host_in_decls}}, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items{{param_decls}}, {{stream_t}} stream) {
+{{?per_items}}
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? {{cname}}<BLOCK, GROUP, 16> : path == 4 ? {{cname}}<BLOCK, GROUP, 4> : {{cname}}<BLOCK, GROUP, 1>;
+{{/per_items}}
+{{?whole}}
   auto kernel = {{cname}}<BLOCK, GROUP>;
+{{/whole}}
   TGM_LAUNCH(kernel, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
   return {{peek_last_error}}();
 }
@@ -163,6 +171,10 @@ template <unsigned BLOCK>
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return {{success}};
+{{?per_items_single}}
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? {{cname}}<BLOCK, 16> : path == 4 ? {{cname}}<BLOCK, 4> : {{cname}}<BLOCK, 1>;
+{{/per_items_single}}
 {{?grouped}}
   unsigned grid = tgm_rows_grid_of(m, BLOCK, per_row);
 {{?row_packed}}
@@ -186,13 +198,13 @@ template <unsigned BLOCK>
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return {{err_invalid}};
-  TGM_LAUNCH({{cname}}<BLOCK>, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
+  TGM_LAUNCH({{kernel}}, grid, BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
   return {{peek_last_error}}();
 {{/single}}
 {{?parts}}
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, partials, counter,
+  TGM_LAUNCH({{kernel}}, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, partials, counter,
              items{{param_args}});
   return {{peek_last_error}}();
 {{/parts}}
@@ -203,11 +215,11 @@ template <unsigned BLOCK>
     return e;
 {{?early_launch}}
   if (early)
-    return tgm_launch_early({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out,
+    return tgm_launch_early({{kernel}}, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out,
                             items{{param_args}});
 {{/early_launch}}
   (void)early;
-  TGM_LAUNCH({{cname}}<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
+  TGM_LAUNCH({{kernel}}, dim3(per_row, (unsigned)m), BLOCK, stream, {{in_args}}, m, n, ld, out, items{{param_args}});
   return {{peek_last_error}}();
 {{/row_atomic}}
 }

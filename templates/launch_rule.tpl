@@ -27,6 +27,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
+}
+
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
 // bytes for the last-block counter.
 static inline size_t tgm_temp_need(unsigned long long grid, size_t acc_bytes, int partials, int counter) {

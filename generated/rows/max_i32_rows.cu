@@ -289,25 +289,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
@@ -771,7 +774,7 @@ void __launch_bounds__(BLOCK) max_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RW.V.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -779,7 +782,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_V_SV(const
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (V)
   value = max_coop_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -822,7 +825,7 @@ void __launch_bounds__(BLOCK) max_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RW.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -830,7 +833,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VS_SV(cons
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (VS)
   value = max_coop_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -873,7 +876,7 @@ void __launch_bounds__(BLOCK) max_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -881,7 +884,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA1_SV(con
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V1' (VA1)
   value = max_shared_V1_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -924,7 +927,7 @@ void __launch_bounds__(BLOCK) max_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -932,7 +935,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2_SV(con
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2)
   value = max_shared_V2_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -975,7 +978,7 @@ void __launch_bounds__(BLOCK) max_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RW.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -983,7 +986,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VA2S_SV(co
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -1019,13 +1022,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_V_SS(const
 }
 
 // RB.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1061,13 +1064,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VS_SS(cons
 }
 
 // RB.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1103,13 +1106,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VR_SS(cons
 }
 
 // RB.VR.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1145,13 +1148,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA1_SS(con
 }
 
 // RB.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1187,13 +1190,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2_SS(con
 }
 
 // RB.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1229,13 +1232,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2S_SS(co
 }
 
 // RB.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1271,13 +1274,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VW_SS(cons
 }
 
 // RB.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1313,13 +1316,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VRW_SS(con
 }
 
 // RB.VRW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = max_coop_redux_fold<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1381,13 +1384,13 @@ void __launch_bounds__(BLOCK) max_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1462,13 +1465,13 @@ void __launch_bounds__(BLOCK) max_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1543,13 +1546,13 @@ void __launch_bounds__(BLOCK) max_RL_VR_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VR.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1624,13 +1627,13 @@ void __launch_bounds__(BLOCK) max_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1705,13 +1708,13 @@ void __launch_bounds__(BLOCK) max_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1786,13 +1789,13 @@ void __launch_bounds__(BLOCK) max_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1867,13 +1870,13 @@ void __launch_bounds__(BLOCK) max_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1948,13 +1951,13 @@ void __launch_bounds__(BLOCK) max_RL_VRW_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VRW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RL_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = max_coop_redux_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1975,13 +1978,13 @@ void __launch_bounds__(BLOCK) max_RL_VRW_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.V.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1991,13 +1994,13 @@ void __launch_bounds__(BLOCK) max_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 }
 
 // RA.VS.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2007,13 +2010,13 @@ void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VR.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VR_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VR)
   value = max_coop_redux<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2023,13 +2026,13 @@ void __launch_bounds__(BLOCK) max_RA_VR_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VA1.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = max_shared_V1<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2039,13 +2042,13 @@ void __launch_bounds__(BLOCK) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = max_shared_V2<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2055,13 +2058,13 @@ void __launch_bounds__(BLOCK) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2S.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = max_shared_V2_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2071,13 +2074,13 @@ void __launch_bounds__(BLOCK) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 }
 
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = max_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2087,13 +2090,13 @@ void __launch_bounds__(BLOCK) max_RA_VW_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VRW.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_RA_VRW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VRW)
   value = max_coop_redux_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -2115,7 +2118,9 @@ void __launch_bounds__(BLOCK) max_RA_VRW_SV(const T *__restrict__ in, tgm_size m
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
 // when temp is first used; every call leaves them zero. m = 0 launches
-// nothing; n = 0 gives every row the spectrum of no elements.
+// nothing; n = 0 gives every row the spectrum of no elements. A kernel
+// compiled for its loads in flight (file.tpl's tgm_values_DS_SV: the row
+// variants with vector loads) runs as tgm_items_path gives `items`.
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -2144,6 +2149,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -2840,7 +2852,8 @@ size_t temp_bytes_max_RW_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = max_RW_V_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RW_V_SV<BLOCK, GROUP, 16> : path == 4 ? max_RW_V_SV<BLOCK, GROUP, 4> : max_RW_V_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -2958,7 +2971,8 @@ size_t temp_bytes_max_RW_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = max_RW_VS_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RW_VS_SV<BLOCK, GROUP, 16> : path == 4 ? max_RW_VS_SV<BLOCK, GROUP, 4> : max_RW_VS_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -3076,7 +3090,8 @@ size_t temp_bytes_max_RW_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = max_RW_VA1_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RW_VA1_SV<BLOCK, GROUP, 16> : path == 4 ? max_RW_VA1_SV<BLOCK, GROUP, 4> : max_RW_VA1_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -3194,7 +3209,8 @@ size_t temp_bytes_max_RW_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = max_RW_VA2_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RW_VA2_SV<BLOCK, GROUP, 16> : path == 4 ? max_RW_VA2_SV<BLOCK, GROUP, 4> : max_RW_VA2_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -3312,7 +3328,8 @@ size_t temp_bytes_max_RW_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = max_RW_VA2S_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RW_VA2S_SV<BLOCK, GROUP, 16> : path == 4 ? max_RW_VA2S_SV<BLOCK, GROUP, 4> : max_RW_VA2S_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -3406,10 +3423,12 @@ cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_V_SV<BLOCK, 16> : path == 4 ? max_RB_V_SV<BLOCK, 4> : max_RB_V_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3478,10 +3497,12 @@ cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VS_SV<BLOCK, 16> : path == 4 ? max_RB_VS_SV<BLOCK, 4> : max_RB_VS_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3550,10 +3571,12 @@ cudaError_t launch_max_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VR_SV<BLOCK, 16> : path == 4 ? max_RB_VR_SV<BLOCK, 4> : max_RB_VR_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VR_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3622,10 +3645,12 @@ cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VA1_SV<BLOCK, 16> : path == 4 ? max_RB_VA1_SV<BLOCK, 4> : max_RB_VA1_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3694,10 +3719,12 @@ cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VA2_SV<BLOCK, 16> : path == 4 ? max_RB_VA2_SV<BLOCK, 4> : max_RB_VA2_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3766,10 +3793,12 @@ cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VA2S_SV<BLOCK, 16> : path == 4 ? max_RB_VA2S_SV<BLOCK, 4> : max_RB_VA2S_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3838,10 +3867,12 @@ cudaError_t launch_max_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VW_SV<BLOCK, 16> : path == 4 ? max_RB_VW_SV<BLOCK, 4> : max_RB_VW_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3910,10 +3941,12 @@ cudaError_t launch_max_RB_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RB_VRW_SV<BLOCK, 16> : path == 4 ? max_RB_VRW_SV<BLOCK, 4> : max_RB_VRW_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(max_RB_VRW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3985,9 +4018,11 @@ cudaError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_V_SV<BLOCK, 16> : path == 4 ? max_RL_V_SV<BLOCK, 4> : max_RL_V_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4060,9 +4095,11 @@ cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VS_SV<BLOCK, 16> : path == 4 ? max_RL_VS_SV<BLOCK, 4> : max_RL_VS_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4135,9 +4172,11 @@ cudaError_t launch_max_RL_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VR_SV<BLOCK, 16> : path == 4 ? max_RL_VR_SV<BLOCK, 4> : max_RL_VR_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4210,9 +4249,11 @@ cudaError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VA1_SV<BLOCK, 16> : path == 4 ? max_RL_VA1_SV<BLOCK, 4> : max_RL_VA1_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4285,9 +4326,11 @@ cudaError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VA2_SV<BLOCK, 16> : path == 4 ? max_RL_VA2_SV<BLOCK, 4> : max_RL_VA2_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4360,9 +4403,11 @@ cudaError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VA2S_SV<BLOCK, 16> : path == 4 ? max_RL_VA2S_SV<BLOCK, 4> : max_RL_VA2S_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4435,9 +4480,11 @@ cudaError_t launch_max_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VW_SV<BLOCK, 16> : path == 4 ? max_RL_VW_SV<BLOCK, 4> : max_RL_VW_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4510,9 +4557,11 @@ cudaError_t launch_max_RL_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RL_VRW_SV<BLOCK, 16> : path == 4 ? max_RL_VRW_SV<BLOCK, 4> : max_RL_VRW_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(max_RL_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -4540,15 +4589,17 @@ cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_V_SV<BLOCK, 16> : path == 4 ? max_RA_V_SV<BLOCK, 4> : max_RA_V_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4575,15 +4626,17 @@ cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VS_SV<BLOCK, 16> : path == 4 ? max_RA_VS_SV<BLOCK, 4> : max_RA_VS_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4610,15 +4663,17 @@ cudaError_t launch_max_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VR_SV<BLOCK, 16> : path == 4 ? max_RA_VR_SV<BLOCK, 4> : max_RA_VR_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VR_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4645,15 +4700,17 @@ cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VA1_SV<BLOCK, 16> : path == 4 ? max_RA_VA1_SV<BLOCK, 4> : max_RA_VA1_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4680,15 +4737,17 @@ cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VA2_SV<BLOCK, 16> : path == 4 ? max_RA_VA2_SV<BLOCK, 4> : max_RA_VA2_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4715,15 +4774,17 @@ cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VA2S_SV<BLOCK, 16> : path == 4 ? max_RA_VA2S_SV<BLOCK, 4> : max_RA_VA2S_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4750,15 +4811,17 @@ cudaError_t launch_max_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VW_SV<BLOCK, 16> : path == 4 ? max_RA_VW_SV<BLOCK, 4> : max_RA_VW_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4785,15 +4848,17 @@ cudaError_t launch_max_RA_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? max_RA_VRW_SV<BLOCK, 16> : path == 4 ? max_RA_VRW_SV<BLOCK, 4> : max_RA_VRW_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(max_RA_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(max_RA_VRW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 

@@ -295,25 +295,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
@@ -722,7 +725,7 @@ void __launch_bounds__(BLOCK) sum_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RW.V.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -730,7 +733,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_V_SV(const
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (V)
   value = sum_coop_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -773,7 +776,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RW.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -781,7 +784,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(cons
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (VS)
   value = sum_coop_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -824,7 +827,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA1.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -832,7 +835,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA1_SV(con
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V1' (VA1)
   value = sum_shared_V1_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -875,7 +878,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -883,7 +886,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2_SV(con
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2)
   value = sum_shared_V2_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -926,7 +929,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RW.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -934,7 +937,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2S_SV(co
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -970,13 +973,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SS(const
 }
 
 // RB.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1012,13 +1015,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SS(cons
 }
 
 // RB.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1054,13 +1057,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SS(con
 }
 
 // RB.VA1.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1096,13 +1099,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SS(con
 }
 
 // RB.VA2.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1138,13 +1141,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SS(co
 }
 
 // RB.VA2S.SV: 1 launch, not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1180,13 +1183,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SS(cons
 }
 
 // RB.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1248,13 +1251,13 @@ void __launch_bounds__(BLOCK) sum_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1329,13 +1332,13 @@ void __launch_bounds__(BLOCK) sum_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1410,13 +1413,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA1.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1491,13 +1494,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA2.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1572,13 +1575,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RL.VA2S.SV: 1 launch, not deterministic for floating point, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1653,13 +1656,13 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1680,13 +1683,13 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.V.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1696,13 +1699,13 @@ void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 }
 
 // RA.VS.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1712,13 +1715,13 @@ void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VA1.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1728,13 +1731,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1744,13 +1747,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2S.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1760,13 +1763,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 }
 
 // RA.VW.SV: 2 launches (tgm_init_out first), not deterministic for floating point
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1788,7 +1791,9 @@ void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m,
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
 // when temp is first used; every call leaves them zero. m = 0 launches
-// nothing; n = 0 gives every row the spectrum of no elements.
+// nothing; n = 0 gives every row the spectrum of no elements. A kernel
+// compiled for its loads in flight (file.tpl's tgm_values_DS_SV: the row
+// variants with vector loads) runs as tgm_items_path gives `items`.
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -1817,6 +1822,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -2513,7 +2525,8 @@ size_t temp_bytes_sum_RW_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_V_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_V_SV<BLOCK, GROUP, 4> : sum_RW_V_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -2631,7 +2644,8 @@ size_t temp_bytes_sum_RW_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VS_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VS_SV<BLOCK, GROUP, 4> : sum_RW_VS_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -2749,7 +2763,8 @@ size_t temp_bytes_sum_RW_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA1_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA1_SV<BLOCK, GROUP, 4> : sum_RW_VA1_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -2867,7 +2882,8 @@ size_t temp_bytes_sum_RW_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA2_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA2_SV<BLOCK, GROUP, 4> : sum_RW_VA2_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -2985,7 +3001,8 @@ size_t temp_bytes_sum_RW_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA2S_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA2S_SV<BLOCK, GROUP, 4> : sum_RW_VA2S_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -3079,10 +3096,12 @@ cudaError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_V_SV<BLOCK, 16> : path == 4 ? sum_RB_V_SV<BLOCK, 4> : sum_RB_V_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3151,10 +3170,12 @@ cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VS_SV<BLOCK, 16> : path == 4 ? sum_RB_VS_SV<BLOCK, 4> : sum_RB_VS_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3223,10 +3244,12 @@ cudaError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA1_SV<BLOCK, 16> : path == 4 ? sum_RB_VA1_SV<BLOCK, 4> : sum_RB_VA1_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3295,10 +3318,12 @@ cudaError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA2_SV<BLOCK, 16> : path == 4 ? sum_RB_VA2_SV<BLOCK, 4> : sum_RB_VA2_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3367,10 +3392,12 @@ cudaError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RB_VA2S_SV<BLOCK, 4> : sum_RB_VA2S_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3439,10 +3466,12 @@ cudaError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VW_SV<BLOCK, 16> : path == 4 ? sum_RB_VW_SV<BLOCK, 4> : sum_RB_VW_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3514,9 +3543,11 @@ cudaError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_V_SV<BLOCK, 16> : path == 4 ? sum_RL_V_SV<BLOCK, 4> : sum_RL_V_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3589,9 +3620,11 @@ cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VS_SV<BLOCK, 16> : path == 4 ? sum_RL_VS_SV<BLOCK, 4> : sum_RL_VS_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3664,9 +3697,11 @@ cudaError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA1_SV<BLOCK, 16> : path == 4 ? sum_RL_VA1_SV<BLOCK, 4> : sum_RL_VA1_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3739,9 +3774,11 @@ cudaError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA2_SV<BLOCK, 16> : path == 4 ? sum_RL_VA2_SV<BLOCK, 4> : sum_RL_VA2_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3814,9 +3851,11 @@ cudaError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RL_VA2S_SV<BLOCK, 4> : sum_RL_VA2S_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3889,9 +3928,11 @@ cudaError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VW_SV<BLOCK, 16> : path == 4 ? sum_RL_VW_SV<BLOCK, 4> : sum_RL_VW_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -3919,15 +3960,17 @@ cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_V_SV<BLOCK, 16> : path == 4 ? sum_RA_V_SV<BLOCK, 4> : sum_RA_V_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3954,15 +3997,17 @@ cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VS_SV<BLOCK, 16> : path == 4 ? sum_RA_VS_SV<BLOCK, 4> : sum_RA_VS_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -3989,15 +4034,17 @@ cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA1_SV<BLOCK, 16> : path == 4 ? sum_RA_VA1_SV<BLOCK, 4> : sum_RA_VA1_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4024,15 +4071,17 @@ cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA2_SV<BLOCK, 16> : path == 4 ? sum_RA_VA2_SV<BLOCK, 4> : sum_RA_VA2_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4059,15 +4108,17 @@ cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RA_VA2S_SV<BLOCK, 4> : sum_RA_VA2S_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -4094,15 +4145,17 @@ cudaError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VW_SV<BLOCK, 16> : path == 4 ? sum_RA_VW_SV<BLOCK, 4> : sum_RA_VW_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 

@@ -292,25 +292,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
@@ -719,7 +722,7 @@ void __launch_bounds__(BLOCK) sum_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RW.V.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -727,7 +730,7 @@ void __launch_bounds__(BLOCK) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, 
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (V)
   value = sum_coop_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -770,7 +773,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RW.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -778,7 +781,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m,
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (VS)
   value = sum_coop_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -821,7 +824,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -829,7 +832,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V1' (VA1)
   value = sum_shared_V1_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -872,7 +875,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RW.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -880,7 +883,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2)
   value = sum_shared_V2_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -923,7 +926,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RW.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -931,7 +934,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size 
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -967,13 +970,13 @@ void __launch_bounds__(BLOCK) sum_RB_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RB.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1009,13 +1012,13 @@ void __launch_bounds__(BLOCK) sum_RB_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RB.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1051,13 +1054,13 @@ void __launch_bounds__(BLOCK) sum_RB_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RB.VA1.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1093,13 +1096,13 @@ void __launch_bounds__(BLOCK) sum_RB_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RB.VA2.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1135,13 +1138,13 @@ void __launch_bounds__(BLOCK) sum_RB_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RB.VA2S.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1177,13 +1180,13 @@ void __launch_bounds__(BLOCK) sum_RB_VW_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RB.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -1245,13 +1248,13 @@ void __launch_bounds__(BLOCK) sum_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 }
 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1326,13 +1329,13 @@ void __launch_bounds__(BLOCK) sum_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1407,13 +1410,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA1.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1488,13 +1491,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 }
 
 // RL.VA2.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1569,13 +1572,13 @@ void __launch_bounds__(BLOCK) sum_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 }
 
 // RL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1650,13 +1653,13 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -1677,13 +1680,13 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.V.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (V)
   value = sum_coop<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1693,13 +1696,13 @@ void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 }
 
 // RA.VS.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = sum_coop_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1709,13 +1712,13 @@ void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VA1.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V1' (VA1)
   value = sum_shared_V1<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1725,13 +1728,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2)
   value = sum_shared_V2<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1741,13 +1744,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 }
 
 // RA.VA2S.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'shared_V2' (VA2S)
   value = sum_shared_V2_shfl<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1757,13 +1760,13 @@ void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 }
 
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = sum_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -1785,7 +1788,9 @@ void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m,
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
 // when temp is first used; every call leaves them zero. m = 0 launches
-// nothing; n = 0 gives every row the spectrum of no elements.
+// nothing; n = 0 gives every row the spectrum of no elements. A kernel
+// compiled for its loads in flight (file.tpl's tgm_values_DS_SV: the row
+// variants with vector loads) runs as tgm_items_path gives `items`.
 #if !defined(__HIPCC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -1814,6 +1819,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -2493,7 +2505,8 @@ size_t temp_bytes_sum_RW_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK, unsigned GROUP>
 hipError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, hipStream_t stream) {
-  auto kernel = sum_RW_V_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_V_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_V_SV<BLOCK, GROUP, 4> : sum_RW_V_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
@@ -2611,7 +2624,8 @@ size_t temp_bytes_sum_RW_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK, unsigned GROUP>
 hipError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, hipStream_t stream) {
-  auto kernel = sum_RW_VS_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VS_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VS_SV<BLOCK, GROUP, 4> : sum_RW_VS_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
@@ -2729,7 +2743,8 @@ size_t temp_bytes_sum_RW_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 hipError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, hipStream_t stream) {
-  auto kernel = sum_RW_VA1_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA1_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA1_SV<BLOCK, GROUP, 4> : sum_RW_VA1_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
@@ -2847,7 +2862,8 @@ size_t temp_bytes_sum_RW_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK, unsigned GROUP>
 hipError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, hipStream_t stream) {
-  auto kernel = sum_RW_VA2_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA2_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA2_SV<BLOCK, GROUP, 4> : sum_RW_VA2_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
@@ -2965,7 +2981,8 @@ size_t temp_bytes_sum_RW_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK, unsigned GROUP>
 hipError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, hipStream_t stream) {
-  auto kernel = sum_RW_VA2S_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RW_VA2S_SV<BLOCK, GROUP, 16> : path == 4 ? sum_RW_VA2S_SV<BLOCK, GROUP, 4> : sum_RW_VA2S_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
@@ -3059,10 +3076,12 @@ hipError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_V_SV<BLOCK, 16> : path == 4 ? sum_RB_V_SV<BLOCK, 4> : sum_RB_V_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_V_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3131,10 +3150,12 @@ hipError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VS_SV<BLOCK, 16> : path == 4 ? sum_RB_VS_SV<BLOCK, 4> : sum_RB_VS_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VS_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3203,10 +3224,12 @@ hipError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA1_SV<BLOCK, 16> : path == 4 ? sum_RB_VA1_SV<BLOCK, 4> : sum_RB_VA1_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA1_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3275,10 +3298,12 @@ hipError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA2_SV<BLOCK, 16> : path == 4 ? sum_RB_VA2_SV<BLOCK, 4> : sum_RB_VA2_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA2_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3347,10 +3372,12 @@ hipError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RB_VA2S_SV<BLOCK, 4> : sum_RB_VA2S_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VA2S_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3419,10 +3446,12 @@ hipError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RB_VW_SV<BLOCK, 16> : path == 4 ? sum_RB_VW_SV<BLOCK, 4> : sum_RB_VW_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return hipErrorInvalidValue;
-  TGM_LAUNCH(sum_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3494,9 +3523,11 @@ hipError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_V_SV<BLOCK, 16> : path == 4 ? sum_RL_V_SV<BLOCK, 4> : sum_RL_V_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3569,9 +3600,11 @@ hipError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VS_SV<BLOCK, 16> : path == 4 ? sum_RL_VS_SV<BLOCK, 4> : sum_RL_VS_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3644,9 +3677,11 @@ hipError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA1_SV<BLOCK, 16> : path == 4 ? sum_RL_VA1_SV<BLOCK, 4> : sum_RL_VA1_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3719,9 +3754,11 @@ hipError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA2_SV<BLOCK, 16> : path == 4 ? sum_RL_VA2_SV<BLOCK, 4> : sum_RL_VA2_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3794,9 +3831,11 @@ hipError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RL_VA2S_SV<BLOCK, 4> : sum_RL_VA2S_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3869,9 +3908,11 @@ hipError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RL_VW_SV<BLOCK, 16> : path == 4 ? sum_RL_VW_SV<BLOCK, 4> : sum_RL_VW_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(sum_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return hipPeekAtLastError();
 }
@@ -3897,12 +3938,14 @@ hipError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, 
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_V_SV<BLOCK, 16> : path == 4 ? sum_RA_V_SV<BLOCK, 4> : sum_RA_V_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_V_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3927,12 +3970,14 @@ hipError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VS_SV<BLOCK, 16> : path == 4 ? sum_RA_VS_SV<BLOCK, 4> : sum_RA_VS_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_VS_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3957,12 +4002,14 @@ hipError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA1_SV<BLOCK, 16> : path == 4 ? sum_RA_VA1_SV<BLOCK, 4> : sum_RA_VA1_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_VA1_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -3987,12 +4034,14 @@ hipError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA2_SV<BLOCK, 16> : path == 4 ? sum_RA_VA2_SV<BLOCK, 4> : sum_RA_VA2_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_VA2_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -4017,12 +4066,14 @@ hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size l
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VA2S_SV<BLOCK, 16> : path == 4 ? sum_RA_VA2S_SV<BLOCK, 4> : sum_RA_VA2S_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_VA2S_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 
@@ -4047,12 +4098,14 @@ hipError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld,
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return hipSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? sum_RA_VW_SV<BLOCK, 16> : path == 4 ? sum_RA_VW_SV<BLOCK, 4> : sum_RA_VW_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   hipError_t e = hipPeekAtLastError();
   if (e != hipSuccess)
     return e;
   (void)early;
-  TGM_LAUNCH(sum_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return hipPeekAtLastError();
 }
 

@@ -11,9 +11,16 @@ enum { COUNTER_BYTES = 16 }; // the 1-D last-block counter
 _Static_assert((int)TGM_SPECTRUM_MAX_PARAMS == (int)TUNE_MAX_PARAMS,
                "tgm_spectrum_info holds every parameter");
 
+// What a compiled kernel is compiled for: variant v at block, a row
+// variant's threads a row (GROUP, else 0) and the loads in flight of a
+// kernel compiled for them (tune_variant_items, else 0).
 typedef struct {
   int v;
-  unsigned block, group; // group: a row variant's threads a row (GROUP), else 0
+  unsigned block, group, items;
+} rd_key;
+
+typedef struct {
+  rd_key key;
   tgm_module *mod;
   tgm_function pos[4], zero[2];
   int checked;   // the first-use check (check_kernel): 0 not yet, 1 passed, -1 failed
@@ -75,12 +82,10 @@ tgm_status rd_load_spectrum(tgm_ctx *c, const char *who, const char *name, int t
 // rd_load_spectrum for tgm_reduce's own ops (sum, max, min).
 tgm_status rd_load_op(tgm_ctx *c, const char *who, int op, int type, tune_shape shape,
                       rd_opstate **out);
-// The kernel of variant v at block (and GROUP) compiled so far, or NULL.
-rd_kernel *rd_find_kernel(rd_opstate *st, int v, unsigned block, unsigned group);
-// Compiles n (variant, block, group) kernels in parallel, an NVRTC job each
-// (groups: a row variant's GROUP, NULL or 0 for the others).
-tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
-                      const unsigned *groups, int n);
+// The kernel of that key compiled so far, or NULL.
+rd_kernel *rd_find_kernel(rd_opstate *st, rd_key key);
+// Compiles n kernels in parallel, an NVRTC job each.
+tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const rd_key *keys, int n);
 // The reference kernel of st, compiled without optimization (the checks').
 tgm_status rd_reference_for(tgm_ctx *c, rd_opstate *st);
 // The first-use check's stream and at least need bytes of its buffer.

@@ -282,10 +282,12 @@ tgm_status rd_load_op(tgm_ctx *c, const char *who, int op, int type, tune_shape 
   return rd_load_spectrum(c, who, rd_op_name(op), type, mops[op], shape, out);
 }
 
-rd_kernel *rd_find_kernel(rd_opstate *st, int v, unsigned block, unsigned group) {
-  for (int i = 0; i < st->nk; i++)
-    if (st->k[i].v == v && st->k[i].block == block && st->k[i].group == group)
+rd_kernel *rd_find_kernel(rd_opstate *st, rd_key key) {
+  for (int i = 0; i < st->nk; i++) {
+    const rd_key *k = &st->k[i].key;
+    if (k->v == key.v && k->block == key.block && k->group == key.group && k->items == key.items)
       return &st->k[i];
+  }
   return NULL;
 }
 
@@ -298,11 +300,9 @@ static tgm_status read_source(const rd_opstate *st, char *path, size_t len, char
   return s;
 }
 
-// Compiles the kernels of n (variant, block, group) in parallel: one NVRTC
-// job each, holding the positive-n launches and the n = 0 ones (groups:
-// the GROUP of a row variant's name, NULL or 0 for the others).
-tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned *blocks,
-                      const unsigned *groups, int n) {
+// Compiles the kernels of n keys in parallel: one NVRTC job each, holding
+// the positive-n launches and the n = 0 ones.
+tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const rd_key *keys, int n) {
   if (!n)
     return TGM_OK;
   char path[PATH_MAX], *src;
@@ -325,13 +325,13 @@ tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned 
   int(*idx)[6] = calloc((size_t)n, sizeof *idx); // launch -> name index (pos 0..3, zero 4..5)
   tgm_status s = jobs && res && names && idx ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
   for (int j = 0; s == TGM_OK && j < n; j++) {
-    const tune_variant *v = &st->m.v[vs[j]];
+    const tune_variant *v = &st->m.v[keys[j].v];
     int nn = 0;
     for (int l = 0; l < v->n_pos + v->n_zero; l++) {
       const tune_launch *ln = l < v->n_pos ? &v->pos[l] : &v->zero[l - v->n_pos];
       int found = tune_intern_name(names[j], &nn,
-                                   tune_name_expr(ln->name_expr, blocks[j],
-                                                  groups ? groups[j] : 0));
+                                   tune_name_expr(ln->name_expr, keys[j].block, keys[j].group,
+                                                  keys[j].items));
       idx[j][l < v->n_pos ? l : 4 + l - v->n_pos] = found;
     }
     jobs[j].source = src;
@@ -345,13 +345,13 @@ tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned 
                 res);
   }
   for (int j = 0; s == TGM_OK && j < n; j++) {
-    const tune_variant *v = &st->m.v[vs[j]];
+    const tune_variant *v = &st->m.v[keys[j].v];
     if (res[j].status != TGM_OK) {
-      s = tgm__fail(res[j].status, "compiling %s (block %u) of %s: %.700s", v->id, blocks[j], path,
-                    res[j].log && *res[j].log ? res[j].log : tgm_last_error());
+      s = tgm__fail(res[j].status, "compiling %s (block %u) of %s: %.700s", v->id, keys[j].block,
+                    path, res[j].log && *res[j].log ? res[j].log : tgm_last_error());
       break;
     }
-    rd_kernel k = {vs[j], blocks[j], groups ? groups[j] : 0, NULL, {0}, {0}, 0, ""};
+    rd_kernel k = {keys[j], NULL, {0}, {0}, 0, ""};
     s = tgm_module_load(c->b, &res[j], &k.mod);
     for (int l = 0; s == TGM_OK && l < v->n_pos; l++)
       s = tgm_module_function(k.mod, idx[j][l], &k.pos[l]);
@@ -378,13 +378,19 @@ tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const int *vs, const unsigned 
   return s;
 }
 
+// The kernel a bucket runs: its variant at its block and items.
+static rd_key key_of(const rd_opstate *st, const rd_bucket *b) {
+  return (rd_key){b->v, b->block, 0, tune_variant_items(&st->m.v[b->v], b->items)};
+}
+
 static tgm_status kernel_for(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, rd_kernel **out) {
-  *out = rd_find_kernel(st, b->v, b->block, 0);
+  rd_key key = key_of(st, b);
+  *out = rd_find_kernel(st, key);
   if (*out)
     return TGM_OK;
-  tgm_status s = rd_compile(c, st, &b->v, &b->block, NULL, 1);
+  tgm_status s = rd_compile(c, st, &key, 1);
   if (s == TGM_OK)
-    *out = rd_find_kernel(st, b->v, b->block, 0);
+    *out = rd_find_kernel(st, key);
   return s;
 }
 
@@ -540,7 +546,8 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
                "%s/%s: %s (block %u, items %u), as %s compiled it, gives %s for n = %llu%s where "
                "the spectrum's scalar codelet (compiled unoptimized) gives %s: a compiler bug, so "
                "tgm_reduce does not use this kernel",
-               m->dir, m->cuda_source, m->v[k->v].id, k->block, b->items, c->info->compiler, g, n,
+               m->dir, m->cuda_source, m->v[k->key.v].id, k->key.block, b->items, c->info->compiler,
+               g, n,
                sparse[i] ? " (sparse data)"
                : nan[i]  ? " (NaN elements)"
                          : "",
@@ -553,31 +560,24 @@ static tgm_status check_kernel(tgm_ctx *c, rd_opstate *st, const rd_bucket *b, r
 
 static tgm_status prepare(tgm_ctx *c, rd_opstate *st) {
   int n = 0, cap = st->plan.n + 1;
-  int *vs = calloc((size_t)cap, sizeof *vs);
-  unsigned *bl = calloc((size_t)cap, sizeof *bl);
-  if (!vs || !bl) {
-    free(vs);
-    free(bl);
+  rd_key *keys = calloc((size_t)cap, sizeof *keys);
+  if (!keys)
     return tgm__fail(TGM_ERR_MEMORY, "out of memory");
-  }
   for (int i = -1; i < st->plan.n; i++) {
-    const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    int dup = rd_find_kernel(st, b->v, b->block, 0) != NULL;
+    rd_key key = key_of(st, i < 0 ? &st->plan.def : &st->plan.b[i]);
+    int dup = rd_find_kernel(st, key) != NULL;
     for (int j = 0; j < n; j++)
-      dup |= vs[j] == b->v && bl[j] == b->block;
-    if (!dup) {
-      vs[n] = b->v;
-      bl[n++] = b->block;
-    }
+      dup |= !memcmp(&keys[j], &key, sizeof key);
+    if (!dup)
+      keys[n++] = key;
   }
-  tgm_status s = rd_compile(c, st, vs, bl, NULL, n);
-  free(vs);
-  free(bl);
+  tgm_status s = rd_compile(c, st, keys, n);
+  free(keys);
   // and the first-use check of each (parameters 0), so that no later call waits for it
   uint64_t zeros[TUNE_MAX_PARAMS] = {0};
   for (int i = -1; s == TGM_OK && i < st->plan.n; i++) {
     const rd_bucket *b = i < 0 ? &st->plan.def : &st->plan.b[i];
-    rd_kernel *k = rd_find_kernel(st, b->v, b->block, 0);
+    rd_kernel *k = rd_find_kernel(st, key_of(st, b));
     s = k ? check_kernel(c, st, b, k, zeros) : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
   }
   return s;

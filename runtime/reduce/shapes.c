@@ -30,15 +30,21 @@ static unsigned long long outputs_of(const rd_opstate *st, unsigned long long m,
   return st->shape == TUNE_SHAPE_COLS ? n : m;
 }
 
+// The kernel setting k runs: its variant at its block, GROUP and items.
+static rd_key shape_key(const rd_opstate *st, const tune_shape_set *k) {
+  return (rd_key){k->v, k->block, tune_shape_group(&st->m, k),
+                  tune_variant_items(&st->m.v[k->v], k->items)};
+}
+
 static tgm_status shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shape_set *k,
                                rd_kernel **out) {
-  unsigned group = tune_shape_group(&st->m, k);
-  *out = rd_find_kernel(st, k->v, k->block, group);
+  rd_key key = shape_key(st, k);
+  *out = rd_find_kernel(st, key);
   if (*out)
     return TGM_OK;
-  tgm_status s = rd_compile(c, st, &k->v, &k->block, &group, 1);
+  tgm_status s = rd_compile(c, st, &key, 1);
   if (s == TGM_OK)
-    *out = rd_find_kernel(st, k->v, k->block, group);
+    *out = rd_find_kernel(st, key);
   return s;
 }
 
@@ -175,9 +181,9 @@ static tgm_status check_shape_kernel(tgm_ctx *c, rd_opstate *st, const tune_shap
 static tgm_status shape_prepare(tgm_ctx *c, rd_opstate *st) {
   enum { MOST = 256 };
   tune_shape_set *sets = calloc(MOST, sizeof *sets);
-  int *vs = calloc(MOST, sizeof *vs), n = 0;
-  unsigned *bl = calloc(MOST, sizeof *bl), *gr = calloc(MOST, sizeof *gr);
-  tgm_status s = sets && vs && bl && gr ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
+  rd_key *keys = calloc(MOST, sizeof *keys);
+  int n = 0;
+  tgm_status s = sets && keys ? TGM_OK : tgm__fail(TGM_ERR_MEMORY, "out of memory");
   unsigned long long xs[4 * 41 + 8];
   int nx = 0;
   for (int e = 0; e <= 40; e++) {
@@ -203,27 +209,25 @@ static tgm_status shape_prepare(tgm_ctx *c, rd_opstate *st) {
           TGM_OK)
         continue; // no rule variant here: the call says so
     }
-    unsigned g = tune_shape_group(&st->m, &k);
-    int dup = rd_find_kernel(st, k.v, k.block, g) != NULL;
+    rd_key key = shape_key(st, &k);
+    int dup = rd_find_kernel(st, key) != NULL;
     for (int j = 0; j < n && !dup; j++)
-      dup = vs[j] == k.v && bl[j] == k.block && gr[j] == g;
+      dup = !memcmp(&keys[j], &key, sizeof key);
     if (!dup && n < MOST) {
       sets[n] = k;
-      vs[n] = k.v, bl[n] = k.block, gr[n++] = g;
+      keys[n++] = key;
     }
   }
   if (s == TGM_OK)
-    s = rd_compile(c, st, vs, bl, gr, n);
+    s = rd_compile(c, st, keys, n);
   uint64_t zeros[TUNE_MAX_PARAMS] = {0};
   for (int i = 0; s == TGM_OK && i < n; i++) {
-    rd_kernel *k = rd_find_kernel(st, vs[i], bl[i], gr[i]);
+    rd_kernel *k = rd_find_kernel(st, keys[i]);
     s = k ? check_shape_kernel(c, st, &sets[i], k, zeros)
           : tgm__fail(TGM_ERR_COMPILE, "a kernel went missing");
   }
   free(sets);
-  free(vs);
-  free(bl);
-  free(gr);
+  free(keys);
   return s;
 }
 

@@ -56,37 +56,37 @@ int compile_all(ctx *c) {
   tgm_compile_result *res = calloc((size_t)nj + 1, sizeof *res);
   char ***names = calloc((size_t)nj, sizeof *names);
   for (int j = 0; j < nj; j++) {
-    // a name a block and launch, or (row variants of GROUP threads a row)
-    // a name a block and group
-    names[j] =
-        calloc(CHUNK * TUNE_MAX_KNOBS * (TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO + TUNE_MAX_KNOBS) + 1,
-               sizeof(char *));
+    // a name a block, launch and items path, or (row variants of GROUP
+    // threads a row) a name a block, group and items path
+    names[j] = calloc(CHUNK * TUNE_MAX_KNOBS *
+                              (TUNE_ITEMS_PATHS * TUNE_MAX_LAUNCHES + TUNE_MAX_ZERO +
+                               TUNE_ITEMS_PATHS * TUNE_MAX_KNOBS) +
+                          1,
+                      sizeof(char *));
     int nn = 0;
     for (int q = j * CHUNK; q < nv && q < (j + 1) * CHUNK; q++) {
       tune_variant *v = &c->m.v[vids[q]];
       for (int b = 0; b < v->n_blocks; b++) {
         fn_ref *r = &c->refs[vids[q]][b];
         r->job = j;
-        for (int pass = 0; pass < 2; pass++) {
-          tune_launch *ls = pass ? v->zero : v->pos;
-          int nl = pass ? v->n_zero : v->n_pos;
-          for (int l = 0; l < nl; l++) {
-            if (strstr(ls[l].name_expr, "GROUP")) { // a row variant's one launch
-              r->name[l] = -1;
+        for (int l = 0; l < v->n_zero; l++)
+          r->zname[l] = tune_intern_name(names[j], &nn,
+                                         tune_name_expr(v->zero[l].name_expr, v->blocks[b], 0, 0));
+        for (int l = 0; l < v->n_pos; l++)
+          for (int p = 0; p < TUNE_ITEMS_PATHS; p++) {
+            const char *e = v->pos[l].name_expr;
+            unsigned items = tune_items_paths[p];
+            if (strstr(e, "GROUP")) { // a row variant's one launch
+              r->name[p][l] = -1;
               for (int g = 0; g < v->n_per_row; g++)
-                r->gname[g] = tune_intern_name(names[j], &nn,
-                                               tune_name_expr(ls[l].name_expr, v->blocks[b],
-                                                              v->per_row[g]));
+                r->gname[g][p] = tune_intern_name(names[j], &nn,
+                                                  tune_name_expr(e, v->blocks[b], v->per_row[g],
+                                                                 items));
               continue;
             }
-            int found = tune_intern_name(names[j], &nn,
-                                         tune_name_expr(ls[l].name_expr, v->blocks[b], 0));
-            if (pass)
-              r->zname[l] = found;
-            else
-              r->name[l] = found;
+            r->name[p][l] = tune_intern_name(names[j], &nn,
+                                             tune_name_expr(e, v->blocks[b], 0, items));
           }
-        }
       }
     }
     jobs[j].source = src;

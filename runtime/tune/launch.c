@@ -81,7 +81,7 @@ tgm_status launch_enqueue(ctx *c, tune_knobs k, tgm_devptr in, unsigned long lon
     tgm_status s = launch_args(c, l, in, n, out, &t, vals, args);
     if (s != TGM_OK)
       return s;
-    int job = ref->job, name = n ? ref->name[i] : ref->zname[i];
+    int job = ref->job, name = n ? ref->name[tune_items_index(k.items)][i] : ref->zname[i];
     tgm_function f;
     s = tgm_module_function(c->mods[job], name, &f);
     if (s == TGM_OK)

@@ -565,9 +565,12 @@ int tune_intern_name(char **names, int *n, char *expr) {
   return (*n)++;
 }
 
-// One placeholder of a name expression replaced by a number (none: a copy).
+// One placeholder of a name expression's template arguments (after its
+// last '<': a spectrum's name may hold the word) replaced by a number
+// (none: a copy).
 static char *name_with(const char *pattern, const char *word, unsigned value) {
-  const char *at = strstr(pattern, word);
+  const char *args = strrchr(pattern, '<');
+  const char *at = args ? strstr(args, word) : NULL;
   size_t len = strlen(pattern) + 16;
   char *out = malloc(len);
   if (!out)
@@ -582,11 +585,26 @@ static char *name_with(const char *pattern, const char *word, unsigned value) {
 const char *const tune_pick_roles[TUNE_PICK_ROLES] = {"rw_narrow", "rw_wide", "rb", "rl",
                                                       "ct",        "ca",      "ra"};
 
-char *tune_name_expr(const char *pattern, unsigned block, unsigned group) {
+unsigned tune_variant_items(const tune_variant *v, unsigned items) {
+  for (int l = 0; l < v->n_pos; l++) {
+    const char *args = strrchr(v->pos[l].name_expr, '<');
+    if (args && strstr(args, "ITEMS"))
+      return tune_items_path(items);
+  }
+  return 0;
+}
+
+char *tune_name_expr(const char *pattern, unsigned block, unsigned group, unsigned items) {
   char *b = name_with(pattern, "BLOCK", block);
-  if (!b || !group)
-    return b;
-  char *g = name_with(b, "GROUP", group);
-  free(b);
-  return g;
+  if (b && group) {
+    char *g = name_with(b, "GROUP", group);
+    free(b);
+    b = g;
+  }
+  if (b && items) {
+    char *i = name_with(b, "ITEMS", tune_items_path(items));
+    free(b);
+    b = i;
+  }
+  return b;
 }

@@ -15,6 +15,15 @@ _Static_assert(RULE_ONE == (int)TGM_ONE && RULE_TILES == (int)TGM_TILES &&
 
 #include "../src/internal.h" // tgm__fail
 
+const unsigned tune_items_paths[TUNE_ITEMS_PATHS] = {1, 4, 16};
+
+unsigned tune_items_path(unsigned items) { return tgm_items_path(items); }
+
+int tune_items_index(unsigned items) {
+  unsigned p = tgm_items_path(items);
+  return p == 16 ? 2 : p == 4 ? 1 : 0;
+}
+
 unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsigned block,
                    unsigned items, unsigned grid_cap, size_t elem) {
   return tgm_grid_of((enum tgm_rule)rule, in_addr, n, block, items, grid_cap, elem);

@@ -144,10 +144,11 @@ static tgm_status enqueue(ctx *c, const shape_set *k, tgm_devptr in, dims d, tgm
     call.in[i] = in + (tgm_devptr)i * c->in_gap;
   const fn_ref *ref = &c->refs[k->v][index_of(v->blocks, v->n_blocks, k->block)];
   tgm_function fs[TUNE_MAX_LAUNCHES];
-  for (int i = 0; i < v->n_pos; i++) { // RW: the kernel of the setting's GROUP
+  const int path = tune_items_index(k->items); // a kernel a path of loads in flight
+  for (int i = 0; i < v->n_pos; i++) {         // RW: the kernel of the setting's GROUP
     int name = &v->pos[i] == l && l->rule == RULE_ROWS_GROUP
-                   ? ref->gname[index_of(v->per_row, v->n_per_row, k->per_row)]
-                   : ref->name[i];
+                   ? ref->gname[index_of(v->per_row, v->n_per_row, k->per_row)][path]
+                   : ref->name[path][i];
     if ((s = tgm_module_function(c->mods[ref->job], name, &fs[i])) != TGM_OK)
       return s;
   }

@@ -188,8 +188,21 @@ void tune_manifest_free(tune_manifest *m);
 typedef enum { TUNE_SRC_CUDA, TUNE_SRC_HIP, TUNE_SRC_CUB } tune_src;
 tgm_status tune_manifest_source(const tune_manifest *m, tune_src which, char **text, char **path);
 // "tgm_sum_i32::sum_DT_V_ST<BLOCK>" with BLOCK = 256 -> malloc'd string;
-// "GROUP" (row variants of per_row threads a row) becomes group.
-char *tune_name_expr(const char *pattern, unsigned block, unsigned group);
+// "GROUP" (row variants of per_row threads a row) becomes group, "ITEMS"
+// (the kernels compiled for their loads in flight) the path of items
+// (tune_items_path); 0 leaves either.
+char *tune_name_expr(const char *pattern, unsigned block, unsigned group, unsigned items);
+// The kernel a launch of `items` runs where its name holds ITEMS
+// (launch_rule.tpl's tgm_items_path): 1, 4 or 16; tune_items_index its
+// place among TUNE_ITEMS_PATHS (0, 1, 2), where a tuner keeps its names.
+enum { TUNE_ITEMS_PATHS = 3 };
+unsigned tune_items_path(unsigned items);
+// The items a variant's kernels are compiled for where it runs `items`:
+// their path where a launch's name holds ITEMS, else 0 (one kernel serves
+// every items); a compiled kernel's key beside its block and group.
+unsigned tune_variant_items(const tune_variant *v, unsigned items);
+int tune_items_index(unsigned items);
+extern const unsigned tune_items_paths[TUNE_ITEMS_PATHS];
 // Adds expr (malloc'd) to a compile job's names unless it is there already
 // (then frees it); returns its index.
 int tune_intern_name(char **names, int *n, char *expr);

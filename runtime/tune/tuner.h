@@ -41,11 +41,14 @@ typedef struct {
 } options;
 
 typedef struct {
-  int job, name[4]; // job and name index per positive launch
-  int zname[2];     // per n == 0 launch
+  // job, and name index per items path (tune_items_index: a kernel compiled
+  // for its loads in flight has one a path, the others the same name in
+  // each) and positive launch
+  int job, name[TUNE_ITEMS_PATHS][4];
+  int zname[2]; // per n == 0 launch
   // a row variant of GROUP threads a row: its launch's name per per_row
-  // index (name[0] is -1)
-  int gname[TUNE_MAX_KNOBS];
+  // index and items path (name[..][0] is -1)
+  int gname[TUNE_MAX_KNOBS][TUNE_ITEMS_PATHS];
 } fn_ref;
 
 typedef struct {

@@ -130,7 +130,7 @@ if [ "$what" = cli ]; then
 
   "$gen" --embed --variant=DSL.VS.SV -o "$work/a.cuh" codelets/sum.tgm || fail "--variant"
   grep -q 'inline cudaError_t tgm_sum_i32(void \*d_temp, size_t \*temp_bytes, const int32_t \*d_in, int32_t \*d_out,' "$work/a.cuh" || fail "entry point"
-  grep -q 'launch_sum_DSL_VS_SV<256>' "$work/a.cuh" || fail "the variant's launcher"
+  grep -q 'launch_sum_DSL_VS_SV<256, 1>' "$work/a.cuh" || fail "the variant's launcher"
   ! grep -q 'sum_DT_V_ST' "$work/a.cuh" || fail "only the chosen variant"
   grep -q '"DSL.VS.SV, untuned", nullptr' "$work/a.cuh" || fail "the untuned table"
   "$gen" --embed --hip --variant=DT.VS.SS --type=f32 -o "$work/a.hip.h" codelets/min.tgm || fail "--hip"
@@ -166,7 +166,7 @@ JSON
   grep -q '{22, 1}, // 2^16..2^22: DSL.VR.SV, block 256, items 1, 4 blocks per SM' "$work/t.cuh" || fail "second bucket"
   grep -q '{30, 2}, // 2^23..2^30: DTA.VS.SV, block 256, items 16' "$work/t.cuh" || fail "last bucket"
   grep -q 'case 1: // DSL.VR.SV, block 256, items 1, 4 blocks per SM at most' "$work/t.cuh" || fail "the choice"
-  grep -q 'launch_sum_DSL_VR_SV<256>(in, n, out, temp, temp_bytes, 1, sms \* 4, stream)' "$work/t.cuh" || fail "its launch"
+  grep -q 'launch_sum_DSL_VR_SV<256, 1>(in, n, out, temp, temp_bytes, 1, sms \* 4, stream)' "$work/t.cuh" || fail "its launch"
   grep -q 'TGM_TABLES = 1, TGM_OTHER = 0' "$work/t.cuh" || fail "one table"
   ! grep -q 'cudaGetDeviceProperties' "$work/t.cuh" || fail "one table needs no device name"
   echo '{"tgm_db": 1, "entries": [' >"$work/bad.json"

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tune_knobs_str(&d, k, sizeof k);
     for (int b = 0; b < x->n_blocks; b++)
       for (int l = 0; l < x->n_pos; l++) {
-        free(tune_name_expr(x->pos[l].name_expr, x->blocks[b], 0));
+        free(tune_name_expr(x->pos[l].name_expr, x->blocks[b], 0, x->items[0]));
         if (x->pos[l].rule < RULE_ROWS)
           continue;
         // a row or column launch: its grid and temp storage for every group

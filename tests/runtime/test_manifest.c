@@ -47,18 +47,39 @@ int main(int argc, char **argv) {
   CHECK_EQ_INT(b1->n_zero, 1);
   CHECK_EQ_INT(m.v[2].index, 2);
 
-  char *e = tune_name_expr("tgm_sum_i32::sum_DT_VS_ST<BLOCK>", 256, 0);
+  char *e = tune_name_expr("tgm_sum_i32::sum_DT_VS_ST<BLOCK>", 256, 0, 0);
   CHECK(!strcmp(e, "tgm_sum_i32::sum_DT_VS_ST<256>"));
   free(e);
-  e = tune_name_expr("tgm_sum_i32::tgm_init", 256, 0);
+  e = tune_name_expr("tgm_sum_i32::tgm_init", 256, 0, 0);
   CHECK(!strcmp(e, "tgm_sum_i32::tgm_init"));
   free(e);
-  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 8); // a row variant's group
+  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 8, 0); // a row variant's group
   CHECK(!strcmp(e, "ns::sum_RW_VS_SS<128, 8>"));
   free(e);
-  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 0); // 0: GROUP left
+  e = tune_name_expr("ns::sum_RW_VS_SS<BLOCK, GROUP>", 128, 0, 0); // 0: GROUP left
   CHECK(!strcmp(e, "ns::sum_RW_VS_SS<128, GROUP>"));
   free(e);
+  // a kernel a path of loads in flight: ITEMS is tgm_items_path of items
+  e = tune_name_expr("ns::sum_DS_V_SV<BLOCK, ITEMS>", 256, 0, 8);
+  CHECK(!strcmp(e, "ns::sum_DS_V_SV<256, 4>"));
+  free(e);
+  e = tune_name_expr("ns::sum_RW_VS_SV<BLOCK, GROUP, ITEMS>", 128, 8, 16);
+  CHECK(!strcmp(e, "ns::sum_RW_VS_SV<128, 8, 16>"));
+  free(e);
+  e = tune_name_expr("ns::sum_DS_V_SV<BLOCK, ITEMS>", 256, 0, 0); // 0: ITEMS left
+  CHECK(!strcmp(e, "ns::sum_DS_V_SV<256, ITEMS>"));
+  free(e);
+  // the words in a spectrum's name are not the template's
+  e = tune_name_expr("tgm_kernels_BLOCK_ITEMS_f32::BLOCK_ITEMS_B1_V_SV<BLOCK, ITEMS>", 128, 0, 1);
+  CHECK(!strcmp(e, "tgm_kernels_BLOCK_ITEMS_f32::BLOCK_ITEMS_B1_V_SV<128, 1>"));
+  free(e);
+  CHECK_EQ_INT((int)tune_items_path(0), 1);
+  CHECK_EQ_INT((int)tune_items_path(3), 1);
+  CHECK_EQ_INT((int)tune_items_path(4), 4);
+  CHECK_EQ_INT((int)tune_items_path(15), 4);
+  CHECK_EQ_INT((int)tune_items_path(64), 16);
+  CHECK_EQ_INT(tune_items_index(16), 2);
+  CHECK_EQ_INT((int)tune_variant_items(dt, 4), 0); // a tiled kernel serves every items
   tune_manifest_free(&m);
 
   CHECK_EQ_INT(m.has_reference, 0); // freed above; read again below

@@ -53,8 +53,8 @@ static int shaped(tgm_backend *b, const char *path, json_t *root, int hip) {
     }
     jobs[nj].source = src;
     jobs[nj].source_name = file;
-    names[nj][0] = tune_name_expr(expr, 128, 1);
-    names[nj][1] = tune_name_expr(expr, 128, 32);
+    names[nj][0] = tune_name_expr(expr, 128, 1, 1);
+    names[nj][1] = tune_name_expr(expr, 128, 32, 16);
     jobs[nj].names = (const char *const *)names[nj];
     jobs[nj].n_names = strcmp(names[nj][0], names[nj][1]) ? 2 : 1;
     nj++;
@@ -133,7 +133,9 @@ int main(int argc, char **argv) {
     tgm_compile_job *j = &jobs[nj - 1];
     for (int bl = 0; bl < x->n_blocks && bl < max_blocks; bl++)
       for (int l = 0; l < x->n_pos; l++)
-        names[nj - 1][j->n_names++] = tune_name_expr(x->pos[l].name_expr, x->blocks[bl], 0);
+        names[nj - 1][j->n_names++] = // each block a path of loads in flight, in turn
+            tune_name_expr(x->pos[l].name_expr, x->blocks[bl], 0,
+                           tune_items_paths[bl % TUNE_ITEMS_PATHS]);
     total++;
     in_job = (in_job + 1) % 4;
   }

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32.json.
-#ifndef TGM_EMBED_MAX_F32_65907D65
-#define TGM_EMBED_MAX_F32_65907D65
+#ifndef TGM_EMBED_MAX_F32_BC76DD01
+#define TGM_EMBED_MAX_F32_BC76DD01
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -270,25 +270,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // A second pass's share of the partials: the operator alone (each element's
@@ -428,11 +431,11 @@ void __launch_bounds__(BLOCK) max_DT_VS_SV_pass2(const A *__restrict__ partials,
 }
 
 // DS.VS.SV: 2 launches, deterministic, partials in temp
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DS_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: one partial per block; a second pass combines them
@@ -614,11 +617,11 @@ void __launch_bounds__(BLOCK) max_DTL_VA1_ST(const T *__restrict__ in, tgm_size 
 }
 
 // DSL.VS.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: strides; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -639,11 +642,11 @@ void __launch_bounds__(BLOCK) max_DSL_VS_SV(const T *__restrict__ in, tgm_size n
 }
 
 // B1.V.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (V)
   value = max_coop<BLOCK>(value);
   // grid: a single block writes the result
@@ -652,11 +655,11 @@ void __launch_bounds__(BLOCK) max_B1_V_SV(const T *__restrict__ in, tgm_size n, 
 }
 
 // B1.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // thread: codelet 'scalar' on its part (grid: one block; block: 16-byte vector strides)
-  A value = tgm_values_DS_SV_first<BLOCK>(in, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV_first<BLOCK, ITEMS>(in, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VS)
   value = max_coop_shfl<BLOCK>(value);
   // grid: a single block writes the result
@@ -671,7 +674,10 @@ void __launch_bounds__(BLOCK) max_B1_VS_SV(const T *__restrict__ in, tgm_size n,
 // runs one variant: no host synchronisation, errors returned, not printed.
 // temp: temp_bytes_<kernel><BLOCK>(n, items, grid_cap) bytes (0: none); the
 // counter word of the last-block variants must be zero when temp is first
-// used, and they leave it zero.
+// used, and they leave it zero. A launcher of a kernel compiled for its
+// loads in flight (file.tpl's tgm_values_DS_SV) takes ITEMS too: 0 runs the
+// kernel tgm_items_path gives `items`, 1, 4 or 16 that kernel alone (the
+// embedded call names it, so that no other is compiled).
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -700,6 +706,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -1330,7 +1343,7 @@ size_t temp_bytes_max_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DS.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -1346,7 +1359,12 @@ cudaError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
     return cudaErrorInvalidValue;
   partials = static_cast<A *>(temp);
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DS_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DS_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   TGM_LAUNCH(max_DS_VS_SV_pass2<BLOCK>, 1, BLOCK, stream, partials, grid, out, n);
   return cudaPeekAtLastError();
 }
@@ -1551,7 +1569,7 @@ size_t temp_bytes_max_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // DSL.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -1568,7 +1586,12 @@ cudaError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, si
   partials = static_cast<A *>(temp);
   counter = reinterpret_cast<unsigned *>(static_cast<char *>(temp) + tgm_partials_bytes(grid));
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_DSL_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_DSL_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -1579,7 +1602,7 @@ size_t temp_bytes_max_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.V.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -1592,7 +1615,12 @@ cudaError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_V_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_V_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -1603,7 +1631,7 @@ size_t temp_bytes_max_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 }
 
 // B1.VS.SV
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
   if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
@@ -1616,7 +1644,12 @@ cudaError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, siz
   A *partials = nullptr;
   unsigned *counter = nullptr;
   (void)temp, (void)temp_bytes;
-  TGM_LAUNCH(max_B1_VS_SV<BLOCK>, grid, BLOCK, stream, in, n, out, partials, counter, items);
+  static_assert(ITEMS == 0 || ITEMS == 1 || ITEMS == 4 || ITEMS == 16, "ITEMS: 0, 1, 4 or 16");
+  const unsigned path = ITEMS ? ITEMS : tgm_items_path(items);
+  auto kernel = path == 16 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 16>
+                : path == 4 ? max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 4>
+                            : max_B1_VS_SV<BLOCK, ITEMS ? ITEMS : 1>;
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, n, out, partials, counter, items);
   return cudaPeekAtLastError();
 }
 
@@ -1732,13 +1765,13 @@ inline cudaError_t tgm_choice_run(int c, const T *in, tgm_size n, R *out, void *
   (void)sms;
   switch (c) {
   case 0: { // B1.V.SV
-    return launch_max_B1_V_SV<256>(in, n, out, temp, temp_bytes, 1, 1, stream);
+    return launch_max_B1_V_SV<256, 1>(in, n, out, temp, temp_bytes, 1, 1, stream);
   }
   case 1: { // B1.V.SV
-    return launch_max_B1_V_SV<512>(in, n, out, temp, temp_bytes, 1, 1, stream);
+    return launch_max_B1_V_SV<512, 1>(in, n, out, temp, temp_bytes, 1, 1, stream);
   }
   case 2: { // B1.VS.SV
-    return launch_max_B1_VS_SV<1024>(in, n, out, temp, temp_bytes, 1, 1, stream);
+    return launch_max_B1_VS_SV<1024, 1>(in, n, out, temp, temp_bytes, 1, 1, stream);
   }
   case 3: { // DTL.V.SS
     // the last-block counter sits after the partials; it must start at zero
@@ -1840,10 +1873,10 @@ inline cudaError_t tgm_choice_run(int c, const T *in, tgm_size n, R *out, void *
     cudaError_t e = cudaMemsetAsync(static_cast<char *>(temp) + counter_at, 0, sizeof(unsigned), stream);
     if (e != cudaSuccess)
       return e;
-    return launch_max_DSL_VS_SV<512>(in, n, out, temp, temp_bytes, 4, sms * 8, stream);
+    return launch_max_DSL_VS_SV<512, 4>(in, n, out, temp, temp_bytes, 4, sms * 8, stream);
   }
   case 17: { // DS.VS.SV
-    return launch_max_DS_VS_SV<256>(in, n, out, temp, temp_bytes, 1, sms * 4, stream);
+    return launch_max_DS_VS_SV<256, 1>(in, n, out, temp, temp_bytes, 1, sms * 4, stream);
   }
   case 18: { // DTA.V.SV
     return launch_max_DTA_V_SV<256>(in, n, out, temp, temp_bytes, 4, 1, stream);
@@ -2055,4 +2088,4 @@ inline cudaError_t Max(void *d_temp, size_t &temp_bytes, const float *d_in, floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_F32_65907D65
+#endif // TGM_EMBED_MAX_F32_BC76DD01

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: min_f32_rows.json.
-#ifndef TGM_EMBED_MIN_ROWS_F32_DDC20334
-#define TGM_EMBED_MIN_ROWS_F32_DDC20334
+#ifndef TGM_EMBED_MIN_ROWS_F32_16F5782C
+#define TGM_EMBED_MIN_ROWS_F32_16F5782C
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -278,25 +278,28 @@ __device__ __forceinline__ A tgm_vectors_first(const T *__restrict__ in, tgm_siz
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
-template <unsigned BLOCK>
+// A strided grid's vectors, ITEMS loads in flight a thread (1, 4 or 16:
+// the kernel's template argument, launch_rule.tpl's tgm_items_path of the
+// launch's items). One kernel a path, so that each gets the registers its
+// path needs: a runtime choice among the three held them all in one kernel,
+// whose 16 vectors set its registers for every path (RB in blocks of 256:
+// 80 registers, 3 blocks an SM; its ITEMS 4 path alone takes 31, sm_90,
+// CUDA 13.0). `items` is the launch's, read through ITEMS.
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
+  (void)items;
   tgm_size head = tgm_head(in, n), nv = (n - head) / TGM_VW;
   const V *vin = reinterpret_cast<const V *>(in + head);
-  A value = items >= 16 ? tgm_vectors<BLOCK, 16>(vin, nv, b, g, t, head)
-            : items >= 4 ? tgm_vectors<BLOCK, 4>(vin, nv, b, g, t, head)
-                         : tgm_vectors<BLOCK, 1>(vin, nv, b, g, t, head);
+  A value = tgm_vectors<BLOCK, ITEMS>(vin, nv, b, g, t, head);
   return b == 0 ? tgm_combine(value, tgm_edges<BLOCK>(in, n, head, nv, t)) : value;
 }
 
 // tgm_values_DS_SV with the first chunk up front (tgm_vectors_first): the
 // 1-D kernels' thread level; the rows keep the loop alone (codegen/rows.c).
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __device__ __forceinline__ A tgm_values_DS_SV_first(const T *__restrict__ in, tgm_size n, unsigned items, tgm_size b, tgm_size g, unsigned t) {
-  if (items >= 16)
-    return tgm_vectors_first<BLOCK, 16>(in, n, b, g, t);
-  if (items >= 4)
-    return tgm_vectors_first<BLOCK, 4>(in, n, b, g, t);
-  return tgm_vectors_first<BLOCK, 1>(in, n, b, g, t);
+  (void)items;
+  return tgm_vectors_first<BLOCK, ITEMS>(in, n, b, g, t);
 }
 
 // RV results into out[0..RV): with CUDA one store of 8 or 16 bytes where
@@ -488,7 +491,7 @@ void __launch_bounds__(BLOCK) min_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 }
 
 // RW.VS.SV: 1 launch, deterministic
-template <unsigned BLOCK, unsigned GROUP>
+template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
@@ -496,7 +499,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VS_SV(cons
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
   A value = tgm_identity();
   if (row < m)
-    value = tgm_values_DS_SV<GROUP>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
+    value = tgm_values_DS_SV<GROUP, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x % GROUP);
   // group: codelet 'coop' (VS)
   value = min_coop_shfl_group<BLOCK, GROUP>(value);
   if (row < m && threadIdx.x % GROUP == 0)
@@ -504,13 +507,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RW_VS_SV(cons
 }
 
 // RB.VW.SV: 1 launch, deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, 0, 1, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, 0, 1, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   if (threadIdx.x == 0)
@@ -518,13 +521,13 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) min_RB_VW_SV(cons
 }
 
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: partials; the last block to finish combines them
@@ -545,13 +548,13 @@ void __launch_bounds__(BLOCK) min_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 }
 
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
-template <unsigned BLOCK>
+template <unsigned BLOCK, unsigned ITEMS>
 __global__
 void __launch_bounds__(BLOCK) min_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
-  A value = tgm_values_DS_SV<BLOCK>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
+  A value = tgm_values_DS_SV<BLOCK, ITEMS>(in + row * ld, n, items, blockIdx.x, gridDim.x, threadIdx.x);
   // block: codelet 'coop' (VW)
   value = min_coop_fold<BLOCK>(value);
   // grid: the row's blocks combine into out[row] atomically, once tgm_init_out has set it
@@ -573,7 +576,9 @@ void __launch_bounds__(BLOCK) min_RA_VW_SV(const T *__restrict__ in, tgm_size m,
 // temp_bytes_<kernel><BLOCK>(m, n, items, per_row) bytes, 16-byte aligned,
 // whose first TGM_ROWS_PARTS_MAX * 4 bytes (the rows' counters) are zero
 // when temp is first used; every call leaves them zero. m = 0 launches
-// nothing; n = 0 gives every row the spectrum of no elements.
+// nothing; n = 0 gives every row the spectrum of no elements. A kernel
+// compiled for its loads in flight (file.tpl's tgm_values_DS_SV: the row
+// variants with vector loads) runs as tgm_items_path gives `items`.
 #if !defined(__CUDACC_RTC__)
 // How a variant is launched: the blocks of a launch shape (the manifest's
 // "grid") and the temp storage of one launch (its "temp":
@@ -602,6 +607,13 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// The kernel a launch of `items` runs where the kernel is compiled for its
+// loads in flight (the manifest's name expression holds ITEMS: the strided
+// vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
+static inline unsigned tgm_items_path(unsigned items) {
+  return items >= 16 ? 16u : items >= 4 ? 4u : 1u;
 }
 
 // The partials, one accumulator per block rounded up to 16 bytes, then 16
@@ -1260,7 +1272,8 @@ size_t temp_bytes_min_RW_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK, unsigned GROUP>
 cudaError_t launch_min_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out,
                                  unsigned items, cudaStream_t stream) {
-  auto kernel = min_RW_VS_SV<BLOCK, GROUP>;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? min_RW_VS_SV<BLOCK, GROUP, 16> : path == 4 ? min_RW_VS_SV<BLOCK, GROUP, 4> : min_RW_VS_SV<BLOCK, GROUP, 1>;
   TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
@@ -1306,10 +1319,12 @@ cudaError_t launch_min_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? min_RB_VW_SV<BLOCK, 16> : path == 4 ? min_RB_VW_SV<BLOCK, 4> : min_RB_VW_SV<BLOCK, 1>;
   unsigned grid = tgm_rows_grid_of(m, BLOCK, 0);
   if (grid == 0)
     return cudaErrorInvalidValue;
-  TGM_LAUNCH(min_RB_VW_SV<BLOCK>, grid, BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, grid, BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -1331,9 +1346,11 @@ cudaError_t launch_min_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? min_RL_VW_SV<BLOCK, 16> : path == 4 ? min_RL_VW_SV<BLOCK, 4> : min_RL_VW_SV<BLOCK, 1>;
   unsigned *counter = static_cast<unsigned *>(temp);
   A *partials = reinterpret_cast<A *>(static_cast<char *>(temp) + TGM_ROWS_PARTS_MAX * 4);
-  TGM_LAUNCH(min_RL_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, partials, counter,
              items);
   return cudaPeekAtLastError();
 }
@@ -1361,15 +1378,17 @@ cudaError_t launch_min_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
   (void)temp, (void)temp_bytes;
   if (m == 0)
     return cudaSuccess;
+  const unsigned path = tgm_items_path(items);
+  auto kernel = path == 16 ? min_RA_VW_SV<BLOCK, 16> : path == 4 ? min_RA_VW_SV<BLOCK, 4> : min_RA_VW_SV<BLOCK, 1>;
   TGM_LAUNCH(tgm_init_out, tgm_init_out_grid(m), 256, stream, out, m);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess)
     return e;
   if (early)
-    return tgm_launch_early(min_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
+    return tgm_launch_early(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out,
                             items);
   (void)early;
-  TGM_LAUNCH(min_RA_VW_SV<BLOCK>, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
+  TGM_LAUNCH(kernel, dim3(per_row, (unsigned)m), BLOCK, stream, in, m, n, ld, out, items);
   return cudaPeekAtLastError();
 }
 
@@ -1595,4 +1614,4 @@ inline cudaError_t tgm_min_rows_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_ROWS_F32_DDC20334
+#endif // TGM_EMBED_MIN_ROWS_F32_16F5782C
