@@ -363,7 +363,7 @@ void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
              !(fn->qual & Q_KERNEL)     ? ""
              : fn->qual & Q_MIN_BLOCKS1 ? "__launch_bounds__(BLOCK, 1) "
              : fn->qual & Q_MIN_THREADS1024 && d->min_blocks_bound
-                 ? "__launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) "
+                 ? "__launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) "
                  : "__launch_bounds__(BLOCK) ",
              fn->name);
   for (int i = 0; i < fn->kids.len; i++) {

@@ -102,6 +102,15 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
   if ((p->g == G_RB || (grouped && p->t == T_SV)) && !c->spec->pair && c->spec->inputs.len == 1 &&
       elem_info(c->elem)->bytes == 4 && elem_info(c->acc_elem)->bytes == 4)
     k->fn->qual |= Q_MIN_THREADS1024;
+  /* Larger blocks, and RL and RA with vector loads (a kernel a path of
+   * items, kernel.c): a minimum of one block an SM. Without one ptxas (CUDA
+   * 13.0, sm_90) compiled the ITEMS 1 kernels of max and min f32 in 32
+   * registers with 4-8 bytes of spills (RB in blocks of 512 at 2048 x 32768,
+   * H200: 0.98 -> 0.89x CUB) and RA's ITEMS 4 in 28-31 (200 x 4096: 7-17 %
+   * slower); with it in 84-91 and 40, none spilled, as the kernel of all
+   * three paths was (bench/results/2026-11-30-per-items). */
+  else if (p->t == T_SV && (p->g == G_RL || p->g == G_RA))
+    k->fn->qual |= Q_MIN_BLOCKS1;
   p->launches = 1;
   p->packed_rows = rows_packed(c, p);
   /* one group makes each row; the order of its shared atomics, if any is

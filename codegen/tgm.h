@@ -192,12 +192,13 @@ typedef enum {
 enum { Q_SHARED = 1, Q_TUNABLE = 2, Q_CONST = 4, Q_RESTRICT = 8, Q_KERNEL = 16,
        Q_ACCUM = 32 /* a scalar codelet's accumulator (sema) */,
        Q_INDEX = 64 /* a thread function's index of its first element (lowering) */,
-       Q_MIN_BLOCKS1 = 128 /* a kernel: __launch_bounds__(BLOCK, 1) (cols.c's CA) */,
+       Q_MIN_BLOCKS1 = 128 /* a kernel: __launch_bounds__(BLOCK, 1) (cols.c's CA, rows.c's RL and
+                              RA with vector loads) */,
        Q_MIN_THREADS1024 = 256 /* a kernel in blocks of up to 128: 1024 threads an SM at least (CUDA:
-                                  __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0), 64
-                                  registers a thread at most; 0, for larger blocks, is no minimum:
-                                  nvcc writes no .minnctapersm, their PTX is as without it, where
-                                  1 would let ptxas take 128 registers; rows.c's RB, RW.SV) */ };
+                                  __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1), 64
+                                  registers a thread at most; for larger blocks a minimum of one
+                                  block, which ptxas reads as leave to take registers (rows.c's
+                                  RB, RW.SV: why) */ };
 // clang-format on
 /* ND_SYNC scopes */
 enum { SYNC_BLOCK = 0, SYNC_WARP = 1 };

@@ -1261,7 +1261,7 @@ void __launch_bounds__(BLOCK) max_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1342,7 +1342,7 @@ void __launch_bounds__(BLOCK) max_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1423,7 +1423,7 @@ void __launch_bounds__(BLOCK) max_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 // RL.VA1.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1504,7 +1504,7 @@ void __launch_bounds__(BLOCK) max_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 // RL.VA2.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1585,7 +1585,7 @@ void __launch_bounds__(BLOCK) max_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1666,7 +1666,7 @@ void __launch_bounds__(BLOCK) max_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1693,7 +1693,7 @@ void __launch_bounds__(BLOCK) max_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 // RA.V.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1709,7 +1709,7 @@ void __launch_bounds__(BLOCK) max_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 // RA.VS.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1725,7 +1725,7 @@ void __launch_bounds__(BLOCK) max_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 // RA.VA1.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1741,7 +1741,7 @@ void __launch_bounds__(BLOCK) max_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1757,7 +1757,7 @@ void __launch_bounds__(BLOCK) max_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2S.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1773,7 +1773,7 @@ void __launch_bounds__(BLOCK) max_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

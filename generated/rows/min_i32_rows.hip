@@ -1258,7 +1258,7 @@ void __launch_bounds__(BLOCK) min_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1339,7 +1339,7 @@ void __launch_bounds__(BLOCK) min_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1420,7 +1420,7 @@ void __launch_bounds__(BLOCK) min_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 // RL.VA1.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1501,7 +1501,7 @@ void __launch_bounds__(BLOCK) min_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 // RL.VA2.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1582,7 +1582,7 @@ void __launch_bounds__(BLOCK) min_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RL.VA2S.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1663,7 +1663,7 @@ void __launch_bounds__(BLOCK) min_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1690,7 +1690,7 @@ void __launch_bounds__(BLOCK) min_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 // RA.V.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1706,7 +1706,7 @@ void __launch_bounds__(BLOCK) min_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 // RA.VS.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1722,7 +1722,7 @@ void __launch_bounds__(BLOCK) min_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 // RA.VA1.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1738,7 +1738,7 @@ void __launch_bounds__(BLOCK) min_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1754,7 +1754,7 @@ void __launch_bounds__(BLOCK) min_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2S.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1770,7 +1770,7 @@ void __launch_bounds__(BLOCK) min_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) min_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) min_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

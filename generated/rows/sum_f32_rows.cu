@@ -727,7 +727,7 @@ void __launch_bounds__(BLOCK) sum_RW_V_SS(const T *__restrict__ in, tgm_size m, 
 // RW.V.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -778,7 +778,7 @@ void __launch_bounds__(BLOCK) sum_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -829,7 +829,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA1_SS(const T *__restrict__ in, tgm_size m
 // RW.VA1.SV: 1 launch, not deterministic for floating point
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -880,7 +880,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2_SS(const T *__restrict__ in, tgm_size m
 // RW.VA2.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -931,7 +931,7 @@ void __launch_bounds__(BLOCK) sum_RW_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RW.VA2S.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RW_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -947,7 +947,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RW_VA2S_SV(co
 // RB.V.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -961,7 +961,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_ST(const
 // RB.V.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -975,7 +975,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SS(const
 // RB.V.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -989,7 +989,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_V_SV(const
 // RB.VS.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1003,7 +1003,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_ST(cons
 // RB.VS.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1017,7 +1017,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SS(cons
 // RB.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1031,7 +1031,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VS_SV(cons
 // RB.VA1.ST: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1045,7 +1045,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_ST(con
 // RB.VA1.SS: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1059,7 +1059,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SS(con
 // RB.VA1.SV: 1 launch, not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1073,7 +1073,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA1_SV(con
 // RB.VA2.ST: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1087,7 +1087,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_ST(con
 // RB.VA2.SS: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1101,7 +1101,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SS(con
 // RB.VA2.SV: 1 launch, not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1115,7 +1115,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2_SV(con
 // RB.VA2S.ST: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1129,7 +1129,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_ST(co
 // RB.VA2S.SS: 1 launch, not deterministic for floating point
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1143,7 +1143,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SS(co
 // RB.VA2S.SV: 1 launch, not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1157,7 +1157,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VA2S_SV(co
 // RB.VW.ST: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VW_ST(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (tiles)
@@ -1171,7 +1171,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_ST(cons
 // RB.VW.SS: 1 launch, deterministic
 template <unsigned BLOCK>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VW_SS(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (strides)
@@ -1185,7 +1185,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SS(cons
 // RB.VW.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) sum_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1253,7 +1253,7 @@ void __launch_bounds__(BLOCK) sum_RL_V_SS(const T *__restrict__ in, tgm_size m, 
 // RL.V.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1334,7 +1334,7 @@ void __launch_bounds__(BLOCK) sum_RL_VS_SS(const T *__restrict__ in, tgm_size m,
 // RL.VS.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1415,7 +1415,7 @@ void __launch_bounds__(BLOCK) sum_RL_VA1_SS(const T *__restrict__ in, tgm_size m
 // RL.VA1.SV: 1 launch, not deterministic for floating point, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1496,7 +1496,7 @@ void __launch_bounds__(BLOCK) sum_RL_VA2_SS(const T *__restrict__ in, tgm_size m
 // RL.VA2.SV: 1 launch, not deterministic for floating point, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1577,7 +1577,7 @@ void __launch_bounds__(BLOCK) sum_RL_VA2S_SS(const T *__restrict__ in, tgm_size 
 // RL.VA2S.SV: 1 launch, not deterministic for floating point, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1658,7 +1658,7 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SS(const T *__restrict__ in, tgm_size m,
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1685,7 +1685,7 @@ void __launch_bounds__(BLOCK) sum_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 // RA.V.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1701,7 +1701,7 @@ void __launch_bounds__(BLOCK) sum_RA_V_SV(const T *__restrict__ in, tgm_size m, 
 // RA.VS.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1717,7 +1717,7 @@ void __launch_bounds__(BLOCK) sum_RA_VS_SV(const T *__restrict__ in, tgm_size m,
 // RA.VA1.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1733,7 +1733,7 @@ void __launch_bounds__(BLOCK) sum_RA_VA1_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1749,7 +1749,7 @@ void __launch_bounds__(BLOCK) sum_RA_VA2_SV(const T *__restrict__ in, tgm_size m
 // RA.VA2S.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1765,7 +1765,7 @@ void __launch_bounds__(BLOCK) sum_RA_VA2S_SV(const T *__restrict__ in, tgm_size 
 // RA.VW.SV: 2 launches (tgm_init_out first), not deterministic for floating point
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) sum_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_f32_rows.json.
-#ifndef TGM_EMBED_MAX_ROWS_F32_45594A5A
-#define TGM_EMBED_MAX_ROWS_F32_45594A5A
+#ifndef TGM_EMBED_MAX_ROWS_F32_263B496C
+#define TGM_EMBED_MAX_ROWS_F32_263B496C
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -493,7 +493,7 @@ void __launch_bounds__(BLOCK) max_RW_VS_SS(const T *__restrict__ in, tgm_size m,
 // RW.VS.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned GROUP, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RW_VS_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: GROUP threads a row, BLOCK / GROUP rows a block
   tgm_size row = (tgm_size)blockIdx.x * (BLOCK / GROUP) + threadIdx.x / GROUP;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -509,7 +509,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RW_VS_SV(cons
 // RB.VW.SV: 1 launch, deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 1) max_RB_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: a block a row
   tgm_size row = (tgm_size)blockIdx.x;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -523,7 +523,7 @@ void __launch_bounds__(BLOCK, BLOCK <= 128 ? 1024 / BLOCK : 0) max_RB_VW_SV(cons
 // RL.VW.SV: 1 launch, deterministic, partials in temp + counter
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RL_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, A *__restrict__ partials, unsigned *__restrict__ counter, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -550,7 +550,7 @@ void __launch_bounds__(BLOCK) max_RL_VW_SV(const T *__restrict__ in, tgm_size m,
 // RA.VW.SV: 2 launches (tgm_init_out first), deterministic
 template <unsigned BLOCK, unsigned ITEMS>
 __global__
-void __launch_bounds__(BLOCK) max_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
+void __launch_bounds__(BLOCK, 1) max_RA_VW_SV(const T *__restrict__ in, tgm_size m, tgm_size n, tgm_size ld, R *__restrict__ out, unsigned items) {
   // rows: gridDim.x blocks a row, blockIdx.y the row
   tgm_size row = (tgm_size)blockIdx.y;
   // thread: codelet 'scalar' on its part of the row (16-byte vector strides)
@@ -1614,4 +1614,4 @@ inline cudaError_t tgm_max_rows_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_ROWS_F32_45594A5A
+#endif // TGM_EMBED_MAX_ROWS_F32_263B496C
