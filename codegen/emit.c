@@ -12,6 +12,7 @@ typedef struct {
   Buf *out;
   Arena *a;
   const Dialect *d;
+  bool text; /* emit_expr: the meaning's text (max and min without their type) */
 } Printer;
 
 // clang-format off
@@ -107,7 +108,7 @@ const char *redux_name(Op op) {
 
 static char *expr_str(Printer *p, const Node *n) {
   Buf b = {0};
-  Printer q = {&b, p->a, p->d};
+  Printer q = {&b, p->a, p->d, p->text};
   expr(&q, n, P_ASSIGN);
   char *s = arena_strdup(p->a, b.data ? b.data : "");
   buf_free(&b);
@@ -177,7 +178,16 @@ static void expr(Printer *p, const Node *n, int need) {
     operand(p, n->lhs, P_UNARY, false);
     return;
   case ND_CALL:
-    buf_puts(o, call_name(n->name));
+    /* max and min compare in the call's type, C++'s common type of their
+     * arguments (the prelude's overloads); tgm_max itself takes A's */
+    if ((!strcmp(n->name, "max") || !strcmp(n->name, "min")) && !p->text && n->ty &&
+        n->ty->kind != TY_ACC &&
+        ((n->ty->kind >= TY_BOOL && n->ty->kind <= TY_ELEM) || n->ty->kind == TY_RES ||
+         n->ty->kind == TY_SIZE || n->ty->kind == TY_OTHER))
+      buf_printf(o, "%s_of<%s>", call_name(n->name),
+                 emit_type(p->a, type_unqualified(p->a, n->ty)));
+    else
+      buf_puts(o, call_name(n->name));
     args(p, n);
     return;
   case ND_INDEX:
@@ -355,7 +365,7 @@ static void stmt(Printer *p, const Node *n, int depth) {
 }
 
 void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
-  Printer p = {out, a, d};
+  Printer p = {out, a, d, false};
   if (fn->spelling)
     buf_printf(out, "%s\n", fn->spelling);
   const char *rt = fn->ty ? emit_type(a, fn->ty) : "void";
@@ -379,6 +389,6 @@ void emit_func(Buf *out, Arena *a, const Dialect *d, const Node *fn) {
 }
 
 const char *emit_expr(Arena *a, const Dialect *d, const Node *n) {
-  Printer p = {NULL, a, d};
+  Printer p = {NULL, a, d, true};
   return expr_str(&p, n);
 }

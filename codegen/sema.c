@@ -1509,6 +1509,18 @@ bool sema_float_into_int(const Type *to, const Node *x, ElemType elem) {
   return (bits < -1 || bits > 1) && (from == TY_FLOAT || from == TY_DOUBLE);
 }
 
+bool sema_int_outside(const Type *to, const Node *x, ElemType elem) {
+  if (!to || !x || !x->ty)
+    return false;
+  int a = int_bits(to, elem), b = int_bits(x->ty, elem);
+  if (!a || !b || b == 1) /* not both integers; a bool fits every integer type */
+    return false;
+  if (a == 1) /* a bool accumulator: only bools */
+    return true;
+  int wa = a < 0 ? -a : a, wb = b < 0 ? -b : b;
+  return b < 0 ? a > 0 || wa < wb : (a > 0 ? wa < wb : wa <= wb);
+}
+
 /* An integer branch of a floating-point ?: goes through the float too, as
  * C++ converts it: (int)(float)16777217 is 16777216. A literal the float
  * holds exactly, or an end of its type's range (which saturates back to
@@ -1571,7 +1583,7 @@ Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x) {
     return x;
   }
   int narrow = narrow_int(to);
-  Type *via = narrow ? type_new(a, narrow == 2 ? TY_UINT : TY_INT) : to;
+  Type *via = narrow ? type_new(a, narrow == 2 ? TY_UINT : TY_INT) : type_unqualified(a, to);
   Node *c = node_new(a, ND_CALL, x->loc);
   c->name = arena_printf(a, "tgm_ftoi<%s>", emit_type(a, via));
   c->ty = via;

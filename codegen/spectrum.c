@@ -131,6 +131,19 @@ static void check_loop(Derive *dv, Node *loop) {
          dv->index->name, SCALAR_FORM);
     return;
   }
+  /* an int, unsigned or wider index, which tgm widens past 2^31 elements; a
+     narrower one wraps (unsigned char at 256: C++'s loop never ends, and the
+     CPU check ran 300 s a variant, probe9 #4), a float one loses counts */
+  TypeKind ik = dv->index->ty ? type_concrete(dv->index->ty, dv->elem) : TY_VOID;
+  if (ik != TY_INT && ik != TY_UINT && ik != TY_LONG && ik != TY_ULONG) {
+    Arena *a = dv->ctx->arena;
+    fail(dv, init->loc,
+         "the loop's index '%s' is %s, which cannot count every element (a narrow integer "
+         "wraps: an unsigned char's loop never ends past 255 elements); declare it 'unsigned' "
+         "(tgm widens an int or unsigned index for more than 2^31 elements): %s",
+         dv->index->name, type_str(a, dv->index->ty), SCALAR_FORM);
+    return;
+  }
   Node *cond = loop->cond;
   if (cond && cond->kind == ND_BINARY && cond->op == OP_GT && is_var_of(cond->rhs, dv->index) &&
       is_length(dv, cond->lhs)) { /* `len > i` is `i < len` */
@@ -300,6 +313,24 @@ static Node *combined_value(Derive *dv, Node *s) {
          "end)",
          name, acc_t, type_str(a, type_new(a, type_concrete((*x)->ty, dv->elem))), name, r->name,
          name, acc_t);
+    return NULL;
+  }
+  /* an integer value outside the accumulator's type (an int into an
+     unsigned max, an unsigned or a long long into an int one): C++
+     compares the two in their common type and converts the result back,
+     which is no max over the accumulator's type (probe9 #1: an unsigned max
+     of int elements kept 0 against -1 compared as 4294967295) */
+  if (as->op == OP_NONE && r->kind == ND_CALL && sema_int_outside(dv->acc->ty, *x, dv->elem)) {
+    Arena *a = dv->ctx->arena;
+    const char *acc_t = type_str(a, type_new(a, type_concrete(dv->acc->ty, dv->elem)));
+    const char *x_t = type_str(a, type_new(a, type_concrete((*x)->ty, dv->elem)));
+    const char *name = dv->s->acc_user ? dv->s->acc_user : dv->acc->name;
+    fail(dv, as->loc,
+         "the accumulator '%s' is %s but the value combined into it here is %s, which holds "
+         "values %s does not: C++ compares the two in their common type and converts the "
+         "result back, which is no %s over %s; convert the value: '%s = %s(%s, (%s)(...))', or "
+         "declare the accumulator as wide as the value",
+         name, acc_t, x_t, acc_t, r->name, acc_t, name, r->name, name, acc_t);
     return NULL;
   }
   return *x;

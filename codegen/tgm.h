@@ -161,6 +161,8 @@ struct Type {
 };
 
 Type *type_new(Arena *a, TypeKind kind);
+/* t without const (a template argument: tgm_ftoi<int>, not <const int>) */
+Type *type_unqualified(Arena *a, const Type *t);
 const char *type_str(Arena *a, const Type *t); /* e.g. "const Array<1,T>" */
 bool type_is_integer(const Type *t);
 /* A scalar type's kind, T as the element type it stands for (TY_FLOAT for f32). */
@@ -465,6 +467,10 @@ void sema_check(Ctx *ctx, Program *prog);
 /* A float stored or combined into an integer type: written as the GPU
  * converts it, tgm_ftoi<I>(x) (file.tpl), on every platform. */
 bool sema_float_into_int(const Type *to, const Node *x, ElemType elem);
+/* An integer value x whose type holds values that an integer type `to`
+ * does not (int into unsigned, unsigned or long long into int): max(acc, x)
+ * compares in C++'s common type and converts after, not a max over `to`. */
+bool sema_int_outside(const Type *to, const Node *x, ElemType elem);
 Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x);
 /* Is constant e, as a value of type ty (T = elem), the identity of op:
  * Lowest(), -INFINITY, INT_MIN, ~0u, ... (an accumulator's start, a lane's

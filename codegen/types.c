@@ -29,6 +29,16 @@ Type *type_new(Arena *a, TypeKind kind) {
   return t;
 }
 
+Type *type_unqualified(Arena *a, const Type *t) {
+  Type *u = arena_alloc(a, sizeof *u);
+  *u = *t;
+  u->is_const = false;
+  if (u->kind == TY_OTHER && u->name) /* clang's spelling: `const unsigned short` */
+    while (!strncmp(u->name, "const ", 6) || !strncmp(u->name, "volatile ", 9))
+      u->name += u->name[0] == 'c' ? 6 : 9;
+  return u;
+}
+
 bool type_is_integer(const Type *t) {
   switch (t->kind) {
   case TY_BOOL:

@@ -31,6 +31,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_lowest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_max(a, b); }
 
@@ -63,7 +68,7 @@ A max_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -76,10 +81,10 @@ A max_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_max(accum, v.x);
-      accum = tgm_max(accum, v.y);
-      accum = tgm_max(accum, v.z);
-      accum = tgm_max(accum, v.w);
+      accum = tgm_max_of<T>(accum, v.x);
+      accum = tgm_max_of<T>(accum, v.y);
+      accum = tgm_max_of<T>(accum, v.z);
+      accum = tgm_max_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -101,7 +106,7 @@ R max_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -349,7 +354,7 @@ A max_coop(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_lowest());
+    val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_lowest());
     __syncwarp();
     tmp[threadIdx.x] = val;
   }
@@ -364,7 +369,7 @@ A max_coop(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         __syncwarp();
-        val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_lowest());
+        val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_lowest());
         __syncwarp();
         partial[threadIdx.x] = val;
       }
@@ -382,7 +387,7 @@ A max_coop_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
+    val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -395,7 +400,7 @@ A max_coop_shfl(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-        val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
+        val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
       }
     }
   }
@@ -455,7 +460,7 @@ A max_shared_V2(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_lowest());
+    val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_lowest());
     __syncwarp();
     tmp[threadIdx.x] = val;
   }
@@ -484,7 +489,7 @@ A max_shared_V2_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_max(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
+    val = tgm_max_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_lowest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     __syncthreads();
@@ -508,7 +513,7 @@ A max_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_max(val, shfl);
+    val = tgm_max_of<T>(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -518,7 +523,7 @@ A max_coop_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_max(val, partial[w]);
+          val = tgm_max_of<T>(val, partial[w]);
         }
       }
     }
@@ -542,7 +547,7 @@ A max_coop_redux_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_max(val, partial[w]);
+          val = tgm_max_of<T>(val, partial[w]);
         }
       }
     }

@@ -49,6 +49,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -66,7 +71,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -79,10 +84,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -104,7 +109,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -352,7 +357,7 @@ A min_coop(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x] = val;
   }
@@ -367,7 +372,7 @@ A min_coop(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         tgm_sync_warp();
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
         tgm_sync_warp();
         partial[threadIdx.x] = val;
       }
@@ -385,7 +390,7 @@ A min_coop_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -398,7 +403,7 @@ A min_coop_shfl(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         T shfl = __shfl_down(val, offset);
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
       }
     }
   }
@@ -435,7 +440,7 @@ A min_shared_V2(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x] = val;
   }
@@ -464,7 +469,7 @@ A min_shared_V2_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     __syncthreads();
@@ -488,7 +493,7 @@ A min_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, shfl);
+    val = tgm_min_of<T>(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -498,7 +503,7 @@ A min_coop_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_min(val, partial[w]);
+          val = tgm_min_of<T>(val, partial[w]);
         }
       }
     }

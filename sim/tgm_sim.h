@@ -500,6 +500,10 @@ template <class To, class From> inline To bit_cast(From f) {
 using std::isfinite;
 using std::isinf;
 using std::isnan;
+// and abs of every arithmetic type, as CUDA's headers do: <cstdlib> alone
+// leaves ::abs(int), which took abs(2.5f) as 2 and abs(5e9LL) as 705032704
+// on the CPU check (probe9 #5) where the GPU gives 2.5 and 5e9.
+using std::abs;
 
 inline int __float_as_int(float x) { return ::tgm_sim::detail::bit_cast<int>(x); }
 inline float __int_as_float(int x) { return ::tgm_sim::detail::bit_cast<float>(x); }

@@ -154,13 +154,6 @@ template <typename F> static void isolated(const char *id, F f) {
     std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
 }
 
-static T random_value(std::mt19937_64 &rng) {
-  if (std::is_floating_point<T>::value)
-    return (T)std::uniform_real_distribution<double>(-1, 1)(rng);
-  if (std::is_signed<T>::value)
-    return (T)((long long)(rng() % 2001) - 1000);
-  return (T)(rng() % 2001);
-}
 
 int main() {
   std::mt19937_64 rng(20261123);

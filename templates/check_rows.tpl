@@ -213,13 +213,6 @@ template <typename F> static void isolated(const char *id, F f) {
     std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
 }
 
-static T random_value(std::mt19937_64 &rng) {
-  if (std::is_floating_point<T>::value)
-    return (T)std::uniform_real_distribution<double>(-1, 1)(rng);
-  if (std::is_signed<T>::value)
-    return (T)((long long)(rng() % 2001) - 1000);
-  return (T)(rng() % 2001);
-}
 
 // Between rows: far outside the data's range, alternately high and low, so
 // that a variant that reads past a row's end changes its result.

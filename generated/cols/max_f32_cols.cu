@@ -31,6 +31,11 @@ __device__ __forceinline__ A tgm_lowest() { return __int_as_float((int)0xff80000
 __device__ __forceinline__ A tgm_highest() { return __int_as_float(0x7f800000); }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_lowest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_max(a, b); }
 
@@ -51,7 +56,7 @@ A max_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -64,10 +69,10 @@ A max_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_max(accum, v.x);
-      accum = tgm_max(accum, v.y);
-      accum = tgm_max(accum, v.z);
-      accum = tgm_max(accum, v.w);
+      accum = tgm_max_of<T>(accum, v.x);
+      accum = tgm_max_of<T>(accum, v.y);
+      accum = tgm_max_of<T>(accum, v.z);
+      accum = tgm_max_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -89,7 +94,7 @@ R max_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }

@@ -49,6 +49,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -66,7 +71,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -79,10 +84,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -104,7 +109,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }

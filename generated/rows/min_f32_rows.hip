@@ -49,6 +49,11 @@ __device__ __forceinline__ A tgm_lowest() { return __int_as_float((int)0xff80000
 __device__ __forceinline__ A tgm_highest() { return __int_as_float(0x7f800000); }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -69,7 +74,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -82,10 +87,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -107,7 +112,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -439,7 +444,7 @@ A min_coop(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x] = val;
   }
@@ -454,7 +459,7 @@ A min_coop(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         tgm_sync_warp();
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
         tgm_sync_warp();
         partial[threadIdx.x] = val;
       }
@@ -473,7 +478,7 @@ A min_coop_group(A in_value) {
   tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   }
@@ -489,7 +494,7 @@ A min_coop_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -502,7 +507,7 @@ A min_coop_shfl(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         T shfl = __shfl_down(val, offset);
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
       }
     }
   }
@@ -517,7 +522,7 @@ A min_coop_shfl_group(A in_value) {
   val = (threadIdx.x % GROUP < GROUP) ? in_value : tgm_highest();
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset, GROUP);
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
   }
   return val;
 }
@@ -568,7 +573,7 @@ A min_shared_V2(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x] = val;
   }
@@ -599,7 +604,7 @@ A min_shared_V2_group(A in_value) {
   tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     tgm_sync_warp();
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
     tgm_sync_warp();
     tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   }
@@ -618,7 +623,7 @@ A min_shared_V2_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     __syncthreads();
@@ -645,7 +650,7 @@ A min_shared_V2_shfl_group(A in_value) {
   val = (threadIdx.x % GROUP < GROUP) ? in_value : tgm_highest();
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset, GROUP);
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
   }
   return val;
 }
@@ -659,7 +664,7 @@ A min_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down(val, offset);
-    val = tgm_min(val, shfl);
+    val = tgm_min_of<T>(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -669,7 +674,7 @@ A min_coop_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_min(val, partial[w]);
+          val = tgm_min_of<T>(val, partial[w]);
         }
       }
     }

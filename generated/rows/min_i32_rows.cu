@@ -31,6 +31,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -63,7 +68,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -76,10 +81,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -101,7 +106,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -433,7 +438,7 @@ A min_coop(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     __syncwarp();
     tmp[threadIdx.x] = val;
   }
@@ -448,7 +453,7 @@ A min_coop(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         __syncwarp();
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
         __syncwarp();
         partial[threadIdx.x] = val;
       }
@@ -467,7 +472,7 @@ A min_coop_group(A in_value) {
   tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
     __syncwarp();
     tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   }
@@ -483,7 +488,7 @@ A min_coop_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -496,7 +501,7 @@ A min_coop_shfl(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
       }
     }
   }
@@ -511,7 +516,7 @@ A min_coop_shfl_group(A in_value) {
   val = (threadIdx.x % GROUP < GROUP) ? in_value : tgm_highest();
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset, GROUP);
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
   }
   return val;
 }
@@ -585,7 +590,7 @@ A min_shared_V2(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     __syncwarp();
     tmp[threadIdx.x] = val;
   }
@@ -616,7 +621,7 @@ A min_shared_V2_group(A in_value) {
   tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? tmp[threadIdx.x / GROUP * GROUP + (threadIdx.x % GROUP + offset)] : tgm_highest());
     __syncwarp();
     tmp[threadIdx.x / GROUP * GROUP + threadIdx.x % GROUP] = val;
   }
@@ -635,7 +640,7 @@ A min_shared_V2_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     __syncthreads();
@@ -662,7 +667,7 @@ A min_shared_V2_shfl_group(A in_value) {
   val = (threadIdx.x % GROUP < GROUP) ? in_value : tgm_highest();
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset, GROUP);
-    val = tgm_min(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_highest());
   }
   return val;
 }
@@ -676,7 +681,7 @@ A min_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_min(val, shfl);
+    val = tgm_min_of<T>(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -686,7 +691,7 @@ A min_coop_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_min(val, partial[w]);
+          val = tgm_min_of<T>(val, partial[w]);
         }
       }
     }
@@ -710,7 +715,7 @@ A min_coop_redux_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_min(val, partial[w]);
+          val = tgm_min_of<T>(val, partial[w]);
         }
       }
     }

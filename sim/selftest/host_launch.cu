@@ -60,7 +60,16 @@ hipError_t tgm_launch_sum_f32_hip(const float* in, float* out, int n, hipStream_
 }
 // ---------------------------------------------------------------------------
 
+// Device code's abs of every arithmetic type, as CUDA's headers give it (a
+// generated file calls the unqualified abs of a codelet; probe9 #5).
+__device__ float abs_of(float x) { return abs(x); }
+__device__ long long abs_of(long long x) { return abs(x); }
+__device__ double abs_of(double x) { return abs(x); }
+
 int main() {
+  CHECK(abs_of(-2.5f) == 2.5f);
+  CHECK(abs_of(-5000000000LL) == 5000000000LL);
+  CHECK(abs_of(-0.25) == 0.25);
   const int n = 100003;
   std::vector<float> in(n);
   for (int i = 0; i < n; ++i) in[i] = float(i % 13);  // exact in float

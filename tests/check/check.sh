@@ -165,6 +165,9 @@ grep -q "b = tgm_ftoi<int>(b + x);" "$work/fforms_f32/fforms_f32.cu" &&
   grep -q "char c = (char)tgm_ftoi<int>(in\[i\]);" "$work/fforms_f32/fforms_f32.cu" &&
   grep -q "const unsigned short h = (const unsigned short)tgm_ftoi<unsigned>(x);" "$work/fforms_f32/fforms_f32.cu" ||
   fail "ftoi_forms: a conversion not written through tgm_ftoi"
+# a const integer temporary of a float element (was: tgm_ftoi<const int>, every variant refused)
+all_right const_temp.tgm f32 ctemp_f32 63
+grep -q "tgm_ftoi<int>(in\[i\] / 2)" "$work/ctemp_f32/ctemp_f32.cu" || fail "const_temp: not tgm_ftoi<int>"
 # Sequences spelled otherwise than the shipped codelets, every element in
 # one part (evaluated over sample sizes: tests/errors/partition_*.tgm)
 all_right partition_spellings.tgm i32 pspell_i32 21

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_i32_rows.json.
-#ifndef TGM_EMBED_MAX_ROWS_I32_E077425A
-#define TGM_EMBED_MAX_ROWS_I32_E077425A
+#ifndef TGM_EMBED_MAX_ROWS_I32_0C753262
+#define TGM_EMBED_MAX_ROWS_I32_0C753262
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -71,6 +71,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_lowest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_max(a, b); }
 
@@ -103,7 +108,7 @@ A max_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -116,10 +121,10 @@ A max_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_max(accum, v.x);
-      accum = tgm_max(accum, v.y);
-      accum = tgm_max(accum, v.z);
-      accum = tgm_max(accum, v.w);
+      accum = tgm_max_of<T>(accum, v.x);
+      accum = tgm_max_of<T>(accum, v.y);
+      accum = tgm_max_of<T>(accum, v.z);
+      accum = tgm_max_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -141,7 +146,7 @@ R max_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_lowest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_max(accum, in[i]);
+    accum = tgm_max_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -431,7 +436,7 @@ A max_coop_shfl_group(A in_value) {
   val = (threadIdx.x % GROUP < GROUP) ? in_value : tgm_lowest();
   for (int offset = GROUP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset, GROUP);
-    val = tgm_max(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_lowest());
+    val = tgm_max_of<T>(val, (threadIdx.x % GROUP + offset < GROUP) ? shfl : tgm_lowest());
   }
   return val;
 }
@@ -445,7 +450,7 @@ A max_coop_fold(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_lowest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_max(val, shfl);
+    val = tgm_max_of<T>(val, shfl);
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -455,7 +460,7 @@ A max_coop_fold(A in_value) {
     if (threadIdx.x / TGM_WARP == 0) {
       if (threadIdx.x % TGM_WARP == 0) {
         for (unsigned w = 1; w < (unsigned)((BLOCK + TGM_WARP - 1) / TGM_WARP); w += 1) {
-          val = tgm_max(val, partial[w]);
+          val = tgm_max_of<T>(val, partial[w]);
         }
       }
     }
@@ -1626,4 +1631,4 @@ inline cudaError_t tgm_max_rows_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_ROWS_I32_E077425A
+#endif // TGM_EMBED_MAX_ROWS_I32_0C753262

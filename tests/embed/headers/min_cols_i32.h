@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: min_i32_cols.json.
-#ifndef TGM_EMBED_MIN_COLS_I32_D8294AFC
-#define TGM_EMBED_MIN_COLS_I32_D8294AFC
+#ifndef TGM_EMBED_MIN_COLS_I32_BA58E584
+#define TGM_EMBED_MIN_COLS_I32_BA58E584
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -69,6 +69,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -101,7 +106,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -114,10 +119,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -139,7 +144,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -1604,4 +1609,4 @@ inline cudaError_t tgm_min_cols_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_COLS_I32_D8294AFC
+#endif // TGM_EMBED_MIN_COLS_I32_BA58E584

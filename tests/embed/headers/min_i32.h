@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_i32.json.
-#ifndef TGM_EMBED_MIN_I32_01894F8A
-#define TGM_EMBED_MIN_I32_01894F8A
+#ifndef TGM_EMBED_MIN_I32_ECE9CF21
+#define TGM_EMBED_MIN_I32_ECE9CF21
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -63,6 +63,11 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
+// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
+// compare in X, C++'s common type of their arguments, as CUDA's do: an
+// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
+template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
 __device__ __forceinline__ A tgm_combine(A a, A b) { return tgm_min(a, b); }
 
@@ -95,7 +100,7 @@ A min_scalar(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) {
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -108,10 +113,10 @@ A min_scalar_vec(const V *__restrict__ in, tgm_size in_size, tgm_size in_stride)
   for (tgm_size i = 0; i < len; i += in_stride) {
     {
       V v = in[i];
-      accum = tgm_min(accum, v.x);
-      accum = tgm_min(accum, v.y);
-      accum = tgm_min(accum, v.z);
-      accum = tgm_min(accum, v.w);
+      accum = tgm_min_of<T>(accum, v.x);
+      accum = tgm_min_of<T>(accum, v.y);
+      accum = tgm_min_of<T>(accum, v.z);
+      accum = tgm_min_of<T>(accum, v.w);
     }
   }
   return accum;
@@ -133,7 +138,7 @@ R min_reference(const T *__restrict__ in, tgm_size in_size, tgm_size in_stride) 
   tgm_size len = in_size;
   T accum = tgm_highest();
   for (tgm_size i = 0; i < len; i += in_stride) {
-    accum = tgm_min(accum, in[i]);
+    accum = tgm_min_of<T>(accum, in[i]);
   }
   return accum;
 }
@@ -342,7 +347,7 @@ A min_coop(A in_value) {
   tmp[threadIdx.x] = val;
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     __syncwarp();
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? tmp[threadIdx.x + offset] : tgm_highest());
     __syncwarp();
     tmp[threadIdx.x] = val;
   }
@@ -357,7 +362,7 @@ A min_coop(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         __syncwarp();
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? partial[threadIdx.x + offset] : tgm_highest());
         __syncwarp();
         partial[threadIdx.x] = val;
       }
@@ -375,7 +380,7 @@ A min_coop_shfl(A in_value) {
   val = (threadIdx.x < BLOCK) ? in_value : tgm_highest();
   for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
     T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-    val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+    val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
   }
   if (BLOCK != TGM_WARP && BLOCK / TGM_WARP > 0) {
     if (threadIdx.x % TGM_WARP == 0) {
@@ -388,7 +393,7 @@ A min_coop_shfl(A in_value) {
       partial[threadIdx.x] = val;
       for (int offset = TGM_WARP / 2; offset > 0; offset /= 2) {
         T shfl = __shfl_down_sync(0xffffffffu, val, offset);
-        val = tgm_min(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
+        val = tgm_min_of<T>(val, (threadIdx.x % TGM_WARP + offset < TGM_WARP) ? shfl : tgm_highest());
       }
     }
   }
@@ -2269,4 +2274,4 @@ inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const int32_t *d_in, in
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_I32_01894F8A
+#endif // TGM_EMBED_MIN_I32_ECE9CF21
