@@ -732,12 +732,33 @@ static CXCursor strip(CXCursor c) {
   }
 }
 
+/* Whether cursor x is written within cursor c's text (a default argument
+ * of a call is written at its function's parameter, outside the call). */
+static bool written_within(CXCursor x, CXCursor c) {
+  CXFile fx, fc;
+  unsigned ox, oc, ec;
+  /* where macros are expanded: an argument a macro writes is the call's */
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(x)), &fx, NULL, NULL, &ox);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &fc, NULL, NULL, &oc);
+  clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, NULL, NULL, &ec);
+  return fx && fc && clang_File_isEqual(fx, fc) && ox >= oc && ox <= ec;
+}
+
 static void conv_args(Conv *cv, CXCursor call, Node *n) {
   int nargs = clang_Cursor_getNumArguments(call);
   for (int i = 0; i < nargs; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
     if (clang_getCursorKind(arg) == CXCursor_UnexposedExpr && clang_Cursor_isNull(strip(arg)))
       continue;
+    if (!in_prelude(clang_getCursorLocation(call)) && !written_within(arg, call)) {
+      /* probe9 #7: was "unsupported expression (UnexposedExpr)" at the prelude */
+      diag_error(cv->ctx->diag, loc_of(cv, call),
+                 "the call of '%s' leaves an argument to its default: write every argument "
+                 "(tgm reads no default arguments)",
+                 take_string(cv->arena, clang_getCursorSpelling(call)));
+      cv->failed = true;
+      return;
+    }
     vec_push(cv->arena, &n->kids, conv_expr(cv, arg));
   }
 }

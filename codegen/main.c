@@ -174,6 +174,9 @@ static int parse_options(int argc, char **argv, Options *opt) {
       opt->ntypes = 0;
       opt->types_explicit = true;
       char *list = optarg, *save = NULL;
+      size_t len = strlen(list); /* strtok_r passes over empty items: "i32," and ",i32" */
+      if (len && (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")))
+        return bad_usage("--type=%s has an empty item (expected --type=i32,f32)", list);
       for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         ElemType e;
         if (!elem_parse(t, &e))

@@ -149,6 +149,19 @@ TGM_MINMAX(TGM_D, TGM_D, TGM_U)
 TGM_MINMAX(TGM_D, TGM_D, TGM_L)
 TGM_MINMAX(TGM_D, TGM_D, TGM_F)
 TGM_MINMAX(TGM_D, TGM_D, TGM_D)
+// unsigned long long (an index, a first-index-of's accumulator: probe9 #10,
+// min(acc, (unsigned long long)in.Index(i)) was ambiguous), the wider rank
+TGM_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+TGM_MINMAX(unsigned long long, unsigned long long, TGM_I)
+TGM_MINMAX(unsigned long long, TGM_I, unsigned long long)
+TGM_MINMAX(unsigned long long, unsigned long long, TGM_U)
+TGM_MINMAX(unsigned long long, TGM_U, unsigned long long)
+TGM_MINMAX(unsigned long long, unsigned long long, TGM_L)
+TGM_MINMAX(unsigned long long, TGM_L, unsigned long long)
+TGM_MINMAX(TGM_F, unsigned long long, TGM_F)
+TGM_MINMAX(TGM_F, TGM_F, unsigned long long)
+TGM_MINMAX(TGM_D, unsigned long long, TGM_D)
+TGM_MINMAX(TGM_D, TGM_D, unsigned long long)
 #undef TGM_MINMAX
 
 // Math: float in, float out; double and the integers in, double out (as

@@ -27,6 +27,10 @@ expect 2 "bad --type" -- "$gen" --type=f16 codelets/sum.tgm
 grep -q "unknown --type 'f16'" "$work/err" || { echo "FAIL names the bad type"; fails=$((fails + 1)); }
 expect 2 "--type twice" -- "$gen" --type=i32 --type=f32 codelets/sum.tgm
 grep -q "\-\-type given twice" "$work/err" || { echo "FAIL --type twice says so"; fails=$((fails + 1)); }
+for t in i32, ,i32 i32,,f32; do # strtok_r passed over the empty item (probe9 #10)
+  expect 2 "--type=$t" -- "$gen" --type=$t --list codelets/sum.tgm
+  grep -q "has an empty item" "$work/err" || { echo "FAIL --type=$t names the empty item"; fails=$((fails + 1)); }
+done
 # an -o tgm cannot write or make fails before the check, not after it
 expect 1 "-o in a missing directory" -- timeout 10 "$gen" --type=i32 -o "$work/no/such/dir" codelets/sum.tgm
 grep -q "cannot create output directory" "$work/err" || { echo "FAIL -o missing says so"; fails=$((fails + 1)); }
@@ -304,5 +308,19 @@ expect 0 "a parameter named d_in, embedded" -- "$gen" --embed --variant=DSL.VS.S
   -o "$work/d_in.cuh" "$work/d_in.tgm"
 check "the call's parameters differ" -- grep -q "size_t n, float d_in_, cudaStream_t stream" "$work/d_in.cuh"
 
+# max/min of unsigned long long with the other types resolve (probe9 #10:
+# min(acc, (unsigned long long)in.Index(i)) was clang's "ambiguous")
+cat >"$work/ull.tgm" <<'EOF2'
+__codelet __tag(scalar)
+unsigned long long firstpos(const Array<1,T> in) {
+  unsigned long long acc = ~0ull;
+  for (unsigned i = 0; i < in.Size(); i += in.Stride())
+    if (in[i] > 0) acc = min(acc, (unsigned long long)in.Index(i));
+  return acc;
+}
+EOF2
+for t in i32 u32 i64 f32 f64; do
+  expect 0 "min of unsigned long long, $t" -- "$gen" --dump=sema --type=$t "$work/ull.tgm"
+done
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))
