@@ -77,13 +77,86 @@ size_t front_skip_trivia(const char *s, size_t len, size_t i) {
   return i;
 }
 
+/* The conditional groups find_codelets is in (probe9 #6: the braces of
+ * each branch of an #ifdef, or of an #if 0, were all counted): the brace
+ * depth at each open #if, the depth its first branch ends at (each branch
+ * is taken to open what the first does), and the #if 0 being passed over. */
+enum { COND_MAX = 64 };
+typedef struct {
+  int at_if[COND_MAX], first_end[COND_MAX], n;
+  int skip; /* nesting inside the #if 0 being passed over: 0 compiled */
+} Conditional;
+
+static bool pp_is(const char *line, size_t len, const char *word) {
+  size_t i = 1, w = strlen(word); /* after '#' */
+  while (i < len && (line[i] == ' ' || line[i] == '\t'))
+    i++;
+  return i + w <= len && !strncmp(line + i, word, w) &&
+         (i + w == len || !is_ident_char(line[i + w]));
+}
+
+/* `#if 0` exactly (its condition 0, nothing else) */
+static bool pp_if0(const char *line, size_t len) {
+  if (!pp_is(line, len, "if"))
+    return false;
+  const char *p = strstr(line, "if") + 2;
+  while (p < line + len && (*p == ' ' || *p == '\t'))
+    p++;
+  if (p >= line + len || *p != '0')
+    return false;
+  for (p++; p < line + len; p++)
+    if (*p != ' ' && *p != '\t' && *p != '\r')
+      return *p == '/'; /* a comment after it */
+  return true;
+}
+
+/* The brace depth after preprocessor line `line` (from '#', without its
+ * newline). */
+static int conditional(Conditional *c, const char *line, size_t len, int depth) {
+  bool open = pp_is(line, len, "if") || pp_is(line, len, "ifdef") || pp_is(line, len, "ifndef");
+  if (c->skip) { /* only the nesting counts, and the branch that ends the skip */
+    if (open)
+      c->skip++;
+    else if (pp_is(line, len, "endif") && --c->skip == 0)
+      c->n--;
+    else if (c->skip == 1 && (pp_is(line, len, "else") || pp_is(line, len, "elif")))
+      c->skip = 0; /* the #if 0's other branch is compiled */
+    return depth;
+  }
+  if (open) {
+    if (c->n < COND_MAX) {
+      c->at_if[c->n] = depth;
+      c->first_end[c->n] = -1;
+    }
+    c->n++;
+    if (pp_if0(line, len))
+      c->skip = 1;
+    return depth;
+  }
+  if (c->n == 0 || c->n > COND_MAX)
+    return depth;
+  int g = c->n - 1;
+  if (pp_is(line, len, "else") || pp_is(line, len, "elif")) {
+    if (c->first_end[g] < 0)
+      c->first_end[g] = depth;
+    return c->at_if[g];
+  }
+  if (pp_is(line, len, "endif")) {
+    c->n--;
+    return c->first_end[g] >= 0 ? c->first_end[g] : depth;
+  }
+  return depth;
+}
+
 /* Finds each top-level `__codelet` and the braces of its body, by a light
- * lexical scan (comments, strings and preprocessor lines skipped). Exact
- * parsing is clang's job; this only decides what to blank. */
+ * lexical scan (comments, strings and preprocessor lines skipped, the
+ * branches of a conditional as its first). Exact parsing is clang's job;
+ * this only decides what to blank. */
 static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out, size_t *nested) {
   const char *s = f->text;
   size_t len = f->len;
   int depth = 0;
+  Conditional cond = {0};
   Span *cur = NULL; /* the codelet whose body we are looking for */
   bool line_start = true;
   size_t decl_start = 0; /* just past the last top-level ';', '}' or # line */
@@ -95,10 +168,20 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out, size_t *neste
     }
     char c = s[i];
     if (line_start && c == '#') { /* a preprocessor line, with continuations */
+      size_t d = i;
       while (i < len && s[i] != '\n')
         i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+      depth = conditional(&cond, s + d, i - d, depth);
       if (depth == 0)
         decl_start = i;
+      continue;
+    }
+    if (cond.skip) { /* within #if 0: not compiled, its braces not counted */
+      if (c == '\n')
+        line_start = true;
+      else if (c != ' ' && c != '\t' && c != '\r')
+        line_start = false;
+      i++;
       continue;
     }
     if (c == '\n')

@@ -162,6 +162,21 @@ TGM_MINMAX(TGM_F, unsigned long long, TGM_F)
 TGM_MINMAX(TGM_F, TGM_F, unsigned long long)
 TGM_MINMAX(TGM_D, unsigned long long, TGM_D)
 TGM_MINMAX(TGM_D, TGM_D, unsigned long long)
+// and unsigned long (size_t here): with long long (a signed type that does
+// not hold it) and unsigned long long, unsigned long long
+TGM_MINMAX(unsigned long, unsigned long, unsigned long)
+TGM_MINMAX(unsigned long, unsigned long, TGM_I)
+TGM_MINMAX(unsigned long, TGM_I, unsigned long)
+TGM_MINMAX(unsigned long, unsigned long, TGM_U)
+TGM_MINMAX(unsigned long, TGM_U, unsigned long)
+TGM_MINMAX(unsigned long long, unsigned long, TGM_L)
+TGM_MINMAX(unsigned long long, TGM_L, unsigned long)
+TGM_MINMAX(unsigned long long, unsigned long, unsigned long long)
+TGM_MINMAX(unsigned long long, unsigned long long, unsigned long)
+TGM_MINMAX(TGM_F, unsigned long, TGM_F)
+TGM_MINMAX(TGM_F, TGM_F, unsigned long)
+TGM_MINMAX(TGM_D, unsigned long, TGM_D)
+TGM_MINMAX(TGM_D, TGM_D, unsigned long)
 #undef TGM_MINMAX
 
 // Math: float in, float out; double and the integers in, double out (as

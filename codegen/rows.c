@@ -85,17 +85,16 @@ void rows_build(Arena *a, Composition *c, Plan *p) {
   Kernel *k = kernel_rows(a, c, p->cname, p->b, grouped, p->g == G_RL);
   p->kernel = k;
   /* RB and RW.SV in blocks of 128: at least 1024 threads an SM, said to
-   * ptxas. Their thread level (file.tpl's tgm_values_DS_SV) holds 16
-   * vectors a thread for items 16, so a kernel took 80-96 registers (sum,
-   * max f32, sm_90, CUDA 13.0): five or six blocks of 128 an SM. With at
-   * most 64 (items 16 spills; no rule picks it for rows), in one process on
-   * the H200 against CUB, (b): RB items 4 at n = 1536-2048 1.04-1.25x
-   * (8192 x 1536 f32 max 21.0 -> 16.8 us), items 1 at n = 4096-8192 within
-   * 1.5 %; RW.SV 16384 x 1024 f32 max/min 1.20x, sum 1.03x. Larger blocks
-   * are the rule's for few long rows, where a block's loads in flight count
-   * and the registers buy them: bounded, RB of 512 on fewer rows than SMs
-   * was 0.88-0.99x; theirs is printed as without the bound (emit.c)
-   * (bench/results/2026-11-29-rows-bounds). So far as
+   * ptxas. When one kernel held all three paths of items, its 16 vectors a
+   * thread set 80-96 registers (sum, max f32, sm_90, CUDA 13.0): five or six
+   * blocks of 128 an SM. With at most 64 (items 16 spills; no rule picks it
+   * for rows), in one process on the H200 against CUB, (b): RB items 4 at n
+   * = 1536-2048 1.04-1.25x (8192 x 1536 f32 max 21.0 -> 16.8 us), items 1 at
+   * n = 4096-8192 within 1.5 %; RW.SV 16384 x 1024 f32 max/min 1.20x, sum
+   * 1.03x. Larger blocks are the rule's for few long rows, where a block's
+   * loads in flight count and the registers buy them: bounded, RB of 512 on
+   * fewer rows than SMs was 0.88-0.99x (bench/results/2026-11-29-rows-bounds);
+   * theirs is a minimum of one block (emit.c; below). So far as
    * measured: one input of 4 bytes into a 4-byte accumulator; an Arg, a
    * wider accumulator or a second input holds more a vector (argmax f32's
    * RB.SV spills 176 bytes at 64) and is left to ptxas */

@@ -1518,7 +1518,12 @@ bool sema_int_outside(const Type *to, const Node *x, ElemType elem) {
   if (a == 1) /* a bool accumulator: only bools */
     return true;
   int wa = a < 0 ? -a : a, wb = b < 0 ? -b : b;
-  return b < 0 ? a > 0 || wa < wb : (a > 0 ? wa < wb : wa <= wb);
+  if (wa < 32) /* a narrow accumulator (promoted to int): the value must fit it */
+    return b < 0 ? a > 0 || wa < wb : (a > 0 ? wa < wb : wa <= wb);
+  /* else C++ compares in the accumulator's own type (an int into an unsigned
+     max is converted first: a max over unsigned) unless their common type is
+     another (an unsigned into an int max, a long long into an unsigned one) */
+  return seq_common(a, b) != a;
 }
 
 /* An integer branch of a floating-point ?: goes through the float too, as

@@ -322,14 +322,18 @@ static Node *combined_value(Derive *dv, Node *s) {
      of int elements kept 0 against -1 compared as 4294967295) */
   if (as->op == OP_NONE && r->kind == ND_CALL && sema_int_outside(dv->acc->ty, *x, dv->elem)) {
     Arena *a = dv->ctx->arena;
-    const char *acc_t = type_str(a, type_new(a, type_concrete(dv->acc->ty, dv->elem)));
-    const char *x_t = type_str(a, type_new(a, type_concrete((*x)->ty, dv->elem)));
+    const Type *at = dv->acc->ty->kind == TY_ELEM
+                         ? type_new(a, type_concrete(dv->acc->ty, dv->elem))
+                         : type_unqualified(a, dv->acc->ty);
+    const Type *xt = (*x)->ty->kind == TY_ELEM ? type_new(a, type_concrete((*x)->ty, dv->elem))
+                                               : type_unqualified(a, (*x)->ty);
+    const char *acc_t = type_str(a, at), *x_t = type_str(a, xt);
     const char *name = dv->s->acc_user ? dv->s->acc_user : dv->acc->name;
     fail(dv, as->loc,
-         "the accumulator '%s' is %s but the value combined into it here is %s, which holds "
-         "values %s does not: C++ compares the two in their common type and converts the "
-         "result back, which is no %s over %s; convert the value: '%s = %s(%s, (%s)(...))', or "
-         "declare the accumulator as wide as the value",
+         "the accumulator '%s' is %s but the value combined into it here is %s: C++ compares "
+         "the two in their common type, not %s, and converts the result back, which is no %s "
+         "over %s; convert the value: '%s = %s(%s, (%s)(...))', or declare the accumulator as "
+         "wide as the value",
          name, acc_t, x_t, acc_t, r->name, acc_t, name, r->name, name, acc_t);
     return NULL;
   }

@@ -467,9 +467,10 @@ void sema_check(Ctx *ctx, Program *prog);
 /* A float stored or combined into an integer type: written as the GPU
  * converts it, tgm_ftoi<I>(x) (file.tpl), on every platform. */
 bool sema_float_into_int(const Type *to, const Node *x, ElemType elem);
-/* An integer value x whose type holds values that an integer type `to`
- * does not (int into unsigned, unsigned or long long into int): max(acc, x)
- * compares in C++'s common type and converts after, not a max over `to`. */
+/* An integer value x whose common type with an integer type `to` is not
+ * `to` (unsigned into int, long long into unsigned; for a narrow `to`, any
+ * type it does not hold): max(acc, x) compares in that common type and
+ * converts after, not a max over `to`. */
 bool sema_int_outside(const Type *to, const Node *x, ElemType elem);
 Node *sema_to_int(Arena *a, ElemType elem, Type *to, Node *x);
 /* Is constant e, as a value of type ty (T = elem), the identity of op:

@@ -31,9 +31,9 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
-// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
-// compare in X, C++'s common type of their arguments, as CUDA's do: an
-// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+// A codelet's max(a, b) and min(a, b) compare in X, C++'s common type of
+// their arguments (an unsigned sum of max(in[i], 0) over ints compares
+// ints), as a < b ? b : a (codegen/emit.c; A's own: tgm_max).
 template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
 template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_lowest(); }

@@ -77,9 +77,9 @@ __device__ __forceinline__ {{value_t}} tgm_lowest() { return {{lowest}}; }
 __device__ __forceinline__ {{value_t}} tgm_highest() { return {{highest}}; }
 __device__ __forceinline__ {{value_t}} tgm_max({{value_t}} a, {{value_t}} b) { return a < b ? b : a; }
 __device__ __forceinline__ {{value_t}} tgm_min({{value_t}} a, {{value_t}} b) { return b < a ? b : a; }
-// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
-// compare in X, C++'s common type of their arguments, as CUDA's do: an
-// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+// A codelet's max(a, b) and min(a, b) compare in X, C++'s common type of
+// their arguments (an unsigned sum of max(in[i], 0) over ints compares
+// ints), as a < b ? b : a (codegen/emit.c; A's own: tgm_max).
 template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
 template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 {{?pair}}

@@ -322,5 +322,27 @@ EOF2
 for t in i32 u32 i64 f32 f64; do
   expect 0 "min of unsigned long long, $t" -- "$gen" --dump=sema --type=$t "$work/ull.tgm"
 done
+# conditional groups: the braces of an #if 0 are not counted, and each branch
+# of an #ifdef opens what the first does (probe9 #6: "a codelet inside braces")
+for v in if0 ifdef; do
+  {
+    echo '__codelet __tag(scalar)'
+    echo 'T pp(const Array<1,T> in) {'
+    echo '  T accum = 0;'
+    if [ $v = if0 ]; then
+      printf '#if 0\n  }}} broken {{\n#endif\n  for (unsigned i = 0; i < in.Size(); i += in.Stride()) {\n'
+    else
+      printf '#ifdef SLOW\n  for (unsigned i = 0; i < in.Size(); i += in.Stride()) {\n    accum += 0;\n#else\n'
+      printf '  for (unsigned i = 0; i < in.Size(); i += in.Stride()) {\n#endif\n'
+    fi
+    echo '    accum += in[i];'
+    echo '  }'
+    echo '  return accum;'
+    echo '}'
+    sed -n '/__tag(tiled)/,$p' codelets/sum.tgm | sed 's/\bsum\b/pp/g'
+  } >"$work/pp_$v.tgm"
+  expect 0 "preprocessor branches: $v" -- "$gen" --list --type=i32 "$work/pp_$v.tgm"
+  check "$v: variants listed" -- grep -q "^DT.V.SS" "$work/out"
+done
 [ "$fails" -eq 0 ] && echo "all cli checks passed"
 exit $((fails > 0))

@@ -347,8 +347,9 @@ tgm_status rd_compile(tgm_ctx *c, rd_opstate *st, const rd_key *keys, int n) {
   for (int j = 0; s == TGM_OK && j < n; j++) {
     const tune_variant *v = &st->m.v[keys[j].v];
     if (res[j].status != TGM_OK) {
-      s = tgm__fail(res[j].status, "compiling %s (block %u) of %s: %.700s", v->id, keys[j].block,
-                    path, res[j].log && *res[j].log ? res[j].log : tgm_last_error());
+      s = tgm__fail(res[j].status, "compiling %s (block %u, items %u) of %s: %.700s", v->id,
+                    keys[j].block, keys[j].items, path,
+                    res[j].log && *res[j].log ? res[j].log : tgm_last_error());
       break;
     }
     rd_kernel k = {keys[j], NULL, {0}, {0}, 0, ""};

@@ -76,7 +76,8 @@ int compile_all(ctx *c) {
           for (int p = 0; p < TUNE_ITEMS_PATHS; p++) {
             const char *e = v->pos[l].name_expr;
             unsigned items = tune_items_paths[p];
-            if (strstr(e, "GROUP")) { // a row variant's one launch
+            const char *targs = strrchr(e, '<');   // a spectrum's name may hold the word
+            if (targs && strstr(targs, "GROUP")) { // a row variant's one launch
               r->name[p][l] = -1;
               for (int g = 0; g < v->n_per_row; g++)
                 r->gname[g][p] = tune_intern_name(names[j], &nn,

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_i32.json.
-#ifndef TGM_EMBED_MIN_I32_ECE9CF21
-#define TGM_EMBED_MIN_I32_ECE9CF21
+#ifndef TGM_EMBED_MIN_I32_05BE7506
+#define TGM_EMBED_MIN_I32_05BE7506
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -63,9 +63,9 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
-// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
-// compare in X, C++'s common type of their arguments, as CUDA's do: an
-// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+// A codelet's max(a, b) and min(a, b) compare in X, C++'s common type of
+// their arguments (an unsigned sum of max(in[i], 0) over ints compares
+// ints), as a < b ? b : a (codegen/emit.c; A's own: tgm_max).
 template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
 template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return tgm_highest(); }
@@ -2274,4 +2274,4 @@ inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const int32_t *d_in, in
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_I32_ECE9CF21
+#endif // TGM_EMBED_MIN_I32_05BE7506

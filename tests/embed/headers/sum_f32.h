@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: sum_f32.json.
-#ifndef TGM_EMBED_SUM_F32_205BC12A
-#define TGM_EMBED_SUM_F32_205BC12A
+#ifndef TGM_EMBED_SUM_F32_49EE1944
+#define TGM_EMBED_SUM_F32_49EE1944
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -63,9 +63,9 @@ __device__ __forceinline__ A tgm_lowest() { return __int_as_float((int)0xff80000
 __device__ __forceinline__ A tgm_highest() { return __int_as_float(0x7f800000); }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
-// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
-// compare in X, C++'s common type of their arguments, as CUDA's do: an
-// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+// A codelet's max(a, b) and min(a, b) compare in X, C++'s common type of
+// their arguments (an unsigned sum of max(in[i], 0) over ints compares
+// ints), as a < b ? b : a (codegen/emit.c; A's own: tgm_max).
 template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
 template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return 0; }
@@ -2030,4 +2030,4 @@ inline cudaError_t Sum(void *d_temp, size_t &temp_bytes, const float *d_in, floa
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_F32_205BC12A
+#endif // TGM_EMBED_SUM_F32_49EE1944

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: sum_i32_rows.json.
-#ifndef TGM_EMBED_SUM_ROWS_I32_1BA9EBB2
-#define TGM_EMBED_SUM_ROWS_I32_1BA9EBB2
+#ifndef TGM_EMBED_SUM_ROWS_I32_6D3B6052
+#define TGM_EMBED_SUM_ROWS_I32_6D3B6052
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -71,9 +71,9 @@ __device__ __forceinline__ A tgm_lowest() { return (-2147483647 - 1); }
 __device__ __forceinline__ A tgm_highest() { return 2147483647; }
 __device__ __forceinline__ A tgm_max(A a, A b) { return a < b ? b : a; }
 __device__ __forceinline__ A tgm_min(A a, A b) { return b < a ? b : a; }
-// A codelet's max(a, b) and min(a, b) of another type than the accumulator's
-// compare in X, C++'s common type of their arguments, as CUDA's do: an
-// unsigned sum of max(in[i], 0) over ints compares ints (codegen/emit.c).
+// A codelet's max(a, b) and min(a, b) compare in X, C++'s common type of
+// their arguments (an unsigned sum of max(in[i], 0) over ints compares
+// ints), as a < b ? b : a (codegen/emit.c; A's own: tgm_max).
 template <typename X> __device__ __forceinline__ X tgm_max_of(X a, X b) { return a < b ? b : a; }
 template <typename X> __device__ __forceinline__ X tgm_min_of(X a, X b) { return b < a ? b : a; }
 __device__ __forceinline__ A tgm_identity() { return 0; }
@@ -1631,4 +1631,4 @@ inline cudaError_t tgm_sum_rows_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_SUM_ROWS_I32_1BA9EBB2
+#endif // TGM_EMBED_SUM_ROWS_I32_6D3B6052
