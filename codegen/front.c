@@ -133,8 +133,12 @@ static int conditional(Conditional *c, const char *line, size_t len, int depth) 
       c->skip = 1;
     return depth;
   }
-  if (c->n == 0 || c->n > COND_MAX)
+  if (c->n == 0)
     return depth;
+  if (c->n > COND_MAX) { /* nested past what is kept: only the nesting counts */
+    c->n -= pp_is(line, len, "endif");
+    return depth;
+  }
   int g = c->n - 1;
   if (pp_is(line, len, "else") || pp_is(line, len, "elif")) {
     if (c->first_end[g] < 0)
