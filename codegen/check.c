@@ -358,6 +358,30 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
     len--;
   tpl_set(d, "compare", arena_strndup(a, compare.data, len));
   buf_free(&compare);
+  /* templates/check_oracle.tpl: the scalar codelet as C++ (oracle.h, the
+   * user's file), called with its inputs and parameters in its own order */
+  const Codelet *sc = s->scalar;
+  Buf call = {0};
+  buf_printf(&call, "tgm_oracle::%s(", sc->name);
+  for (int i = 0, ki = 0, kp = 0; i < sc->fn->kids.len; i++) {
+    const Node *p = sc->fn->kids.items[i];
+    if (p->ty->kind == TY_ARRAY)
+      buf_printf(&call, "%stgm_oracle::Array<1, T>(x[%d], n)", i ? ", " : "", ki++);
+    else
+      buf_printf(&call, "%s::%s", i ? ", " : "", ((const SpecParam *)s->params.items[kp++])->name);
+  }
+  buf_puts(&call, ")");
+  tpl_set(d, "oracle_call", arena_strndup(a, call.data, call.len));
+  buf_free(&call);
+  tpl_set(d, "oracle_value", s->pair ? "T" : "A");
+  tpl_set(d, "spectrum", sc->name);
+  const char *src = c->prog->file->path, *slash = strrchr(src, '/');
+  tpl_set(d, "source_name", text_comment_safe(a, slash ? slash + 1 : src));
+  Buf oracle = {0};
+  if (tpl_expand(&oracle, "check_oracle.tpl", tpl_text("check_oracle.tpl"), d, err, errlen) != 0)
+    return -1;
+  tpl_set(d, "oracle", arena_strndup(a, oracle.data, oracle.len));
+  buf_free(&oracle);
   const char *tpl = c->rows || c->cols ? "check_rows.tpl" : "check.tpl";
   return tpl_expand(out, tpl, tpl_text(tpl), d, err, errlen);
 }
@@ -387,6 +411,37 @@ typedef struct {
   const char *why;
 } Failure;
 
+/* oracle.h (check_oracle.tpl): the codelet file as the user wrote it, but
+ * for the bodies of every codelet no spectrum is read from (compound,
+ * cooperative, shared-atomic: they share the scalar one's signature, a
+ * redefinition to C++), blanked as front.c blanks them: ';' and spaces,
+ * newlines kept, after a #line naming the file, so that a compiler's
+ * message points at the user's line. */
+static char *oracle_text(Arena *a, const Program *prog) {
+  const SrcFile *f = prog->file;
+  char *t = arena_strndup(a, f->text, f->len);
+  for (int i = 0; i < prog->codelets.len; i++) {
+    const Codelet *cd = prog->codelets.items[i];
+    bool read = false;
+    for (int k = 0; k < prog->spectra.len && !read; k++)
+      read = ((const Spectrum *)prog->spectra.items[k])->scalar == cd;
+    if (read || cd->body_start >= cd->body_end || cd->body_end > f->len)
+      continue;
+    t[cd->body_start] = ';';
+    for (size_t j = cd->body_start + 1; j < cd->body_end; j++)
+      if (t[j] != '\n')
+        t[j] = ' ';
+  }
+  Buf b = {0};
+  buf_puts(&b, "#line 1 \"");
+  for (const char *p = f->path; *p; p++)
+    buf_printf(&b, *p == '"' || *p == '\\' ? "\\%c" : *p == '\n' ? "?" : "%c", *p);
+  buf_printf(&b, "\"\n%s\n", t);
+  char *s = arena_strndup(a, b.data, b.len);
+  buf_free(&b);
+  return s;
+}
+
 int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const char *source,
                        const CheckOptions *o) {
   Arena *a = ctx->arena;
@@ -415,6 +470,14 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
       diag_error(ctx->diag, loc, "--check: cannot write into %s: %s", dir, strerror(errno));
       goto out;
     }
+
+  {
+    const char *text = oracle_text(a, c0->prog);
+    if (write_file(dir, "oracle.h", text, strlen(text)) != 0) {
+      diag_error(ctx->diag, loc, "--check: cannot write into %s: %s", dir, strerror(errno));
+      goto out;
+    }
+  }
 
   /* the sources, exactly as they would be written, with shared memory fresh */
   const char *files[DIALECT_COUNT];
@@ -471,7 +534,11 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   }
 
   /* build: the simulator and every harness at once, then link and run each */
-  const char *kflags = "-std=c++17 -O1 -fwrapv -fno-strict-aliasing -w -x c++ "
+  /* -fsanitize=float-cast-overflow: the oracle's float-to-integer
+   * conversions out of range trap (check_oracle.tpl); tgm's own go through
+   * tgm_ftoi and stay in range */
+  const char *kflags = "-std=c++17 -O1 -fwrapv -fno-strict-aliasing -w "
+                       "-fsanitize=float-cast-overflow -fsanitize-undefined-trap-on-error -x c++ "
                        "-include sim/tgm_sim.h -Isim/include -I.";
   const char **cmds = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *cmds);
   int *status = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *status);
@@ -502,11 +569,26 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   for (int i = 0; i < hs.len; i++)
     if (status[i + 1] != 0) {
       const Harness *h = hs.items[i];
-      diag_error(ctx->diag, loc,
-                 "internal error: the generated %s does not compile for the CPU check (%s); "
-                 "please report it, with the codelet file:\n%s",
-                 files[h->target->dialect], h->target->tag,
-                 first_lines(a, read_file(a, dir, arena_printf(a, "%s.err", h->name)), 12));
+      const char *why = read_file(a, dir, arena_printf(a, "%s.err", h->name));
+      /* the oracle's part: the user's file (its #line) or tgm_oracle.h first */
+      const char *at_user = why ? strstr(why, c0->prog->file->path) : NULL;
+      const char *at_oracle = why ? strstr(why, "tgm_oracle.h") : NULL;
+      const char *at_generated = why ? strstr(why, files[h->target->dialect]) : NULL;
+      const char *first_oracle = !at_user              ? at_oracle
+                                 : !at_oracle          ? at_user
+                                 : at_user < at_oracle ? at_user
+                                                       : at_oracle;
+      if (first_oracle && (!at_generated || first_oracle < at_generated))
+        diag_error(ctx->diag, loc,
+                   "internal error: the scalar codelet does not compile as C++ for the check's "
+                   "oracle (the codelet as written, under sim/tgm_oracle.h); please report it, "
+                   "with the codelet file:\n%s",
+                   first_lines(a, why, 12));
+      else
+        diag_error(ctx->diag, loc,
+                   "internal error: the generated %s does not compile for the CPU check (%s); "
+                   "please report it, with the codelet file:\n%s",
+                   files[h->target->dialect], h->target->tag, first_lines(a, why ? why : "", 12));
       goto keep;
     }
   for (int i = 0; i < hs.len; i++) {
@@ -524,13 +606,16 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     const Composition *c = by[h->target->dialect];
     char *out = read_file(a, dir, arena_printf(a, "%s.out", h->name));
     int reported = 0;
-    const char *fpe = NULL; /* the n at which the scalar codelet divided by zero */
+    const char *fpe = NULL;    /* the n at which the scalar codelet divided by zero */
+    const char *oracle = NULL; /* where tgm's reference and the codelet as C++ disagree */
     for (char *line = out; line && *line;) {
       char *nl = strchr(line, '\n');
       if (nl)
         *nl = 0;
       if (strncmp(line, "REFERENCE\tFPE\t", 14) == 0)
         fpe = line + 14;
+      if (strncmp(line, "ORACLE\tFAIL\t", 12) == 0)
+        oracle = line + 12;
       if (strncmp(line, "RESULT\t", 7) == 0) {
         char *id = line + 7, *tab = strchr(id, '\t');
         Plan *p = tab ? plan_by_id(c, id, (size_t)(tab - id)) : NULL;
@@ -556,6 +641,14 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                  fpe, at_epilogue ? " (its return, for an empty input)" : " (the check's data)",
                  at_epilogue ? " (e.g. 'len ? accum / len : 0')" : "");
       goto out;
+    }
+    if (oracle) { /* tgm's translation of the scalar codelet, which every variant shares */
+      diag_error(ctx->diag, loc,
+                 "internal error: tgm's translation of the scalar codelet '%s' disagrees with the "
+                 "codelet compiled as C++ (the check's oracle) at %s ('got' is C++'s result, "
+                 "'want' tgm's); nothing is written: please report it, with the codelet file",
+                 c->spec->scalar->name, oracle);
+      goto keep;
     }
     if (status[i] != 0 || reported != h->plans.len) {
       diag_error(ctx->diag, loc,

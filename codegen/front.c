@@ -1921,6 +1921,8 @@ Program *front_parse(Ctx *ctx, const char *path, ElemType elem, bool elem_explic
                  "'__codelet' must mark a function definition with a body");
     } else {
       Codelet *cd = conv_codelet(&cv, ff.found, prog->codelets.len, sp->decl_start, sig_end(f, sp));
+      cd->body_start = sp->body_start;
+      cd->body_end = sp->body_end == SIZE_MAX ? f->len : sp->body_end;
       if (!cv.failed)
         vec_push(a, &prog->codelets, cd);
     }

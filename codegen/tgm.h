@@ -366,6 +366,9 @@ struct Codelet {
   bool coop; /* marked __coop */
   int index; /* position in the file, from 0 */
   Node *fn;  /* ND_CODELET */
+  /* the body's bytes in the file: '{' to just past its '}' (check.c blanks
+     the other codelets' for the oracle) */
+  size_t body_start, body_end;
   /* filled by sema.c */
   const char *id; /* the tag, or name#index when untagged */
   CodeletKind kind;

@@ -8,8 +8,10 @@
  *   x.Index(i) -> in_first + i, where in_first is the index of in[0] in the
  *   whole input (only for spectra whose transform uses x.Index(i): argmax);
  *   the return gives the accumulator (the epilogue runs once, elsewhere);
- *   unsigned/int locals other than the accumulator widen to 64 bits, so any
- *   n works.
+ *   unsigned/int locals that hold an index or a length (set only from
+ *   x.Size(), x.Stride(), x.Index(i), constants and other such locals) widen
+ *   to 64 bits, so any n works; a local that holds a value (set from an
+ *   element, a parameter, a float, a call) keeps its type, as C++ does.
  * Reference (the scalar codelet as the user wrote it, epilogue included):
  *   R sum_reference(...the same parameters...), run over the whole input.
  *
@@ -39,6 +41,7 @@ typedef struct {
   Node *acc;       /* thread level: the accumulator (copy) */
   PtrVec inputs;   /* Node *: the Array parameters (copies) */
   PtrVec fixed;    /* block level, Node *: locals set once from constants (node_fixed_local) */
+  PtrVec values;   /* thread level, Node * (ND_DECL): integer locals holding values (find_values) */
   LowerLevel level;
   bool block;
   const char *why; /* the first reason lowering failed */
@@ -64,6 +67,75 @@ static void fail(Lower *lw, Loc loc, const char *why) {
     lw->why = why;
     lw->why_loc = loc;
   }
+}
+
+/* Thread level: which integer locals hold values rather than indices. An
+ * index is built from constants, x.Size(), x.Stride(), x.Index(i) and other
+ * index locals; anything else (an element, a parameter, a float, a call)
+ * makes a value. Widening a value local changed its meaning: C++ cuts `int
+ * k = in[i] / 2` of a long long element to 32 bits and keeps `unsigned u =
+ * in[i]` of a negative int below 2^32; 64 bits did neither (the check's
+ * oracle found both). */
+static bool is_integer_local(const Node *d) {
+  return d && d->kind == ND_DECL && !(d->qual & Q_ACCUM) && d->ty &&
+         (d->ty->kind == TY_BOOL || d->ty->kind == TY_INT || d->ty->kind == TY_UINT ||
+          d->ty->kind == TY_LONG || d->ty->kind == TY_ULONG || d->ty->kind == TY_SIZE);
+}
+
+static bool index_like(Lower *lw, const Node *e) {
+  if (!e)
+    return true;
+  switch (e->kind) {
+  case ND_INT:
+  case ND_BOOL: return true;
+  case ND_VAR: return is_integer_local(e->decl) && !vec_has(&lw->values, e->decl);
+  case ND_METHOD:
+    return is_array(lw, e->lhs) &&
+           (strcmp(e->name, "Size") == 0 || strcmp(e->name, "Stride") == 0 ||
+            (strcmp(e->name, "Index") == 0 && e->kids.len == 1 &&
+             index_like(lw, e->kids.items[0])));
+  case ND_BINARY: return index_like(lw, e->lhs) && index_like(lw, e->rhs);
+  case ND_UNARY: return index_like(lw, e->lhs);
+  case ND_ASSIGN: return index_like(lw, e->rhs) && index_like(lw, e->lhs);
+  case ND_COND: return index_like(lw, e->then) && index_like(lw, e->els);
+  case ND_CAST:
+    return e->ty &&
+           (e->ty->kind == TY_INT || e->ty->kind == TY_UINT || e->ty->kind == TY_LONG ||
+            e->ty->kind == TY_ULONG || e->ty->kind == TY_SIZE) &&
+           index_like(lw, e->lhs);
+  case ND_CALL:
+    if (strcmp(e->name, "max") != 0 && strcmp(e->name, "min") != 0)
+      return false;
+    for (int i = 0; i < e->kids.len; i++)
+      if (!index_like(lw, e->kids.items[i]))
+        return false;
+    return true;
+  default: return false;
+  }
+}
+
+typedef struct {
+  Lower *lw;
+  bool changed;
+} FindValues;
+
+static void set_from(FindValues *fv, Node *d, const Node *e) {
+  if (is_integer_local(d) && !vec_has(&fv->lw->values, d) && !index_like(fv->lw, e)) {
+    vec_push(fv->lw->a, &fv->lw->values, d);
+    fv->changed = true;
+  }
+}
+
+static bool find_values(Node *n, void *ctx) {
+  FindValues *fv = ctx;
+  if (n->kind == ND_DECL) {
+    set_from(fv, n, n->init);
+    for (int i = 0; i < n->kids.len; i++) /* int k(in[i]) */
+      set_from(fv, n, n->kids.items[i]);
+  } else if (n->kind == ND_ASSIGN && n->lhs && n->lhs->kind == ND_VAR) {
+    set_from(fv, n->lhs->decl, n->rhs);
+  }
+  return true;
 }
 
 static Node *lower_node(Node *n, void *ctx) {
@@ -128,7 +200,8 @@ static Node *lower_node(Node *n, void *ctx) {
       return NULL; /* the Vector is the block itself */
     if (n->ty->kind == TY_MAP || n->ty->kind == TY_SEQUENCE)
       fail(lw, n->loc, "a compound codelet is not lowered to a device function");
-    if (!lw->block && !(n->qual & Q_ACCUM) && type_widened(n->ty->kind) != n->ty->kind)
+    if (!lw->block && !(n->qual & Q_ACCUM) && type_widened(n->ty->kind) != n->ty->kind &&
+        !vec_has(&lw->values, n))
       n->ty = type_new(a, type_widened(n->ty->kind));
     return n;
   default: return n;
@@ -247,6 +320,10 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
     f->ty = type_new(a, level == LOWER_THREAD ? TY_ACC : TY_RES);
     f->spelling = "__device__ __forceinline__";
     node_walk(fn->body, find_acc, &lw.acc);
+    for (FindValues fv = {.lw = &lw, .changed = true}; fv.changed;) {
+      fv.changed = false;
+      node_walk(fn->body, find_values, &fv);
+    }
     for (int i = 0; i < fn->kids.len; i++) {
       Node *p = fn->kids.items[i];
       if (p->ty->kind != TY_ARRAY)

@@ -13,7 +13,8 @@
 //   a floating-point element, NaN elements (max(x, NaN) and max(NaN, x)
 //   differ). The reference is tgm_reference_kernel: exact for
 //   integers and max/min; for floating-point sums and products, a range that
-//   grows with n.
+//   grows with n. The reference itself must agree with the scalar codelet
+//   compiled as C++ (the oracle, last in this file): ORACLE FAIL otherwise.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
 #include <algorithm>
 #include <cmath>
@@ -225,6 +226,9 @@ int main() {
         std::printf("the reference failed: %s\n", tgm_sim::last_error_text());
         return 1;
       }
+      const T *x[NIN] = { {{ins}} };
+      if (!tgm_oracle_agrees(x, n, w, settings[s].name))
+        return 0; // no variant runs: tgm-gen reports the ORACLE line
     }
   std::signal(SIGFPE, SIG_DFL);
 {{#variants}}
@@ -232,3 +236,5 @@ int main() {
 {{/variants}}
   return 0;
 }
+
+{{oracle}}

@@ -59,3 +59,8 @@ static T random_value(std::mt19937_64 &rng) {
     return (T)(0x80000000u + (unsigned)small);
   return (T)small;
 }
+
+// The scalar codelet compiled as C++ (the oracle, check_oracle.tpl: last in
+// the file) over x[0..NIN) of n elements agrees with want, tgm's reference;
+// else its ORACLE line.
+static bool tgm_oracle_agrees(const T *const *x, unsigned long long n, const R *want, const char *where);

@@ -17,6 +17,8 @@
 // also NaN elements. With --cols the same, each
 // column against the scalar codelet over the column gathered (m elements);
 // a launch's `items` is then its parts down the rows, `per_row` its width.
+// The reference of each row must agree with the scalar codelet compiled as
+// C++ (the oracle, last in this file): ORACLE FAIL otherwise.
 // Output, one line per variant: RESULT <tab> id <tab> ok | FAIL <tab> what.
 #include <algorithm>
 #include <cmath>
@@ -317,6 +319,11 @@ int main() {
           std::printf("the reference failed: %s\n", tgm_sim::last_error_text());
           return 1;
         }
+        char where[256];
+        std::snprintf(where, sizeof where, "%s, %s %llu of %llu x %llu (ld %llu)", settings[s].name,
+                      COLS ? "column" : "row", r, m, n, ld);
+        if (!tgm_oracle_agrees(x, ref_n, w, where))
+          return 0; // no variant runs: tgm-gen reports the ORACLE line
         std::signal(SIGFPE, SIG_DFL);
       }
     }
@@ -332,3 +339,5 @@ int main() {
 {{/variants}}
   return 0;
 }
+
+{{oracle}}

@@ -183,6 +183,35 @@ all_right file_constant.tgm f32 fc_f32 63
 grep -q '"transform": "tgm_ftoi<int>(in\[i\]) / 2.0f + 3"' "$work/fc_f32/fc_f32.json" ||
   fail "file_constant.tgm: the constants are not their typed values"
 
+# integer locals that hold values keep their type (C++'s meaning): unsigned
+# of a negative int, int of a long long (were widened to 64 bits with the
+# reference, so the check agreed; the oracle found it)
+all_right value_local.tgm i32 vloc_i32 21
+all_right value_local.tgm i64 vloc_i64 21
+grep -q "unsigned u = in\[i\];" "$work/vloc_i64/vloc_i64.cu" && grep -q "int k = in\[i\] / 2;" "$work/vloc_i64/vloc_i64.cu" ||
+  fail "value_local: a value local widened"
+
+# a float-to-unsigned conversion out of range (u32 data past 2^31, times
+# 1000): C++ leaves it undefined, so the oracle has no answer there and
+# compares the rest (it called tgm's reference wrong: got 3080192, want
+# 4294967295); one variant
+"$gen" --embed --variant=DT.V.ST --type=u32 -o "$work/ffi.h" "$root/tests/check/float_fold_int.tgm" 2>"$work/err" &&
+  grep -q "checked tenth_u32 on the CPU .*: 1 CUDA variant .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "float_fold_int u32: the oracle compared an undefined conversion"; }
+
+# the oracle: a codelet that reads one way to tgm and another to C++ (its
+# SCALE depends on the prelude's macro) is refused at its scalar codelet,
+# 1-D, rows and columns, with nothing written
+for mode in "" --rows --cols; do
+  "$gen" $mode --type=i32 -o "$work/otgm$mode" "$root/tests/check/oracle_tgm_only.tgm" 2>"$work/err"
+  rc=$?
+  kept=$(sed -n "s/^tgm-gen: the check's files are kept in //p" "$work/err")
+  [ -n "$kept" ] && rm -rf "$kept"
+  [ $rc -eq 1 ] && [ ! -e "$work/otgm$mode" ] &&
+    grep -q "oracle_tgm_only.tgm:13:3: error: internal error: tgm's translation of the scalar codelet 'twice' disagrees with the codelet compiled as C++ (the check's oracle) at .*n = 1: got -*[0-9]*, want -*[0-9]*" "$work/err" ||
+    { cat "$work/err"; fail "oracle_tgm_only $mode: exit $rc, not refused by the oracle"; }
+done
+
 # parameters get distinct values in the check (lo 3, hi 303), and a
 # cooperative codelet testing the band the wrong way round is left out
 TGM_CHECK_KEEP=1 "$gen" --type=i32 -o "$work/bs" "$root/tests/check/band_swapped.tgm" 2>"$work/err" ||
