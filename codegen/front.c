@@ -705,6 +705,17 @@ static Type *conv_type(Conv *cv, CXType t) {
     ty->base = conv_type(cv, clang_getArrayElementType(t));
     break;
   case CXType_LValueReference: ty = conv_type(cv, clang_getPointeeType(t)); break;
+  case CXType_Auto: { /* a use of an `auto` local: its deduced type (was TY_OTHER "float",
+                         which sema's float-into-int rules did not see: probe10 3a) */
+    CXType canon = clang_getCanonicalType(t);
+    if (canon.kind != CXType_Auto) {
+      ty = conv_type(cv, canon);
+      break;
+    }
+    ty = type_new(cv->arena, TY_OTHER);
+    ty->name = take_string(cv->arena, clang_getTypeSpelling(clang_getUnqualifiedType(t)));
+    break;
+  }
   case CXType_FunctionProto: ty = type_new(cv->arena, TY_FUNC); break;
   default: /* its name without const (is_const below says that): `const short` is short */
     ty = type_new(cv->arena, TY_OTHER);

@@ -201,27 +201,27 @@ TGM_U abs(TGM_U x);
 TGM_L abs(TGM_L x);
 TGM_F abs(TGM_F x);
 TGM_D abs(TGM_D x);
-// pow: double when either side is double, else float when either is float,
-// else double.
+// pow: float of two floats, else double (<cmath>: an integer side makes
+// both double, pow(x, 2) of a float x is a double, as on the GPU).
 #define TGM_POW(R, A, B) R pow(A x, B y);
 TGM_POW(TGM_D, TGM_I, TGM_I)
 TGM_POW(TGM_D, TGM_I, TGM_U)
 TGM_POW(TGM_D, TGM_I, TGM_L)
-TGM_POW(TGM_F, TGM_I, TGM_F)
+TGM_POW(TGM_D, TGM_I, TGM_F)
 TGM_POW(TGM_D, TGM_I, TGM_D)
 TGM_POW(TGM_D, TGM_U, TGM_I)
 TGM_POW(TGM_D, TGM_U, TGM_U)
 TGM_POW(TGM_D, TGM_U, TGM_L)
-TGM_POW(TGM_F, TGM_U, TGM_F)
+TGM_POW(TGM_D, TGM_U, TGM_F)
 TGM_POW(TGM_D, TGM_U, TGM_D)
 TGM_POW(TGM_D, TGM_L, TGM_I)
 TGM_POW(TGM_D, TGM_L, TGM_U)
 TGM_POW(TGM_D, TGM_L, TGM_L)
-TGM_POW(TGM_F, TGM_L, TGM_F)
+TGM_POW(TGM_D, TGM_L, TGM_F)
 TGM_POW(TGM_D, TGM_L, TGM_D)
-TGM_POW(TGM_F, TGM_F, TGM_I)
-TGM_POW(TGM_F, TGM_F, TGM_U)
-TGM_POW(TGM_F, TGM_F, TGM_L)
+TGM_POW(TGM_D, TGM_F, TGM_I)
+TGM_POW(TGM_D, TGM_F, TGM_U)
+TGM_POW(TGM_D, TGM_F, TGM_L)
 TGM_POW(TGM_F, TGM_F, TGM_F)
 TGM_POW(TGM_D, TGM_F, TGM_D)
 TGM_POW(TGM_D, TGM_D, TGM_I)

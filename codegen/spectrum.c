@@ -661,41 +661,62 @@ static bool uses_size(Node *n, void *ctx) {
   return true;
 }
 
-/* `len * len` of an unsigned length: C wraps it past 2^32 (from a length
- * of 65536), tgm's length is 64-bit (any n works) and does not: a warning
- * at each such product or shift that no (unsigned) cast wraps. */
-typedef struct {
-  Derive *dv;
-  PtrVec wrapped; /* Node *: the operands of (unsigned) casts */
-  bool length;
-} LengthWrap;
-
-static bool finds_length(Node *n, void *ctx) {
-  LengthWrap *w = ctx;
-  if (is_length(w->dv, n))
-    w->length = true;
-  return !w->length;
+/* The return's 32-bit values stay 32-bit once the length is widened.
+ * Lowering widens the length (in.Size(), `unsigned len = in.Size()`, an
+ * `int len` and (int)in.Size(): xf_epilogue) to 64 bits, so that a mean of
+ * any n divides right; but an expression C computes in 32 bits then changed
+ * its type: `n ? acc / n : -1` of an unsigned acc and n gave -1 where C gives
+ * 4294967295, `acc - len` wrapped at 2^64, `len * len` did not wrap at 2^32
+ * (the check's oracle found the first two, probe10 1c). Each such int or
+ * unsigned expression that holds the widened length is cast back to its C
+ * type, innermost first: C's value for every n below 2^32, and a quotient
+ * still computed in 64 bits. reads_wide_length: x's value holds the widened
+ * length (an integer local may be one) other than through a cast to a
+ * 32-bit type that stays (an (int) of the length itself is widened). */
+static bool reads_wide_length(const Derive *dv, const Node *x) {
+  if (!x)
+    return false;
+  switch (x->kind) {
+  case ND_METHOD: return is_input_method(x, "Size");
+  case ND_VAR:
+    return x->decl && x->decl != dv->acc && x->decl->kind == ND_DECL && x->decl->ty &&
+           (x->decl->ty->kind == TY_INT || x->decl->ty->kind == TY_UINT);
+  case ND_CAST: {
+    TypeKind k = x->ty ? type_concrete(x->ty, dv->elem) : TY_VOID;
+    return k == TY_INT && (is_input_method(x->lhs, "Size") || local_set_to(dv, x->lhs, "Size"));
+  }
+  case ND_UNARY: return x->op != OP_NOT && reads_wide_length(dv, x->lhs);
+  case ND_BINARY:
+    switch (x->op) {
+    case OP_LT:
+    case OP_GT:
+    case OP_LE:
+    case OP_GE:
+    case OP_EQ:
+    case OP_NE:
+    case OP_LAND:
+    case OP_LOR: return false; /* a bool */
+    case OP_SHL:
+    case OP_SHR: return reads_wide_length(dv, x->lhs); /* the left's type */
+    case OP_COMMA: return reads_wide_length(dv, x->rhs);
+    default: return reads_wide_length(dv, x->lhs) || reads_wide_length(dv, x->rhs);
+    }
+  case ND_COND: return reads_wide_length(dv, x->then) || reads_wide_length(dv, x->els);
+  default: return false;
+  }
 }
 
-static bool warn_length_wrap(Node *x, void *ctx) {
-  LengthWrap *w = ctx;
-  Arena *a = w->dv->ctx->arena;
-  if (x->kind == ND_CAST && x->ty && x->ty->kind == TY_UINT && x->lhs)
-    vec_push(a, &w->wrapped, x->lhs);
-  if (x->kind != ND_BINARY || (x->op != OP_MUL && x->op != OP_SHL) || !x->ty ||
-      x->ty->kind != TY_UINT || vec_has(&w->wrapped, x))
-    return true;
-  w->length = false;
-  node_walk(x, finds_length, w);
-  if (!w->length)
-    return true;
-  const char *text = emit_expr(a, dialect_get(DIALECT_CUDA), x);
-  diag_warning(w->dv->ctx->diag, x->loc,
-               "C computes '%s' in 32-bit unsigned, which wraps past 2^32; tgm takes the "
-               "length in 64 bits, so that any n works, and does not wrap: write "
-               "'(unsigned)(%s)' for C's wrap, or make the length unsigned long long",
-               text, text);
-  return false;
+static Node *keep_narrow_width(Node *x, void *ctx) {
+  Derive *dv = ctx;
+  if (x->kind != ND_BINARY && x->kind != ND_UNARY && x->kind != ND_COND)
+    return x;
+  TypeKind k = x->ty ? type_concrete(x->ty, dv->elem) : TY_VOID;
+  if ((k != TY_INT && k != TY_UINT) || !reads_wide_length(dv, x))
+    return x;
+  Node *c = node_new(dv->ctx->arena, ND_CAST, x->loc);
+  c->ty = type_new(dv->ctx->arena, k);
+  c->lhs = x;
+  return c;
 }
 
 static void derive_epilogue(Derive *dv, Node *ret) {
@@ -712,8 +733,7 @@ static void derive_epilogue(Derive *dv, Node *ret) {
   if (dv->failed || is_var_of(e, dv->acc))
     return;
   e = ret->lhs = node_rewrite(e, keep_unsigned_meaning, dv); /* the reference's too */
-  LengthWrap wrap = {.dv = dv};
-  node_walk(e, warn_length_wrap, &wrap);
+  e = ret->lhs = node_rewrite(e, keep_narrow_width, dv);
   if (node_inlined_size(dv->ctx->arena, e, is_inlined_local, dv, MAX_INLINED) > MAX_INLINED) {
     fail(dv, e->loc,
          "the return with every local written out has more than %d operations (a local read "

@@ -16,7 +16,8 @@
 //
 // Included inside `namespace tgm_oracle`, after <cmath>, <climits>,
 // <cfloat>, <cstdint>, <limits>, <algorithm> and <type_traits>, with T (the
-// element type) and L (the type Lowest() and Highest() give) declared.
+// element type) and tgm_value_t (the type Lowest() and Highest() give)
+// declared; every other name it adds is the language's or starts tgm_.
 #define __codelet
 #define __device
 #define __coop
@@ -38,13 +39,15 @@ template <int D, typename E> struct Array {
 
 // Lowest() and Highest(): the accumulator's (an Arg's value's) identities
 // of max and min: an infinity where the type has one
-inline L Lowest() {
-  return ::std::numeric_limits<L>::has_infinity ? -::std::numeric_limits<L>::infinity()
-                                                : ::std::numeric_limits<L>::lowest();
+inline tgm_value_t Lowest() {
+  return ::std::numeric_limits<tgm_value_t>::has_infinity
+             ? -::std::numeric_limits<tgm_value_t>::infinity()
+             : ::std::numeric_limits<tgm_value_t>::lowest();
 }
-inline L Highest() {
-  return ::std::numeric_limits<L>::has_infinity ? ::std::numeric_limits<L>::infinity()
-                                                : ::std::numeric_limits<L>::max();
+inline tgm_value_t Highest() {
+  return ::std::numeric_limits<tgm_value_t>::has_infinity
+             ? ::std::numeric_limits<tgm_value_t>::infinity()
+             : ::std::numeric_limits<tgm_value_t>::max();
 }
 
 // max and min of two arithmetic values, in C++'s common type (the usual
@@ -84,13 +87,11 @@ inline long long abs(long long x) { return ::std::llabs(x); }
 inline long abs(long x) { return ::std::labs(x); }
 inline float abs(float x) { return ::std::fabs(x); }
 inline double abs(double x) { return ::std::fabs(x); }
-// pow: double when either side is double, else float when either is float,
-// else double
+// pow: float of two floats, else double (an integer side makes both double)
 template <typename X, typename Y>
-using tgm_pow_type = typename ::std::conditional<
-    ::std::is_same<X, double>::value || ::std::is_same<Y, double>::value, double,
-    typename ::std::conditional<::std::is_same<X, float>::value || ::std::is_same<Y, float>::value,
-                                float, double>::type>::type;
+using tgm_pow_type =
+    typename ::std::conditional<::std::is_same<X, float>::value && ::std::is_same<Y, float>::value,
+                                float, double>::type;
 template <typename X, typename Y> tgm_pow_type<X, Y> pow(X x, Y y) {
   return ::std::pow((tgm_pow_type<X, Y>)x, (tgm_pow_type<X, Y>)y);
 }

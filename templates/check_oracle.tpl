@@ -26,7 +26,7 @@
 
 namespace tgm_oracle {
 typedef ::T T;
-typedef {{oracle_value}} L; // what Lowest() and Highest() give
+typedef {{oracle_value}} tgm_value_t; // what Lowest() and Highest() give
 #include "sim/tgm_oracle.h"
 #define std tgm_oracle_std
 #include "oracle.h"

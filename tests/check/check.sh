@@ -191,6 +191,14 @@ all_right value_local.tgm i64 vloc_i64 21
 grep -q "unsigned u = in\[i\];" "$work/vloc_i64/vloc_i64.cu" && grep -q "int k = in\[i\] / 2;" "$work/vloc_i64/vloc_i64.cu" ||
   fail "value_local: a value local widened"
 
+# float math of a float element computed in float on the CPU check too
+# (sqrt, exp; pow(x, 2) in double, as C++), a file-scope constant named L
+all_right float_math.tgm f32 fmath_f32 21
+# a return C computes in 32-bit unsigned keeps that type through the 64-bit length
+all_right epilogue_unsigned.tgm i32 etu_i32 15
+grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
+  fail "epilogue_unsigned: the quotient is not cast back to unsigned"
+
 # a float-to-unsigned conversion out of range (u32 data past 2^31, times
 # 1000): C++ leaves it undefined, so the oracle has no answer there and
 # compares the rest (it called tgm's reference wrong: got 3080192, want

@@ -646,7 +646,7 @@ static inline tgm_status tgm_reduce_max_f64(tgm_ctx *ctx, const double *d_in, si
 }
 #endif
 
-// mean, i32: out[0] = in.Size() ? accum / (T)in.Size() : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
+// mean, i32: out[0] = in.Size() ? (int)(accum / (T)in.Size()) : 0, where accum = the + of in[i] over 0 <= i < n (in.Size()), from 0.
 // (Once, however many of these headers a file includes: the call names the
 // spectrum, whose manifest in the data folder decides what it runs.)
 #ifndef TGM_REDUCE_mean_i32_DEFINED
