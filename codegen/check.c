@@ -442,6 +442,19 @@ static char *oracle_text(Arena *a, const Program *prog) {
   return s;
 }
 
+/* The first shift by a count that is no literal: where a shift by the
+ * width or more (REFERENCE UB) is reported. */
+static bool find_shift(Node *n, void *ctx) {
+  Node **first = ctx;
+  if (!*first && n->kind == ND_BINARY && (n->op == OP_SHL || n->op == OP_SHR) && n->rhs &&
+      n->rhs->kind != ND_INT)
+    *first = n;
+  if (!*first && n->kind == ND_ASSIGN && (n->op == OP_SHL || n->op == OP_SHR) && n->rhs &&
+      n->rhs->kind != ND_INT)
+    *first = n;
+  return !*first;
+}
+
 int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const char *source,
                        const CheckOptions *o) {
   Arena *a = ctx->arena;
@@ -534,11 +547,13 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   }
 
   /* build: the simulator and every harness at once, then link and run each */
-  /* -fsanitize=float-cast-overflow: the oracle's float-to-integer
-   * conversions out of range trap (check_oracle.tpl); tgm's own go through
-   * tgm_ftoi and stay in range */
+  /* trapping (SIGILL): the oracle's float-to-integer conversions out of
+   * range (check_oracle.tpl skips them; tgm's own go through tgm_ftoi and
+   * stay in range), and a shift by the width or more (check_compare.tpl:
+   * the codelet's, reported at it) */
   const char *kflags = "-std=c++17 -O1 -fwrapv -fno-strict-aliasing -w "
-                       "-fsanitize=float-cast-overflow -fsanitize-undefined-trap-on-error -x c++ "
+                       "-fsanitize=float-cast-overflow,shift-exponent "
+                       "-fsanitize-undefined-trap-on-error -x c++ "
                        "-include sim/tgm_sim.h -Isim/include -I.";
   const char **cmds = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *cmds);
   int *status = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *status);
@@ -608,12 +623,15 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
     int reported = 0;
     const char *fpe = NULL;    /* the n at which the scalar codelet divided by zero */
     const char *oracle = NULL; /* where tgm's reference and the codelet as C++ disagree */
+    const char *ub = NULL;     /* the n at which it shifted by its width or more */
     for (char *line = out; line && *line;) {
       char *nl = strchr(line, '\n');
       if (nl)
         *nl = 0;
       if (strncmp(line, "REFERENCE\tFPE\t", 14) == 0)
         fpe = line + 14;
+      if (strncmp(line, "REFERENCE\tUB\t", 13) == 0)
+        ub = line + 13;
       if (strncmp(line, "ORACLE\tFAIL\t", 12) == 0)
         oracle = line + 12;
       if (strncmp(line, "RESULT\t", 7) == 0) {
@@ -640,6 +658,17 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                  "a GPU gives an undefined value; guard the division%s",
                  fpe, at_epilogue ? " (its return, for an empty input)" : " (the check's data)",
                  at_epilogue ? " (e.g. 'len ? accum / len : 0')" : "");
+      goto out;
+    }
+    if (ub) {
+      Node *shift = NULL;
+      if (c->spec && c->spec->scalar)
+        node_walk(c->spec->scalar->fn->body, find_shift, &shift);
+      diag_error(ctx->diag, shift ? shift->loc : loc,
+                 "the scalar codelet does what C++ leaves undefined at n = %s (the check's "
+                 "data): a shift by its type's width or more (or by a negative count), which a "
+                 "CPU masks and a GPU does not; bound the count (e.g. 'x << (k & 31)')",
+                 ub);
       goto out;
     }
     if (oracle) { /* tgm's translation of the scalar codelet, which every variant shares */

@@ -1678,6 +1678,24 @@ static bool in_span(const SrcFile *f, const PtrVec *spans, size_t off) {
  * into prog->helpers (a function marked __device, or any other function
  * defined in the file), and typedefs. Anything else tgm cannot emit is an
  * error. */
+/* `using namespace std;`, `using std::max;`: its tokens name std right after `using` (and
+ * `namespace`). */
+static bool names_std(Conv *cv, CXCursor c) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(cv->tu, clang_getCursorExtent(c), &toks, &n);
+  unsigned i = 1;
+  if (i < n &&
+      strcmp(take_string(cv->arena, clang_getTokenSpelling(cv->tu, toks[i])), "namespace") == 0)
+    i++;
+  if (i < n && strcmp(take_string(cv->arena, clang_getTokenSpelling(cv->tu, toks[i])), "::") == 0)
+    i++;
+  bool std = i < n &&
+             strcmp(take_string(cv->arena, clang_getTokenSpelling(cv->tu, toks[i])), "std") == 0;
+  clang_disposeTokens(cv->tu, toks, n);
+  return std;
+}
+
 static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
   Arena *a = cv->arena;
   Cursors cs = children(clang_getTranslationUnitCursor(cv->tu));
@@ -1721,6 +1739,13 @@ static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
     case CXCursor_UnionDecl:
     case CXCursor_ClassTemplate:
     case CXCursor_ClassTemplatePartialSpecialization: what = "a class"; break;
+    case CXCursor_UsingDirective:   /* `using namespace std;`: the prelude's std names are
+                                       its global ones, what the code is written with */
+    case CXCursor_UsingDeclaration: /* `using std::max;` */
+      if (!names_std(cv, c))
+        what = k == CXCursor_UsingDirective ? "a using-directive other than of std"
+                                            : "a using-declaration other than of std's";
+      break;
     case CXCursor_FunctionTemplate: what = "a template"; break;
     case CXCursor_EnumDecl: what = "an enum"; break;
     case CXCursor_Namespace: what = "a namespace"; break;

@@ -31,17 +31,6 @@
 
 #include "{{file}}"
 
-// An integer division by zero in the scalar codelet (an epilogue dividing by
-// in.Size() at n = 0) traps here, where a GPU gives an undefined value:
-// tgm-gen reads this line and reports it at the codelet, not as a crash.
-static volatile unsigned long long tgm_reference_n;
-static void tgm_reference_fpe(int) {
-  char line[64];
-  int len = std::snprintf(line, sizeof line, "REFERENCE\tFPE\t%llu\n", tgm_reference_n);
-  if (len > 0)
-    (void)!write(1, line, (size_t)len);
-  _exit(3);
-}
 
 namespace ns = {{namespace}};
 using T = ns::T;
@@ -215,7 +204,7 @@ int main() {
         }
 {{/sparse}}
       }
-  std::signal(SIGFPE, tgm_reference_fpe);
+  tgm_reference_guard(true);
   for (int s = 0; s < NSETTINGS; s++)
     for (int i = 0; i < NSIZES; i++) {
       const unsigned long long off = settings[s].offset, n = sizes[i];
@@ -230,7 +219,7 @@ int main() {
       if (!tgm_oracle_agrees(x, n, w, settings[s].name))
         return 0; // no variant runs: tgm-gen reports the ORACLE line
     }
-  std::signal(SIGFPE, SIG_DFL);
+  tgm_reference_guard(false);
 {{#variants}}
   isolated("{{id}}", [] { return {{runs}}report_ok("{{id}}"); });
 {{/variants}}

@@ -1,3 +1,22 @@
+// What C++ leaves undefined, trapping in the scalar codelet as tgm wrote it:
+// an integer division by zero (SIGFPE: an epilogue dividing by in.Size() at
+// n = 0) and a shift by its type's width or more (SIGILL: the harness is
+// built with -fsanitize=shift-exponent, trapping; a CPU masks the count, a
+// GPU does not), where a GPU gives another value: tgm-gen reads the line and
+// reports it at the codelet, not as a crash.
+static volatile unsigned long long tgm_reference_n;
+static void tgm_reference_trap(int sig) {
+  char line[64];
+  int len = std::snprintf(line, sizeof line, "REFERENCE\t%s\t%llu\n", sig == SIGFPE ? "FPE" : "UB",
+                          tgm_reference_n);
+  if (len > 0)
+    (void)!write(1, line, (size_t)len);
+  _exit(3);
+}
+static void tgm_reference_guard(bool on) {
+  std::signal(SIGFPE, on ? tgm_reference_trap : SIG_DFL);
+  std::signal(SIGILL, on ? tgm_reference_trap : SIG_DFL);
+}
 {{?pair}}
 
 // (value, index) results (argmax, argmin): both exactly, a NaN value equal

@@ -36,17 +36,6 @@
 
 #include "{{file}}"
 
-// An integer division by zero in the scalar codelet (an epilogue dividing by
-// in.Size() at n = 0) traps here, where a GPU gives an undefined value:
-// tgm-gen reads this line and reports it at the codelet, not as a crash.
-static volatile unsigned long long tgm_reference_n;
-static void tgm_reference_fpe(int) {
-  char line[64];
-  int len = std::snprintf(line, sizeof line, "REFERENCE\tFPE\t%llu\n", tgm_reference_n);
-  if (len > 0)
-    (void)!write(1, line, (size_t)len);
-  _exit(3);
-}
 
 namespace ns = {{namespace}};
 using T = ns::T;
@@ -313,7 +302,7 @@ int main() {
           }
         }
         tgm_reference_n = ref_n;
-        std::signal(SIGFPE, tgm_reference_fpe);
+        tgm_reference_guard(true);
         if (tgm_sim::launch(dim3(1), dim3(1), [&] { ns::tgm_reference_kernel({{ins}}, ref_n, w{{param_args}}); }) !=
             tgm_sim::status::success) {
           std::printf("the reference failed: %s\n", tgm_sim::last_error_text());
@@ -324,7 +313,7 @@ int main() {
                       COLS ? "column" : "row", r, m, n, ld);
         if (!tgm_oracle_agrees(x, ref_n, w, where))
           return 0; // no variant runs: tgm-gen reports the ORACLE line
-        std::signal(SIGFPE, SIG_DFL);
+        tgm_reference_guard(false);
       }
     }
   // per_row: RW's threads a row, RL's blocks a row (1: one block; 3: parts

@@ -194,6 +194,8 @@ grep -q "unsigned u = in\[i\];" "$work/vloc_i64/vloc_i64.cu" && grep -q "int k =
 # float math of a float element computed in float on the CPU check too
 # (sqrt, exp; pow(x, 2) in double, as C++), a file-scope constant named L
 all_right float_math.tgm f32 fmath_f32 21
+# using namespace std; and using std::max; at file scope
+all_right using_std.tgm i32 nsmax_i32 21
 # a return C computes in 32-bit unsigned keeps that type through the 64-bit length
 all_right epilogue_unsigned.tgm i32 etu_i32 15
 grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
@@ -206,6 +208,14 @@ grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
 "$gen" --embed --variant=DT.V.ST --type=u32 -o "$work/ffi.h" "$root/tests/check/float_fold_int.tgm" 2>"$work/err" &&
   grep -q "checked tenth_u32 on the CPU .*: 1 CUDA variant .* 0 wrong" "$work/err" ||
   { cat "$work/err"; fail "float_fold_int u32: the oracle compared an undefined conversion"; }
+
+# a shift by the width or more in the scalar codelet: a located error at it
+V=$("$gen" --list --type=i32 "$root/tests/check/shift_too_far.tgm" | head -1 | cut -f1 -d' ')
+"$gen" --embed --variant="$V" --type=i32 -o "$work/stf.h" "$root/tests/check/shift_too_far.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$work/stf.h" ] &&
+  grep -q "shift_too_far.tgm:9:12: error: the scalar codelet does what C++ leaves undefined at n = 1 (the check's data): a shift by its type's width or more" "$work/err" ||
+  { cat "$work/err"; fail "shift_too_far: exit $rc, not a located error"; }
 
 # the oracle: a codelet that reads one way to tgm and another to C++ (its
 # SCALE depends on the prelude's macro) is refused at its scalar codelet,
