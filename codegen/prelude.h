@@ -201,9 +201,10 @@ TGM_U abs(TGM_U x);
 TGM_L abs(TGM_L x);
 TGM_F abs(TGM_F x);
 TGM_D abs(TGM_D x);
-// pow: float of two floats, else double (<cmath>: an integer side makes
-// both double, pow(x, 2) of a float x is a double, as on the GPU).
-#define TGM_POW(R, A, B) R pow(A x, B y);
+// pow, fmax and fmin of two values: float of two floats, else double
+// (<cmath>: an integer side makes both double, pow(x, 2) of a float x is a
+// double, as on the GPU; sema casts each argument to it).
+#define TGM_POW(R, A, B) R pow(A x, B y); R fmax(A x, B y); R fmin(A x, B y);
 TGM_POW(TGM_D, TGM_I, TGM_I)
 TGM_POW(TGM_D, TGM_I, TGM_U)
 TGM_POW(TGM_D, TGM_I, TGM_L)
@@ -231,7 +232,7 @@ TGM_POW(TGM_D, TGM_D, TGM_F)
 TGM_POW(TGM_D, TGM_D, TGM_D)
 #undef TGM_POW
 
-// C's float forms, fmax/fmin and the classifications, as CUDA and HIP have
+// C's float forms and the classifications, as CUDA and HIP have
 // them in device code (the generated code calls them by these names).
 #define TGM_MATHF(f) TGM_F f(TGM_F x);
 TGM_MATHF(sqrtf)
@@ -244,8 +245,6 @@ TGM_MATHF(ceilf)
 TGM_F powf(TGM_F x, TGM_F y);
 TGM_F fmaxf(TGM_F a, TGM_F b);
 TGM_F fminf(TGM_F a, TGM_F b);
-TGM_D fmax(TGM_D a, TGM_D b);
-TGM_D fmin(TGM_D a, TGM_D b);
 // of an integer (false, false, true), as <cmath>: sema casts it to double
 TGM_ON_ARITH(bool, bool, isnan)
 TGM_ON_ARITH(bool, bool, isinf)

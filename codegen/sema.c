@@ -1468,6 +1468,23 @@ static Node *math_args(Node *n, void *data) {
   MathArgs *m = data;
   static const char *const to_double[] = {"sqrt", "fabs",  "exp",   "log",     "floor",
                                           "ceil", "isnan", "isinf", "isfinite"};
+  /* pow, fmax, fmin of two values: float of two floats, else double (the
+     prelude's table, as <cmath>); each argument of another type is cast to
+     it, so that no dialect's overloads choose otherwise */
+  if (n->kind == ND_CALL && n->kids.len == 2 && n->name && n->ty &&
+      (!strcmp(n->name, "pow") || !strcmp(n->name, "fmax") || !strcmp(n->name, "fmin"))) {
+    TypeKind r = type_concrete(n->ty, m->elem);
+    for (int i = 0; i < 2 && (r == TY_FLOAT || r == TY_DOUBLE); i++) {
+      Node *x = n->kids.items[i];
+      if (!x->ty || type_concrete(x->ty, m->elem) == r)
+        continue;
+      Node *c = node_new(m->ctx->arena, ND_CAST, x->loc);
+      c->ty = type_new(m->ctx->arena, r);
+      c->lhs = x;
+      n->kids.items[i] = c;
+    }
+    return n;
+  }
   if (n->kind != ND_CALL || n->kids.len != 1 || !n->name)
     return n;
   Node *x = n->kids.items[0];

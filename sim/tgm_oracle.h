@@ -95,9 +95,13 @@ using tgm_pow_type =
 template <typename X, typename Y> tgm_pow_type<X, Y> pow(X x, Y y) {
   return ::std::pow((tgm_pow_type<X, Y>)x, (tgm_pow_type<X, Y>)y);
 }
-// fmax and fmin of doubles (a float's are fmaxf and fminf, <math.h>'s)
-inline double fmax(double a, double b) { return ::std::fmax(a, b); }
-inline double fmin(double a, double b) { return ::std::fmin(a, b); }
+// fmax and fmin: as pow, float of two floats, else double
+template <typename X, typename Y> tgm_pow_type<X, Y> fmax(X x, Y y) {
+  return ::std::fmax((tgm_pow_type<X, Y>)x, (tgm_pow_type<X, Y>)y);
+}
+template <typename X, typename Y> tgm_pow_type<X, Y> fmin(X x, Y y) {
+  return ::std::fmin((tgm_pow_type<X, Y>)x, (tgm_pow_type<X, Y>)y);
+}
 using ::std::isfinite;
 using ::std::isinf;
 using ::std::isnan;

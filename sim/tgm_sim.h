@@ -512,6 +512,8 @@ using std::ceil;
 using std::exp;
 using std::fabs;
 using std::floor;
+using std::fmax;
+using std::fmin;
 using std::log;
 using std::pow;
 using std::sqrt;

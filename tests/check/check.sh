@@ -194,6 +194,10 @@ grep -q "unsigned u = in\[i\];" "$work/vloc_i64/vloc_i64.cu" && grep -q "int k =
 # float math of a float element computed in float on the CPU check too
 # (sqrt, exp; pow(x, 2) in double, as C++), a file-scope constant named L
 all_right float_math.tgm f32 fmath_f32 21
+# fmax and fmin typed as <cmath> types them (float of two floats), the other arguments cast
+all_right fmax_float.tgm f32 fm_f32 21
+grep -q "acc += fmax(in\[i\], 0.25f) \* 0.1f + fmin((double)in\[i\], (double)1) / 3;" "$work/fm_f32/fm_f32.cu" ||
+  fail "fmax_float: fmax not float, or fmin's arguments not cast to double"
 # using namespace std; and using std::max; at file scope
 all_right using_std.tgm i32 nsmax_i32 21
 # a return C computes in 32-bit unsigned keeps that type through the 64-bit length
