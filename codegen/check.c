@@ -666,9 +666,13 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
         node_walk(c->spec->scalar->fn->body, find_shift, &shift);
       diag_error(ctx->diag, shift ? shift->loc : loc,
                  "the scalar codelet does what C++ leaves undefined at n = %s (the check's "
-                 "data): a shift by its type's width or more (or by a negative count), which a "
-                 "CPU masks and a GPU does not; bound the count (e.g. 'x << (k & 31)')",
-                 ub);
+                 "data): %s",
+                 ub,
+                 shift ? "a shift by its type's width or more (or by a negative count), which a "
+                         "CPU masks and a GPU does not; bound the count (e.g. 'x << (k & 31)')"
+                       : "a float converted to an integer out of its range, which tgm should "
+                         "have written as the GPU converts (tgm_ftoi): please report it, with "
+                         "the codelet file");
       goto out;
     }
     if (oracle) { /* tgm's translation of the scalar codelet, which every variant shares */
