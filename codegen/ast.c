@@ -133,8 +133,8 @@ static bool fixed_use(Node *n, void *ctx) {
 
 bool node_fixed_local(Node *body, const Node *decl) {
   if (!decl || decl->kind != ND_DECL || !decl->init || decl->dim || !decl->ty ||
-      !type_is_arith(decl->ty) || (decl->qual & (Q_SHARED | Q_TUNABLE | Q_ACCUM)) ||
-      node_assigned_in(body, decl))
+      (!type_is_arith(decl->ty) && !type_narrow_bits(decl->ty)) ||
+      (decl->qual & (Q_SHARED | Q_TUNABLE | Q_ACCUM)) || node_assigned_in(body, decl))
     return false;
   Fixed f = {body, true};
   node_walk(decl->init, fixed_use, &f);

@@ -66,6 +66,16 @@ Node *mk_cond(Arena *a, Loc loc, Node *c, Node *t, Node *e) {
 Node *mk_value_as(Arena *a, Loc loc, Node *v, Type *ty, ElemType elem) {
   if (!v->ty || !ty || type_concrete(v->ty, elem) == type_concrete(ty, elem))
     return v;
+  /* an int constant a char or short holds: its value, which promotes back to
+     that int (`const unsigned char k = 200;` is 200 where it is read) */
+  int bits = type_narrow_bits(ty);
+  if (bits && v->kind == ND_INT && v->ty->kind == TY_INT) {
+    int b = bits < 0 ? -bits : bits;
+    long long lo = bits < 0 ? -(1ll << (b - 1)) : 0,
+              hi = bits < 0 ? (1ll << (b - 1)) - 1 : (1ll << b) - 1;
+    if (b < 32 && v->ival >= lo && v->ival <= hi)
+      return v;
+  }
   Node *c = node_new(a, ND_CAST, loc);
   c->ty = ty;
   c->lhs = v;

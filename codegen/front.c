@@ -624,9 +624,9 @@ static const char *number_text(Arena *a, enum CXTypeKind k, double d, long long 
   case CXType_Float: return arena_printf(a, "%sf", f);
   case CXType_Double:
   case CXType_LongDouble: return f;
-  case CXType_UInt:
-  case CXType_UShort:
-  case CXType_UChar: return arena_printf(a, "%lluu", (unsigned long long)(unsigned)v);
+  case CXType_UInt: return arena_printf(a, "%lluu", (unsigned long long)(unsigned)v);
+  /* an unsigned char or short promotes to int, as its value: 200, not 200u
+     (a constexpr unsigned char K = 200 made in[i] - K unsigned: probe11) */
   case CXType_ULong:
   case CXType_ULongLong: return arena_printf(a, "%llullu", (unsigned long long)v);
   case CXType_Long:

@@ -428,34 +428,10 @@ static bool always_returns(const Node *s) {
   }
 }
 
-/* char, short and their unsigned forms (int8_t, uint16_t, ...), char16_t,
- * char32_t and wchar_t (TY_OTHER to the front end): a GPU converts a float
- * to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits. narrow_int: 1 for
- * the signed ones, 2 the unsigned, 0 any other type. */
-static const struct {
-  const char *name;
-  int bits; /* negative: signed */
-} narrow_types[] = {{"char", -8},           {"signed char", -8},
-                    {"unsigned char", 8},   {"short", -16},
-                    {"short int", -16},     {"signed short", -16},
-                    {"unsigned short", 16}, {"unsigned short int", 16},
-                    {"char16_t", 16},       {"char32_t", 32},
-                    {"wchar_t", -32}};
-
-static int narrow_bits(const Type *t) {
-  if (!t || t->kind != TY_OTHER || !t->name)
-    return 0;
-  const char *nm = t->name; /* clang's spelling: `const char32_t` for a const local */
-  while (!strncmp(nm, "const ", 6) || !strncmp(nm, "volatile ", 9))
-    nm += nm[0] == 'c' ? 6 : 9;
-  for (size_t i = 0; i < COUNT_OF(narrow_types); i++)
-    if (!strcmp(nm, narrow_types[i].name))
-      return narrow_types[i].bits;
-  return 0;
-}
-
+/* narrow_int: 1 for char, short and the other signed narrow integers
+ * (type_narrow_bits), 2 for the unsigned ones, 0 any other type. */
 static int narrow_int(const Type *t) {
-  int bits = narrow_bits(t);
+  int bits = type_narrow_bits(t);
   return bits < 0 ? 1 : bits > 0 ? 2 : 0;
 }
 
@@ -507,7 +483,7 @@ static bool seq_fail(SeqEval *ev, Node *e, const char *fmt, ...) {
 
 /* The bits of an integer type, negative when it is signed; 0 for any other. */
 static int int_bits(const Type *t, ElemType elem) {
-  int narrow = narrow_bits(t);
+  int narrow = type_narrow_bits(t);
   if (narrow)
     return narrow;
   switch (t ? type_concrete(t, elem) : TY_VOID) {

@@ -171,6 +171,8 @@ TypeKind type_concrete(const Type *t, ElemType elem);
  * to tgm_size, int to long long; any other type as it is. */
 TypeKind type_widened(TypeKind k);
 bool type_is_arith(const Type *t); /* T, bool, int, unsigned, long long, float, double */
+/* char, short, their unsigned forms, char16_t, ...: their bits, negative when signed; else 0 */
+int type_narrow_bits(const Type *t);
 bool type_is_unsigned(const Type *t);
 
 /* ------------------------------------------------------------------ ast.c */

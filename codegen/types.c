@@ -50,6 +50,32 @@ bool type_is_integer(const Type *t) {
   }
 }
 
+/* char, short and their unsigned forms (int8_t, uint16_t, ...), char16_t,
+ * char32_t and wchar_t (TY_OTHER to the front end): a GPU converts a float
+ * to 32 bits (cvt.rzi.s32 or .u32) and keeps the low bits (sema.c). Their
+ * bits, negative for the signed ones; 0 for any other type. */
+static const struct {
+  const char *name;
+  int bits; /* negative: signed */
+} narrow_types[] = {{"char", -8},           {"signed char", -8},
+                    {"unsigned char", 8},   {"short", -16},
+                    {"short int", -16},     {"signed short", -16},
+                    {"unsigned short", 16}, {"unsigned short int", 16},
+                    {"char16_t", 16},       {"char32_t", 32},
+                    {"wchar_t", -32}};
+
+int type_narrow_bits(const Type *t) {
+  if (!t || t->kind != TY_OTHER || !t->name)
+    return 0;
+  const char *nm = t->name; /* clang's spelling: `const char32_t` for a const local */
+  while (!strncmp(nm, "const ", 6) || !strncmp(nm, "volatile ", 9))
+    nm += nm[0] == 'c' ? 6 : 9;
+  for (size_t i = 0; i < COUNT_OF(narrow_types); i++)
+    if (!strcmp(nm, narrow_types[i].name))
+      return narrow_types[i].bits;
+  return 0;
+}
+
 bool type_is_arith(const Type *t) {
   return t && (type_is_integer(t) || t->kind == TY_FLOAT || t->kind == TY_DOUBLE ||
                t->kind == TY_ELEM || t->kind == TY_ACC || t->kind == TY_RES);

@@ -198,6 +198,11 @@ all_right float_math.tgm f32 fmath_f32 21
 all_right fmax_float.tgm f32 fm_f32 21
 grep -q "acc += fmax(in\[i\], 0.25f) \* 0.1f + fmin((double)in\[i\], (double)1) / 3;" "$work/fm_f32/fm_f32.cu" ||
   fail "fmax_float: fmax not float, or fmin's arguments not cast to double"
+# char and short constants read as C++ promotes them (a constexpr unsigned char is the int
+# 200, not 200u), a const unsigned short local the same in every part
+all_right narrow_const.tgm i32 nconst_i32 21
+grep -q '"transform": "(in\[i\] - 200) / 3"' "$work/nconst_i32/nconst_i32.json" ||
+  fail "narrow_const: the constants are not their promoted values"
 # using namespace std; and using std::max; at file scope
 all_right using_std.tgm i32 nsmax_i32 21
 # a return C computes in 32-bit unsigned keeps that type through the 64-bit length
