@@ -1674,10 +1674,6 @@ static bool in_span(const SrcFile *f, const PtrVec *spans, size_t off) {
   return false;
 }
 
-/* What the file holds besides its codelets: helper functions, converted
- * into prog->helpers (a function marked __device, or any other function
- * defined in the file), and typedefs. Anything else tgm cannot emit is an
- * error. */
 /* `using namespace std;`, `using std::max;`: its tokens name std right after `using` (and
  * `namespace`). */
 static bool names_std(Conv *cv, CXCursor c) {
@@ -1696,6 +1692,10 @@ static bool names_std(Conv *cv, CXCursor c) {
   return std;
 }
 
+/* What the file holds besides its codelets: helper functions, converted
+ * into prog->helpers (a function marked __device, or any other function
+ * defined in the file), typedefs, constants and using-directives of std.
+ * Anything else tgm cannot emit is an error. */
 static void conv_file_scope(Conv *cv, const PtrVec *spans, Program *prog) {
   Arena *a = cv->arena;
   Cursors cs = children(clang_getTranslationUnitCursor(cv->tu));
