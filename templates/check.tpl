@@ -31,7 +31,6 @@
 
 #include "{{file}}"
 
-
 namespace ns = {{namespace}};
 using T = ns::T;
 using A = ns::A;

@@ -36,7 +36,6 @@
 
 #include "{{file}}"
 
-
 namespace ns = {{namespace}};
 using T = ns::T;
 using A = ns::A;
