@@ -414,8 +414,8 @@ typedef struct {
 /* oracle.h (check_oracle.tpl): the codelet file as the user wrote it, but
  * for the bodies of every codelet no spectrum is read from (compound,
  * cooperative, shared-atomic: they share the scalar one's signature, a
- * redefinition to C++), blanked as front.c blanks them: ';' and spaces,
- * newlines kept, after a #line naming the file, so that a compiler's
+ * redefinition to C++), blanked as front.c blanks them (front_blank_body),
+ * after a #line naming the file, so that a compiler's
  * message points at the user's line. */
 static char *oracle_text(Arena *a, const Program *prog) {
   const SrcFile *f = prog->file;
@@ -425,12 +425,8 @@ static char *oracle_text(Arena *a, const Program *prog) {
     bool read = false;
     for (int k = 0; k < prog->spectra.len && !read; k++)
       read = ((const Spectrum *)prog->spectra.items[k])->scalar == cd;
-    if (read || cd->body_start >= cd->body_end || cd->body_end > f->len)
-      continue;
-    t[cd->body_start] = ';';
-    for (size_t j = cd->body_start + 1; j < cd->body_end; j++)
-      if (t[j] != '\n')
-        t[j] = ' ';
+    if (!read && cd->body_start < cd->body_end && cd->body_end <= f->len)
+      front_blank_body(t, cd->body_start, cd->body_end);
   }
   Buf b = {0};
   buf_puts(&b, "#line 1 \"");
@@ -446,12 +442,9 @@ static char *oracle_text(Arena *a, const Program *prog) {
  * width or more (REFERENCE UB) is reported. */
 static bool find_shift(Node *n, void *ctx) {
   Node **first = ctx;
-  if (!*first && n->kind == ND_BINARY && (n->op == OP_SHL || n->op == OP_SHR) && n->rhs &&
-      n->rhs->kind != ND_INT)
-    *first = n;
-  if (!*first && n->kind == ND_ASSIGN && (n->op == OP_SHL || n->op == OP_SHR) && n->rhs &&
-      n->rhs->kind != ND_INT)
-    *first = n;
+  if (!*first && (n->kind == ND_BINARY || n->kind == ND_ASSIGN) &&
+      (n->op == OP_SHL || n->op == OP_SHR) && n->rhs && n->rhs->kind != ND_INT)
+    *first = n; /* x << k, x <<= k */
   return !*first;
 }
 

@@ -228,6 +228,15 @@ static void find_codelets(Arena *a, const SrcFile *f, PtrVec *out, size_t *neste
   }
 }
 
+/* A body blanked in place: its '{' a ';' (the definition a declaration),
+ * the rest spaces, newlines kept. */
+void front_blank_body(char *t, size_t start, size_t end) {
+  t[start] = ';';
+  for (size_t i = start + 1; i < end; i++)
+    if (t[i] != '\n')
+      t[i] = ' ';
+}
+
 /* The text of parse k: codelet k whole, the other bodies blanked. */
 static char *text_for(Arena *a, const SrcFile *f, const char *base, const PtrVec *spans, int k) {
   char *t = arena_strndup(a, base, f->len);
@@ -235,11 +244,7 @@ static char *text_for(Arena *a, const SrcFile *f, const char *base, const PtrVec
     const Span *sp = spans->items[j];
     if (j == k || sp->body_start == SIZE_MAX)
       continue;
-    size_t end = sp->body_end == SIZE_MAX ? f->len : sp->body_end;
-    t[sp->body_start] = ';';
-    for (size_t i = sp->body_start + 1; i < end; i++)
-      if (t[i] != '\n')
-        t[i] = ' ';
+    front_blank_body(t, sp->body_start, sp->body_end == SIZE_MAX ? f->len : sp->body_end);
   }
   return t;
 }

@@ -465,6 +465,8 @@ extern const char tgm_prelude_text[];
 /* Skips a comment, string or character literal of C at s[i]; the offset
  * after it, or i where there is none (front.c's light scans, names.c's). */
 size_t front_skip_trivia(const char *s, size_t len, size_t i);
+/* Blanks the body at [start, end) of a text in place: ';' and spaces, newlines kept. */
+void front_blank_body(char *t, size_t start, size_t end);
 
 /* ---------------------------------------------------------------- sema.c */
 
