@@ -916,6 +916,56 @@ static bool std_qualified(CXCursor call) {
   return std;
 }
 
+/* An arithmetic type's rank in C++'s usual conversions, after promotion
+ * (bool, char, short: int); 0 for any other type. */
+static int arith_rank(CXType t) {
+  switch (clang_getCanonicalType(t).kind) {
+  case CXType_Bool:
+  case CXType_Char_U:
+  case CXType_UChar:
+  case CXType_Char_S:
+  case CXType_SChar:
+  case CXType_Short:
+  case CXType_UShort:
+  case CXType_Int: return 1;
+  case CXType_UInt: return 2;
+  case CXType_Long:
+  case CXType_LongLong: return 3;
+  case CXType_ULong:
+  case CXType_ULongLong: return 4;
+  case CXType_Float: return 5;
+  case CXType_Double: return 6;
+  case CXType_LongDouble: return 7;
+  default: return 0;
+  }
+}
+
+static bool narrow_kind(CXType t) {
+  enum CXTypeKind k = clang_getCanonicalType(t).kind;
+  return arith_rank(t) == 1 && k != CXType_Int;
+}
+
+/* x and y the same arithmetic type as far as a value goes (long and long
+ * long alike), neither narrower than int. */
+static bool same_arith(CXType x, CXType y) {
+  return arith_rank(x) && arith_rank(x) == arith_rank(y) && !narrow_kind(x) && !narrow_kind(y);
+}
+
+/* The type argument i of call c has before C++ converts it to the
+ * parameter's. */
+static CXType arg_type(CXCursor c, int i) {
+  return clang_getCursorType(strip(clang_Cursor_getArgument(c, (unsigned)i)));
+}
+
+/* Does std::max<X>(a, b) name the type C++'s usual conversions give a and b
+ * anyway (std::max<long long>(acc, in[i]) of an int in)? Then it is tgm's
+ * max as written; otherwise each argument is converted to X first. */
+static bool named_is_common(CXCursor c) {
+  int x = arith_rank(arg_type(c, 0)), y = arith_rank(arg_type(c, 1));
+  CXType t = clang_getCursorType(c);
+  return x && y && same_arith(t, t) && arith_rank(t) == (x > y ? x : y);
+}
+
 /* std::max(a, b) is `a < b ? b : a` and std::min(a, b) `b < a ? b : a`, as
  * <algorithm> defines them: for floats a NaN a is the result, where CUDA's
  * max (fmax) passes it over. The condition's name says which it was, for
@@ -988,9 +1038,21 @@ static Node *conv_call(Conv *cv, CXCursor c) {
     n = node_new(a, ND_CALL, loc);
     n->name = name;
     conv_args(cv, c, n);
+    /* the prelude's std::max<X>: std::max<float>(a, b), or two shorts */
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(callee);
+    bool named = !clang_Cursor_isNull(tmpl) && in_prelude(clang_getCursorLocation(tmpl));
     if ((!strcmp(name, "max") || !strcmp(name, "min")) && n->kids.len == 2 && n->kids.items[0] &&
-        n->kids.items[1] && std_qualified(c)) {
+        n->kids.items[1] && (named || std_qualified(c))) {
       n->ty = conv_type(cv, clang_getCursorType(c));
+      for (int i = 0; named && !named_is_common(c) && i < 2; i++) { /* both converted to X */
+        Node *arg = n->kids.items[i];
+        if (same_arith(arg_type(c, i), clang_getCursorType(c)))
+          continue; /* `acc` stays `acc`, for sema's x = max(x, e) */
+        Node *cast = node_new(a, ND_CAST, arg->loc);
+        cast->lhs = arg;
+        cast->ty = n->ty;
+        n->kids.items[i] = cast;
+      }
       n = std_minmax(cv, n, name[1] == 'a');
     }
   } else {

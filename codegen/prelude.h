@@ -317,6 +317,11 @@ using ::int32_t;
 using ::int64_t;
 using ::uint32_t;
 using ::uint64_t;
+// std::max<float>(a, b): the type named, both arguments converted to it (a
+// call without one picks the plain overloads above: a template never wins
+// a tie with them)
+template <class X> X max(X a, X b);
+template <class X> X min(X a, X b);
 template <class X> struct numeric_limits;
 #define TGM_LIMITS_INT(X, LO, HI)                                             \
   template <> struct numeric_limits<X> {                                     \

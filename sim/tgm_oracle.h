@@ -56,14 +56,19 @@ template <typename X, typename Y>
 using tgm_arith =
     typename ::std::enable_if<::std::is_arithmetic<X>::value && ::std::is_arithmetic<Y>::value,
                               decltype(X() + Y())>::type;
-template <typename X, typename Y> tgm_arith<X, Y> max(X x, Y y) {
+// (the leading int keeps these out of a call that names its type)
+template <int tgm_deduced = 0, typename X, typename Y> tgm_arith<X, Y> max(X x, Y y) {
   const tgm_arith<X, Y> a = x, b = y;
   return a < b ? b : a;
 }
-template <typename X, typename Y> tgm_arith<X, Y> min(X x, Y y) {
+template <int tgm_deduced = 0, typename X, typename Y> tgm_arith<X, Y> min(X x, Y y) {
   const tgm_arith<X, Y> a = x, b = y;
   return b < a ? b : a;
 }
+// std::max<float>(a, b) as C++'s: both arguments converted to the type named
+template <typename X> using tgm_named = typename ::std::enable_if<true, X>::type;
+template <typename X> X max(tgm_named<X> a, tgm_named<X> b) { return a < b ? b : a; }
+template <typename X> X min(tgm_named<X> a, tgm_named<X> b) { return b < a ? b : a; }
 
 // Math: of a float a float, of a double or an integer a double (<cmath>)
 template <typename X>

@@ -205,6 +205,10 @@ grep -q '"transform": "(in\[i\] - 200) / 3"' "$work/nconst_i32/nconst_i32.json" 
   fail "narrow_const: the constants are not their promoted values"
 # using namespace std; and using std::max; at file scope
 all_right using_std.tgm i32 nsmax_i32 21
+# std::max<int>(acc, in[i]) over f32: each element converted to the int named, then compared
+all_right std_max_named.tgm f32 imax_f32 21
+grep -q '"transform": "tgm_ftoi<int>(in\[i\])"' "$work/imax_f32/imax_f32.json" ||
+  fail "std_max_named: the elements are not converted to the type std::max names"
 # a return C computes in 32-bit unsigned keeps that type through the 64-bit length
 all_right epilogue_unsigned.tgm i32 etu_i32 15
 grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
