@@ -681,10 +681,9 @@ static bool reads_wide_length(const Derive *dv, const Node *x) {
   case ND_VAR:
     return x->decl && x->decl != dv->acc && x->decl->kind == ND_DECL && x->decl->ty &&
            (x->decl->ty->kind == TY_INT || x->decl->ty->kind == TY_UINT);
-  case ND_CAST: {
-    TypeKind k = x->ty ? type_concrete(x->ty, dv->elem) : TY_VOID;
-    return k == TY_INT && (is_input_method(x->lhs, "Size") || local_set_to(dv, x->lhs, "Size"));
-  }
+  case ND_CAST:
+    return spectrum_cast_widens(
+        x, dv->elem, is_input_method(x->lhs, "Size") || local_set_to(dv, x->lhs, "Size"));
   case ND_UNARY: return x->op != OP_NOT && reads_wide_length(dv, x->lhs);
   case ND_BINARY:
     switch (x->op) {
@@ -1090,6 +1089,10 @@ bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
     return false;
   Match m = {s->elem, s->scalar->fn, fn, at_index, ctx};
   return match(&m, s->transform, e);
+}
+
+bool spectrum_cast_widens(const Node *x, ElemType elem, bool is_length) {
+  return is_length && x->kind == ND_CAST && x->ty && type_concrete(x->ty, elem) == TY_INT;
 }
 
 bool spectrum_is_plain(const Spectrum *s) {

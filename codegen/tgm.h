@@ -499,6 +499,12 @@ bool spectrum_is_plain(const Spectrum *s);
  * whose parameters are the spectrum's in the same order) */
 bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,
                               bool (*at_index)(const Node *index, void *ctx), void *ctx);
+/* Does cast x, of the length (is_length: in.Size(), a local holding it, the
+ * epilogue's n), widen with it to 64 bits? `(int)len` does, as lowering
+ * widens an int local set from the length (a mean's `acc / (T)len` of 2^32
+ * elements over i32 would divide by 0); an (unsigned) cast keeps C's
+ * unsigned meaning and stays. */
+bool spectrum_cast_widens(const Node *x, ElemType elem, bool is_length);
 
 /* ------------------------------------------------------------ xf_lower.c */
 

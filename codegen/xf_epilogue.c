@@ -22,13 +22,8 @@ static Node *rebind(Node *x, void *ctx) {
   Epi *e = ctx;
   if (x->kind == ND_METHOD && strcmp(x->name, "Size") == 0)
     return mk_var(e->a, x->loc, e->n);
-  /* (int)in.Size(), an `int len` inlined, and (T)in.Size() where T is int
-     (--type=i32: a mean's `acc / (T)len` of 2^32 elements divided by n's low
-     32 bits, 0): widened as lowering widens the local (an (unsigned) cast
-     stays: it keeps C's unsigned meaning) */
-  if (x->kind == ND_CAST && x->ty &&
-      (x->ty->kind == TY_INT || (x->ty->kind == TY_ELEM && e->s->elem == ET_I32)) &&
-      node_is_var(x->lhs, e->n)) {
+  /* (int)in.Size(), an `int len` inlined, (T)in.Size() where T is int */
+  if (spectrum_cast_widens(x, e->s->elem, node_is_var(x->lhs, e->n))) {
     x->ty = type_new(e->a, type_widened(TY_INT));
     return x;
   }
