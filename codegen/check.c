@@ -375,8 +375,7 @@ static int harness_text(Buf *out, Arena *a, const Composition *c, const Harness 
   buf_free(&call);
   tpl_set(d, "oracle_value", s->pair ? "T" : "A");
   tpl_set(d, "spectrum", sc->name);
-  const char *src = c->prog->file->path, *slash = strrchr(src, '/');
-  tpl_set(d, "source_name", text_comment_safe(a, slash ? slash + 1 : src));
+  tpl_set(d, "source_name", text_file_name(a, c->prog->file->path));
   Buf oracle = {0};
   if (tpl_expand(&oracle, "check_oracle.tpl", tpl_text("check_oracle.tpl"), d, err, errlen) != 0)
     return -1;

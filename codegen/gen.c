@@ -260,9 +260,8 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
 static void fill_common(TplDict *d, Arena *a, const Composition *c, const Dialect *dl,
                         const char *source) {
   const ElemInfo *ei = elem_info(c->elem);
-  const char *slash = strrchr(source, '/');
   tpl_set(d, "source", text_comment_safe(a, source)); /* a path: any bytes */
-  tpl_set(d, "source_name", text_comment_safe(a, slash ? slash + 1 : source));
+  tpl_set(d, "source_name", text_file_name(a, source));
   tpl_set(d, "version", TGM_VERSION);
   tpl_set(d, "type", ei->name);
   tpl_set(d, "ctype", ei->ctype);

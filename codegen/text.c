@@ -77,3 +77,8 @@ const char *text_comment_safe(Arena *a, const char *s) {
   *o = 0;
   return out;
 }
+
+const char *text_file_name(Arena *a, const char *path) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  return text_comment_safe(a, slash ? slash + 1 : path);
+}

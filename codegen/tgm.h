@@ -969,5 +969,8 @@ int outputs_commit(Outputs *o, const char *dir);
  * control characters, backslashes, comment delimiters, trigraphs and
  * invalid UTF-8 written as %XX. Never NULL (NULL gives ""). */
 const char *text_comment_safe(Arena *a, const char *s);
+/* The file name of a path (what follows its last '/'), made safe the same
+ * way: how generated code names its codelet file. */
+const char *text_file_name(Arena *a, const char *path);
 
 #endif
