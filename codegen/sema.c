@@ -1057,6 +1057,19 @@ static bool reads_input(const Node *e, Op op) {
   return found;
 }
 
+/* Does declaration d convert a floating-point value (under any casts) into
+ * its integer or bool type? */
+static bool float_into_integer(const Check *ck, const Node *d) {
+  const Node *e = d->init;
+  while (e && e->kind == ND_CAST && e->lhs)
+    e = e->lhs;
+  TypeKind k = d->ty ? type_concrete(d->ty, ck->elem) : TY_VOID;
+  TypeKind f = e && e->ty ? type_concrete(e->ty, ck->elem) : TY_VOID;
+  bool integer = k == TY_BOOL || k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG ||
+                 (d->ty && type_narrow_bits(d->ty) != 0);
+  return integer && (f == TY_FLOAT || f == TY_DOUBLE);
+}
+
 /* Why a start that looks right is not the identity. */
 static const char *identity_hint(Check *ck, const Node *d, Op op) {
   const Node *e = d->init;
@@ -1077,7 +1090,23 @@ static const char *identity_hint(Check *ck, const Node *d, Op op) {
   if (e && e->kind == ND_INDEX)
     return ": not an element, which a thread's part may not have (an empty part reads past "
            "it) and which the fold would take twice (a sum counts it twice)";
+  if (!ck->cd->coop && float_into_integer(ck, d))
+    return ": not a floating-point value, which converts to an integer only within the "
+           "integer's range (-INFINITY is outside every one)";
   return "";
+}
+
+/* A scalar codelet's accumulator may start from a value other than the
+ * identity (`T acc = 0;` of a max over fabs, `float acc = -1;`, `T acc = 1;`
+ * of a sum): C++ folds it in first, tgm once, into the result (spectrum.c
+ * fold_start), the parts starting from the identity. Not an element (an
+ * empty part has none, and a sum took it twice), not an Arg, and not a
+ * float into an integer accumulator (-INFINITY is no int). */
+static bool starts_elsewhere(Check *ck, const Node *d) {
+  const Node *e = d->init;
+  if (ck->cd->coop || !e || !d->ty || d->ty->kind == TY_ARG || reads_input(e, ck->cd->op))
+    return false;
+  return !float_into_integer(ck, d);
 }
 
 /* The first combine into a plain local is the accumulator; it must start
@@ -1098,10 +1127,11 @@ static void check_accumulator(Check *ck) {
        an empty input, and its vector form declared `best` four times (an
        internal error) */
     if (!is_identity_as(ck->elem, d->init, d->ty, cd->op, &want) &&
-        !(cd->coop && reads_input(d->init, cd->op)))
+        !(cd->coop && reads_input(d->init, cd->op)) && !starts_elsewhere(ck, d))
       error(ck, d->init ? d->init->loc : d->loc,
-            "accumulator '%s' must start from %s, the identity of '%s'%s", d->name, want,
-            op_name(cd->op), identity_hint(ck, d, cd->op));
+            "accumulator '%s' must start from %s, the identity of '%s'%s%s", d->name, want,
+            op_name(cd->op), cd->coop ? "" : ", or from a value the return could use",
+            identity_hint(ck, d, cd->op));
     return;
   }
 }

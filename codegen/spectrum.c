@@ -39,6 +39,7 @@ typedef struct {
   PtrVec locals; /* Node *: declarations before the loop */
   ElemType elem;
   bool failed;
+  const char *use; /* what check_epilogue_use checks: the return, or the accumulator's start */
 } Derive;
 
 static void fail(Derive *dv, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -566,11 +567,11 @@ static bool check_epilogue_use(Node *n, void *ctx) {
     return false;
   if (n->kind == ND_METHOD) {
     if (!is_input_method(n, "Size"))
-      fail(dv, n->loc, "the return may use in.Size() but not %s()", n->name);
+      fail(dv, n->loc, "%s may use in.Size() but not %s()", dv->use, n->name);
     return false;
   }
   if (n->kind == ND_INDEX && is_input_var(n->lhs)) {
-    fail(dv, n->loc, "the return reads the input; only the loop may");
+    fail(dv, n->loc, "%s reads the input; only the loop may", dv->use);
     return false;
   }
   if (n->kind != ND_VAR || !n->decl || n->decl == dv->acc || is_param_var(n))
@@ -582,9 +583,9 @@ static bool check_epilogue_use(Node *n, void *ctx) {
     return true;
   }
   fail(dv, n->loc,
-       "the return may use only the accumulator '%s', in.Size(), parameters, constants and "
+       "%s may use only the accumulator '%s', in.Size(), parameters, constants and "
        "locals set once from them; '%s' is none of these",
-       dv->acc->name, n->name);
+       dv->use, dv->acc->name, n->name);
   return false;
 }
 
@@ -682,8 +683,9 @@ static bool reads_wide_length(const Derive *dv, const Node *x) {
     return x->decl && x->decl != dv->acc && x->decl->kind == ND_DECL && x->decl->ty &&
            (x->decl->ty->kind == TY_INT || x->decl->ty->kind == TY_UINT);
   case ND_CAST:
-    return spectrum_cast_widens(
-        x, dv->elem, is_input_method(x->lhs, "Size") || local_set_to(dv, x->lhs, "Size"));
+    return spectrum_cast_widens(x, dv->elem,
+                                is_input_method(x->lhs, "Size") ||
+                                    local_set_to(dv, x->lhs, "Size"));
   case ND_UNARY: return x->op != OP_NOT && reads_wide_length(dv, x->lhs);
   case ND_BINARY:
     switch (x->op) {
@@ -716,6 +718,38 @@ static Node *keep_narrow_width(Node *x, void *ctx) {
   c->ty = type_new(dv->ctx->arena, k);
   c->lhs = x;
   return c;
+}
+
+/* An accumulator started from a value other than the identity (sema.c
+ * starts_elsewhere: `T acc = 0;` of a max over fabs, `T acc = 1;` of a
+ * sum): C++ folds that value in first; every part of a split starts from
+ * the identity instead, and the value is folded in once, into the return,
+ * as one more part in front: `return acc;` is `return max(0, acc);`. (For a
+ * max or a min taking it in each part would do too; a sum would count it
+ * once a part.) It may use what the return may. */
+static Node *start_first(Node *n, void *ctx) {
+  Derive *dv = ctx;
+  if (!is_var_of(n, dv->acc))
+    return n;
+  Arena *a = dv->ctx->arena;
+  Node *x = mk_combine(a, n->loc, dv->cd->op, node_clone(a, dv->acc->init), n);
+  x->ty = dv->acc->ty;
+  return x;
+}
+
+static void fold_start(Derive *dv, Node *ret) {
+  Node *d = dv->acc;
+  if (!d->init || !ret->lhs || d->ty->kind == TY_ARG ||
+      sema_is_identity(d->init, d->ty, dv->elem, dv->cd->op))
+    return;
+  dv->use = "the accumulator's start";
+  node_walk(d->init, check_epilogue_use, dv);
+  dv->use = "the return";
+  if (dv->failed)
+    return;
+  ret->lhs = node_rewrite(ret->lhs, start_first, dv);
+  d->init = mk_identity(dv->ctx->arena, d->init->loc, dv->cd->op);
+  d->init->ty = d->ty;
 }
 
 static void derive_epilogue(Derive *dv, Node *ret) {
@@ -824,6 +858,8 @@ static void derive(Derive *dv) {
   check_loop(dv, loop);
   if (!dv->failed)
     derive_transform(dv, loop);
+  if (!dv->failed)
+    fold_start(dv, ret);
   if (!dv->failed)
     derive_epilogue(dv, ret);
   s->pair = dv->acc->ty->kind == TY_ARG;
@@ -953,7 +989,7 @@ void spectrum_derive(Ctx *ctx, Program *prog) {
       }
     }
     s->elem = prog->elem;
-    Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem};
+    Derive dv = {.ctx = ctx, .cd = scalar, .s = s, .elem = prog->elem, .use = "the return"};
     derive(&dv);
     s->scalar = scalar;
     /* whether the code converts a float to an integer (sema.c's

@@ -209,7 +209,14 @@ all_right using_std.tgm i32 nsmax_i32 21
 all_right std_max_named.tgm f32 imax_f32 21
 grep -q '"transform": "tgm_ftoi<int>(in\[i\])"' "$work/imax_f32/imax_f32.json" ||
   fail "std_max_named: the elements are not converted to the type std::max names"
-# a return C computes in 32-bit unsigned keeps that type through the 64-bit length
+# an accumulator started from another value than the identity: folded in once, last
+all_right start_value.tgm f32 linf_f32 90
+grep -q '"epilogue": "tgm_max(0, accum)",' "$work/linf_f32/linf_f32.json" ||
+  fail "start_value: the start 0 is not folded into the return"
+all_right start_sum.tgm i32 ssum_i32 2
+all_right start_sum.tgm i32 ssum_i32_cols 2 --cols
+grep -q '"epilogue": "1 + accum",' "$work/ssum_i32/ssum_i32.json" ||
+  fail "start_sum: the start 1 is not added once, in the return"
 all_right epilogue_unsigned.tgm i32 etu_i32 15
 grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
   fail "epilogue_unsigned: the quotient is not cast back to unsigned"

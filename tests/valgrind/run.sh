@@ -6,7 +6,7 @@
 #                                              CPU check compiles and runs
 #                                              child processes valgrind does
 #                                              not follow, 70 s more)
-#   tgm-gen tests/errors/bad_identity.tgm      exit 1, a diagnostic
+#   tgm-gen tests/errors/start_from_in0.tgm      exit 1, a diagnostic
 #   tgm-tune MANIFEST --db CORRUPT             exit 4, before any GPU
 #   tgm-tune MANIFEST --db NEW                 exit 3 "no CUDA driver"
 #                                              (only where there is none)
@@ -40,7 +40,7 @@ check() {
 
 check 0 "$gen" --no-check -o "$out/gen" "$root/codelets/sum.tgm"
 [ -s "$out/gen/sum_i32.cu" ] || { echo "FAIL: tgm-gen wrote no sum_i32.cu"; fail=1; }
-check 1 "$gen" "$root/tests/errors/bad_identity.tgm"
+check 1 "$gen" "$root/tests/errors/start_from_in0.tgm"
 grep -q 'error:' "$out/out.$n" || { echo "FAIL: no diagnostic from tgm-gen"; fail=1; }
 echo '{"tgm_db": 1, "entries": [' >"$out/corrupt.json"
 check 4 "$tune" "$manifest" --db "$out/corrupt.json"
