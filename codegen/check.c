@@ -541,10 +541,13 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
   /* build: the simulator and every harness at once, then link and run each */
   /* trapping (SIGILL): the oracle's float-to-integer conversions out of
    * range (check_oracle.tpl skips them; tgm's own go through tgm_ftoi and
-   * stay in range), and a shift by the width or more (check_compare.tpl:
-   * the codelet's, reported at it) */
+   * stay in range), a shift by the width or more (check_compare.tpl:
+   * the codelet's, reported at it), and an index past a fixed-size array:
+   * a __shared array smaller than the block, or read beyond (probe12), which
+   * a GPU does not stop (the variant is left out, check_compare.tpl's
+   * isolated) */
   const char *kflags = "-std=c++17 -O1 -fwrapv -fno-strict-aliasing -w "
-                       "-fsanitize=float-cast-overflow,shift-exponent "
+                       "-fsanitize=float-cast-overflow,shift-exponent,bounds "
                        "-fsanitize-undefined-trap-on-error -x c++ "
                        "-include sim/tgm_sim.h -Isim/include -I.";
   const char **cmds = arena_alloc(a, (size_t)(hs.len + 1) * sizeof *cmds);

@@ -83,3 +83,33 @@ static T random_value(std::mt19937_64 &rng) {
 // the file) over x[0..NIN) of n elements agrees with want, tgm's reference;
 // else its ORACLE line.
 static bool tgm_oracle_agrees(const T *const *x, unsigned long long n, const R *want, const char *where);
+
+// The RESULT line of a variant right at every block it ran in.
+static int report_ok(const char *id) {
+  std::printf("RESULT\t%s\tok\n", id);
+  return 0;
+}
+
+// Runs one variant in a child process: a crash or a hang is its failure.
+template <typename F> static void isolated(const char *id, F f) {
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(SECONDS);
+    int bad = f();
+    std::fflush(stdout);
+    _exit(bad);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    std::printf("RESULT\t%s\tFAIL\tcould not run it (fork)\n", id);
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    std::printf("RESULT\t%s\tFAIL\tran for more than %d s (a loop that never ends?)\n", id, SECONDS);
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL) // the harness's sanitizer
+    std::printf("RESULT\t%s\tFAIL\ttrapped: an index past the end of a fixed-size array (a "
+                "__shared array smaller than the block, or read beyond it), a shift by the width or "
+                "more, or a float converted to an integer out of its range\n",
+                id);
+  else if (WIFSIGNALED(status))
+    std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
+}

@@ -178,32 +178,6 @@ static int run_variant(const char *id, unsigned block, Launch launch, TempBytes 
   return 0;
 }
 
-// The RESULT line of a variant right at every block it ran in.
-static int report_ok(const char *id) {
-  std::printf("RESULT\t%s\tok\n", id);
-  return 0;
-}
-
-// Runs one variant in a child process: a crash or a hang is its failure.
-template <typename F> static void isolated(const char *id, F f) {
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    alarm(SECONDS);
-    int bad = f();
-    std::fflush(stdout);
-    _exit(bad);
-  }
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid)
-    std::printf("RESULT\t%s\tFAIL\tcould not run it (fork)\n", id);
-  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-    std::printf("RESULT\t%s\tFAIL\tran for more than %d s (a loop that never ends?)\n", id, SECONDS);
-  else if (WIFSIGNALED(status))
-    std::printf("RESULT\t%s\tFAIL\tcrashed: %s\n", id, strsignal(WTERMSIG(status)));
-}
-
-
 // Between rows: far outside the data's range, alternately high and low, so
 // that a variant that reads past a row's end changes its result.
 static T poison(unsigned long long j) {

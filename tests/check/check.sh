@@ -57,6 +57,15 @@ rc=$?
 [ $rc -ne 0 ] && [ ! -e "$work/wc.h" ] && grep -q "block=\(256\|512\|1024\)" "$work/err" ||
   { cat "$work/err"; fail "warps_constant --embed --variant=DSL.VS.SV: exit $rc (a header of a variant wrong in larger blocks)"; }
 
+# a fixed-size __shared array smaller than the block (tmp[512] at ThreadId()): the harness traps
+# the index past its end; the V variants (the only ones reading tmp) are left out, with the reason
+"$gen" --type=i32 -o "$work/sf" "$root/tests/check/shared_fixed.tgm" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: [0-9]* variants of fsum_i32 are wrong on the CPU check .*trapped: an index past the end of a fixed-size array" "$work/err" ||
+  { cat "$work/err"; fail "shared_fixed: exit $rc, or its variants not found past the array's end"; }
+python3 -c "import json,sys; b={v['id'].split('.')[1] for v in json.load(open(sys.argv[1]))['variants']}; assert 'V' not in b and 'VA1' in b, b" \
+  "$work/sf/fsum_i32.json" || fail "shared_fixed: the manifest holds the wrong variants"
+
 # an operator that saturates on random data (|): only the sparse data (the
 # identity but for one element) shows the variants on the broken tree
 "$gen" --strict --type=i32 -o "$work/or" "$root/tests/check/buggy_or.tgm" 2>"$work/err"
