@@ -258,18 +258,30 @@ static Node *desugar_minmax(Node *n, void *data) {
                                        {"fmax", "max"},
                                        {"fminf", "min"},
                                        {"fmin", "min"}};
+    bool c_form = false; /* fmaxf: NaN on either side passed over */
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
       if (strcmp(t->name, f[i][0]) == 0 && float_acc)
-        t->name = f[i][1];
+        t->name = f[i][1], c_form = true;
       else if (strcmp(t->name, f[i][0]) == 0)
         error(ck, as->loc,
               "%s takes '%s' through floating point, which rounds large integers; write '%s = "
               "%s(%s, ...)'",
               f[i][0], acc->name, acc->name, f[i][1], acc->name);
-    /* acc = max(x, acc) is acc = max(acc, x): fmaxf(NaN, acc) is acc, and
-       tgm_max(a, b) passes a NaN over only in b (a NaN element was taken) */
-    if ((!strcmp(t->name, "max") || !strcmp(t->name, "min")) &&
-        node_is_var(t->kids.items[1], acc) && !node_is_var(t->kids.items[0], acc)) {
+    /* acc = fmaxf(x, acc) is acc = max(acc, x): fmaxf(NaN, acc) is acc, and
+       tgm_max(a, b) passes a NaN over only in b. max(x, acc) itself is `x <
+       acc ? acc : x`, which for floats takes a NaN element and drops it at
+       the next (probe13 B1: the oracle's internal error); for integers the
+       two are one */
+    bool swapped = (!strcmp(t->name, "max") || !strcmp(t->name, "min")) &&
+                   node_is_var(t->kids.items[1], acc) && !node_is_var(t->kids.items[0], acc);
+    if (swapped && float_acc && !c_form)
+      error(ck, as->loc,
+            "%s(x, %s) is 'x %s %s ? %s : x': for floating point it takes a NaN element into "
+            "'%s' and drops it at the next, which no order of a reduction gives; write '%s = "
+            "%s(%s, x)' (a NaN ignored)",
+            t->name, acc->name, t->name[1] == 'a' ? "<" : ">", acc->name, acc->name, acc->name,
+            acc->name, t->name, acc->name);
+    else if (swapped) {
       void *x = t->kids.items[0];
       t->kids.items[0] = t->kids.items[1];
       t->kids.items[1] = x;

@@ -290,6 +290,23 @@ static Node *combined_value(Derive *dv, Node *s) {
   Node *r = as->rhs; /* of the calls, only max and min combine */
   if (as->op == OP_NONE && r->kind == ND_CALL && strcmp(r->name, "max") && strcmp(r->name, "min"))
     return NULL;
+  /* a bool accumulator `+=` or `^=` a value of another type: C++ makes each
+     step (acc + x) != 0, which no fold gives (5 then -1 is false; parts
+     combined are true: probe13 A1). |, &, * of one are folds of bools */
+  TypeKind acc_k = type_concrete(dv->acc->ty, dv->elem);
+  if (acc_k == TY_BOOL && (as->op == OP_ADD || as->op == OP_XOR) && (*x)->ty &&
+      type_concrete((*x)->ty, dv->elem) != TY_BOOL) {
+    const char *name = dv->s->acc_user ? dv->s->acc_user : dv->acc->name;
+    fail(dv, as->loc,
+         "the bool accumulator '%s' takes '%s' a value that is not a bool: C++ makes each step "
+         "(%s %s x) != 0, which no split of the loop repeats (%s); combine a bool ('%s %s= x "
+         "!= 0') or count in an integer",
+         name, as->op == OP_ADD ? "+=" : "^=", name, as->op == OP_ADD ? "+" : "^",
+         as->op == OP_ADD ? "5 then -1 gives false, the two as parts true"
+                          : "2 then 2 gives true, the two as parts false",
+         name, as->op == OP_ADD ? "|" : "^");
+    return NULL;
+  }
   /* a float value into an integer accumulator by max or min: C++ compares
      in floating point (a NaN is skipped, `if (x > acc) acc = x;` too) and
      converts after, which no fold of converted values gives for a NaN. Over
