@@ -167,8 +167,31 @@ static void check_decl(Check *ck, Node *n) {
       error(ck, n->loc, "tunable '%s' cannot be __shared", n->name);
     vec_push(a, &cd->tunables, n);
   }
-  if (n->qual & Q_SHARED)
+  if (n->qual & Q_SHARED) {
     vec_push(a, &ck->shared, n);
+    /* CUDA refuses an initializer on shared memory (probe12 B1: an internal
+       error, and with --no-check a file nvcc rejects) */
+    if (n->init && n->atomic_op != OP_NONE)
+      error(ck, n->init->loc,
+            "atomic accumulator '%s' cannot have an initializer: tgm starts it from the "
+            "identity of its operator",
+            n->name);
+    else if (n->init)
+      error(ck, n->init->loc,
+            "__shared '%s' cannot have an initializer: shared memory holds nothing when a block "
+            "starts; assign it ('if (vthread.ThreadId() == 0) %s = ...;')",
+            n->name, n->name);
+    /* inside a statement an atomic one lost its meaning: a plain racy store,
+       never started from the identity (probe12 E1) */
+    if (cd->fn->body && !vec_has(&cd->fn->body->kids, n))
+      error(ck, n->loc,
+            "declare __shared '%s' at the top of the codelet's body: it is the whole block's, "
+            "not a statement's",
+            n->name);
+    if (n->ty->kind == TY_CARRAY && n->ty->base && n->ty->base->kind == TY_CARRAY)
+      error(ck, n->loc, "__shared array '%s' has more than one dimension; tgm lays out one",
+            n->name);
+  }
   if (n->atomic_op != OP_NONE) {
     if (!type_is_arith(n->ty))
       error(ck, n->loc,
