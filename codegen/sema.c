@@ -1446,11 +1446,41 @@ static void name_untagged(Ctx *ctx, Program *prog) {
   }
 }
 
+/* A tag names the codelet's device function, NAME_TAG, beside the ones tgm
+ * writes: NAME_reference, NAME_TAG_shfl (and _redux, _fold, _group, _vec:
+ * compose.c, rows.c), the kernels NAME_DT_V_ST, the launchers NAME_f32 and
+ * NAME_f32_rows. A tag that makes one of those names again made a file that
+ * does not compile (probe12 B3, B4): why it may not be one, or NULL. */
+static const char *tag_clash(Arena *a, const char *tag) {
+  static const char *const suffixes[] = {"_shfl", "_redux", "_fold", "_group",
+                                         "_vec",  "_rows",  "_cols"};
+  if (strcmp(tag, "reference") == 0)
+    return "tgm's reference function is NAME_reference";
+  size_t n = strlen(tag);
+  for (size_t i = 0; i < COUNT_OF(suffixes); i++) {
+    size_t k = strlen(suffixes[i]);
+    if (n > k && strcmp(tag + n - k, suffixes[i]) == 0)
+      return arena_printf(a, "tgm names a codelet's other forms by adding '%s' to its tag",
+                          suffixes[i]);
+  }
+  for (int e = 0; e < ET_COUNT; e++)
+    if (strcmp(tag, elem_info((ElemType)e)->name) == 0)
+      return "tgm's launchers are NAME_TYPE (sum_i32)";
+  bool kernel_like = true; /* DT_V_ST: capitals, digits and '_' */
+  for (const char *p = tag; *p && kernel_like; p++)
+    kernel_like = (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+  return kernel_like ? "tgm's kernels are NAME_ with a variant id of capitals (sum_DT_V_ST)" : NULL;
+}
+
 /* Codelets of one name form a spectrum: one operator, distinct tags. */
 static void check_spectra(Ctx *ctx, Program *prog) {
   PtrVec *cds = &prog->codelets;
   for (int i = 0; i < cds->len; i++) {
     Codelet *c = cds->items[i];
+    const char *why = c->tag ? tag_clash(ctx->arena, c->tag) : NULL;
+    if (why)
+      diag_error(ctx->diag, c->tag_loc, "tag '%s' would name a function as tgm's own do: %s",
+                 c->tag, why);
     for (int j = 0; j < i; j++) {
       Codelet *d = cds->items[j];
       if (strcmp(c->name, d->name) == 0 && c->tag && d->tag && strcmp(c->tag, d->tag) == 0) {
