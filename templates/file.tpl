@@ -193,12 +193,13 @@ __device__ __forceinline__ R tgm_reference({{in_decls}}, tgm_size n{{param_decls
 enum { TGM_REFERENCE_PARTS = 1024, TGM_REFERENCE_CHUNK = 64 };
 static const tgm_size TGM_REFERENCE_SEQUENTIAL = 1024;
 {{?bound_sum}}
-// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements:
-// the scale of a float sum's rounding bound.
+// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements
+// (at their own index: in.Index(i) is i): the scale of a float sum's
+// rounding bound.
 __device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_decls}}) {
   double m = 0;
   for (tgm_size i = lo; i < hi; i++) {
-    double t = (double)tgm_accumulate({{in_args_at_i}}, 1, 1{{param_args}});
+    double t = (double){{thread_name}}({{in_args_at_i}}, 1, 1{{?indexed}}, i{{/indexed}}{{param_args}});
     m += t < 0 ? -t : t;
   }
   return m;
@@ -245,8 +246,18 @@ __device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_de
   // relative rounding, and n + 1 steps of the smallest subnormal for
   // results that fall below the normal range
   double b = 2.0 * (double)(n + 1) * {{eps}} * {{bound_of}} + (double)(n + 1) * {{tiny}};
-  out[1] = tgm_epilogue((A)(acc - b), n{{param_args}});
-  out[2] = tgm_epilogue((A)(acc + b), n{{param_args}});
+  R lo = tgm_epilogue((A)(acc - b), n{{param_args}}), hi = tgm_epilogue((A)(acc + b), n{{param_args}});
+  // an epilogue that turns at 0 (fabs(acc), acc * acc) reaches its least
+  // value inside the interval, not at an end, when the interval holds 0
+  if (acc - b < 0 && acc + b > 0) {
+    const R z = tgm_epilogue((A)0, n{{param_args}}), l = lo < hi ? lo : hi, h = lo < hi ? hi : lo;
+    if (z == z && l == l && h == h) {
+      lo = z < l ? z : l;
+      hi = z > h ? z : h;
+    }
+  }
+  out[1] = lo;
+  out[2] = hi;
 {{/bound}}
 {{?bound_exact}}
   out[1] = out[2] = out[0];

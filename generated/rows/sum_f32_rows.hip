@@ -136,12 +136,13 @@ __device__ __forceinline__ R tgm_reference(const T *__restrict__ in, tgm_size n)
 // thread (the simulator's launch) folds it all in order.
 enum { TGM_REFERENCE_PARTS = 1024, TGM_REFERENCE_CHUNK = 64 };
 static const tgm_size TGM_REFERENCE_SEQUENTIAL = 1024;
-// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements:
-// the scale of a float sum's rounding bound.
+// The sum of |t_i| over elements lo .. hi-1, t_i the transformed elements
+// (at their own index: in.Index(i) is i): the scale of a float sum's
+// rounding bound.
 __device__ double tgm_magnitude(const T *__restrict__ in, tgm_size lo, tgm_size hi) {
   double m = 0;
   for (tgm_size i = lo; i < hi; i++) {
-    double t = (double)tgm_accumulate(in + i, 1, 1);
+    double t = (double)sum_scalar(in + i, 1, 1);
     m += t < 0 ? -t : t;
   }
   return m;
@@ -178,8 +179,18 @@ __global__ void tgm_reference_kernel(const T *__restrict__ in, tgm_size n, R *ou
   // relative rounding, and n + 1 steps of the smallest subnormal for
   // results that fall below the normal range
   double b = 2.0 * (double)(n + 1) * 1.1920929e-7 * mag + (double)(n + 1) * 1.40129846e-45;
-  out[1] = tgm_epilogue((A)(acc - b), n);
-  out[2] = tgm_epilogue((A)(acc + b), n);
+  R lo = tgm_epilogue((A)(acc - b), n), hi = tgm_epilogue((A)(acc + b), n);
+  // an epilogue that turns at 0 (fabs(acc), acc * acc) reaches its least
+  // value inside the interval, not at an end, when the interval holds 0
+  if (acc - b < 0 && acc + b > 0) {
+    const R z = tgm_epilogue((A)0, n), l = lo < hi ? lo : hi, h = lo < hi ? hi : lo;
+    if (z == z && l == l && h == h) {
+      lo = z < l ? z : l;
+      hi = z > h ? z : h;
+    }
+  }
+  out[1] = lo;
+  out[2] = hi;
 }
 
 // The compound codelets, composed: which elements a thread reduces.

@@ -218,6 +218,10 @@ all_right using_std.tgm i32 nsmax_i32 21
 all_right std_max_named.tgm f32 imax_f32 21
 grep -q '"transform": "tgm_ftoi<int>(in\[i\])"' "$work/imax_f32/imax_f32.json" ||
   fail "std_max_named: the elements are not converted to the type std::max names"
+# a float sum of in.Index(i): the bound's scale at each element's own index
+all_right index_sum.tgm f32 isum_f32 14
+# a float sum returned as fabs(acc): the epilogue's least value inside the bound's interval
+all_right epilogue_fabs.tgm f32 efabs_f32 15
 # an accumulator started from another value than the identity: folded in once, last
 all_right start_value.tgm f32 linf_f32 90
 grep -q '"epilogue": "tgm_max(0, accum)",' "$work/linf_f32/linf_f32.json" ||
