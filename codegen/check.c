@@ -410,6 +410,34 @@ typedef struct {
   const char *why;
 } Failure;
 
+/* Where the wrong variants all run one of the user's block-level codelets
+ * (a cooperative or shared-atomic one), that codelet is what is wrong: a
+ * note at it, since the warning stands at the scalar codelet (probe12 C1:
+ * 88 lines of got/want, and the codelet never named). */
+static void note_codelet(Ctx *ctx, Composition *const *by, const PtrVec *fails) {
+  const Codelet *cd = NULL;
+  const char *levels = "";
+  for (int i = 0; i < fails->len; i++) {
+    const Failure *f = fails->items[i];
+    const Codelet *fc = by[f->target->dialect]->block[f->plan->b].cd;
+    if (!fc || (cd && fc != cd))
+      return;
+    cd = fc;
+    const char *code = block_code(f->plan->b);
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j++) {
+      const Failure *g = fails->items[j];
+      seen = g->plan->b == f->plan->b;
+    }
+    if (!seen)
+      levels = arena_printf(ctx->arena, "%s%s%s", levels, *levels ? ", " : "", code);
+  }
+  diag_note(ctx->diag, cd->loc,
+            "every wrong variant runs codelet '%s' (block level%s %s): a block's result from it "
+            "differs from the scalar codelet's",
+            cd->id, strchr(levels, ',') ? "s" : "", levels);
+}
+
 /* oracle.h (check_oracle.tpl): the codelet file as the user wrote it, but
  * for the bodies of every codelet no spectrum is read from (compound,
  * cooperative, shared-atomic: they share the scalar one's signature, a
@@ -750,6 +778,8 @@ int check_compositions(Ctx *ctx, Composition *const by[DIALECT_COUNT], const cha
                    wrong == 1 ? "is" : "are", f0->plan->id, f0->target->dl->name, f0->target->warp,
                    f0->why);
   }
+  if (fails.len)
+    note_codelet(ctx, by, &fails);
   for (int i = 0; i < fails.len; i++) {
     const Failure *f = fails.items[i];
     Composition *c = by[f->target->dialect];

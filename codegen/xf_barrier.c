@@ -127,6 +127,120 @@ static bool find_uniform_loops(Node *n, void *ctx) {
   return true;
 }
 
+/* Locals whose value is block-uniform beyond the for counters: a local
+ * that starts from a uniform value and is written only with uniform values,
+ * by statements every thread runs (`unsigned offset = in.Size() / 2; while
+ * (offset > 0) { ...; offset /= 2; }`: probe12 D2). Found as the greatest
+ * fixpoint: every candidate assumed uniform, then dropped while a write or
+ * its start is not. Not where a break, continue or return inside the body
+ * could let some threads skip a write (then only the for rule holds). */
+typedef struct {
+  Barrier *b;
+  const Node *body;
+  PtrVec cand; /* Node *: ND_DECL */
+  bool dropped, jumps;
+} Locals;
+
+static bool is_cand(const Locals *l, const Node *decl) { return vec_has(&l->cand, decl); }
+
+static void drop(Locals *l, const Node *decl) {
+  for (int i = 0; i < l->cand.len; i++)
+    if (l->cand.items[i] == decl) {
+      l->cand.items[i] = l->cand.items[--l->cand.len];
+      l->dropped = true;
+      return;
+    }
+}
+
+static bool find_cands(Node *n, void *ctx) {
+  Locals *l = ctx;
+  if (n->kind == ND_DECL && !(n->qual & Q_SHARED) && n->ty && type_is_integer(n->ty) &&
+      !n->kids.len)
+    vec_push(l->b->a, &l->cand, n);
+  if (n->kind == ND_BREAK || n->kind == ND_CONTINUE ||
+      (n->kind == ND_RETURN && !vec_has(&l->body->kids, n))) /* the last return is no jump */
+    l->jumps = true;
+  return true;
+}
+
+/* Drops the candidates written where not every thread runs (divergent) or
+ * with a value that is not uniform. */
+static void scan_writes(Locals *l, Node *n, bool divergent) {
+  if (!n)
+    return;
+  Barrier *b = l->b;
+  switch (n->kind) {
+  case ND_IF:
+    scan_writes(l, n->cond, divergent);
+    divergent |= uniformity(b, n->cond) != U_BLOCK;
+    scan_writes(l, n->then, divergent);
+    scan_writes(l, n->els, divergent);
+    return;
+  case ND_FOR:
+  case ND_WHILE:
+  case ND_DO:
+    scan_writes(l, n->init, divergent);
+    divergent |= uniformity(b, n->cond) != U_BLOCK;
+    scan_writes(l, n->cond, divergent);
+    scan_writes(l, n->inc, divergent);
+    scan_writes(l, n->body, divergent);
+    return;
+  case ND_DECL:
+    if (is_cand(l, n) && (divergent || (n->init && uniformity(b, n->init) != U_BLOCK)))
+      drop(l, n);
+    scan_writes(l, n->init, divergent);
+    return;
+  case ND_ASSIGN:
+    if (n->lhs && n->lhs->kind == ND_VAR && is_cand(l, n->lhs->decl) &&
+        (divergent || uniformity(b, n->rhs) != U_BLOCK))
+      drop(l, n->lhs->decl);
+    scan_writes(l, n->rhs, divergent);
+    return;
+  case ND_UNARY:
+    if ((n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC || n->op == OP_POSTDEC) &&
+        n->lhs && n->lhs->kind == ND_VAR && is_cand(l, n->lhs->decl) && divergent)
+      drop(l, n->lhs->decl);
+    scan_writes(l, n->lhs, divergent);
+    return;
+  default:
+    scan_writes(l, n->lhs, divergent);
+    scan_writes(l, n->rhs, divergent);
+    scan_writes(l, n->cond, divergent);
+    scan_writes(l, n->then, divergent);
+    scan_writes(l, n->els, divergent);
+    scan_writes(l, n->body, divergent);
+    for (int i = 0; i < n->kids.len; i++)
+      scan_writes(l, n->kids.items[i], divergent);
+    return;
+  }
+}
+
+static void find_uniform_locals(Barrier *b, Node *body) {
+  Locals l = {.b = b, .body = body};
+  node_walk(body, find_cands, &l);
+  if (l.jumps)
+    return;
+  int base = b->uniform_vars.len;
+  do {
+    l.dropped = false;
+    b->uniform_vars.len = base; /* the candidates left, as uniform, while scanning */
+    for (int i = 0; i < l.cand.len; i++)
+      if (!is_uniform_var(b, l.cand.items[i]))
+        vec_push(b->a, &b->uniform_vars, l.cand.items[i]);
+    scan_writes(&l, body, false);
+  } while (l.dropped);
+  b->uniform_vars.len = base;
+  for (int i = 0; i < l.cand.len; i++)
+    if (!is_uniform_var(b, l.cand.items[i]))
+      vec_push(b->a, &b->uniform_vars, l.cand.items[i]);
+}
+
+static bool find_jump(Node *n, void *ctx) {
+  if (n->kind == ND_BREAK || n->kind == ND_CONTINUE || n->kind == ND_RETURN)
+    *(bool *)ctx = true;
+  return true;
+}
+
 /* Is every write to decl inside the loop's own increment? */
 static bool only_inc_writes(Node *n, void *ctx) {
   Node **pair = ctx; /* [decl, the for's inc, result flag] */
@@ -383,7 +497,8 @@ static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
     return;
   }
   case ND_FOR:
-  case ND_WHILE: {
+  case ND_WHILE:
+  case ND_DO: {
     bool uniform = s->kind == ND_FOR && s->init && s->init->kind == ND_DECL &&
                    is_uniform_var(b, s->init);
     if (uniform) {
@@ -391,6 +506,11 @@ static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
       node_walk(s->body, only_inc_writes, check);
       uniform = check[2] == NULL;
     }
+    /* a loop whose test every thread computes alike (uniform locals), and
+       that no thread leaves early (a break, continue or return inside) */
+    bool jumps = false;
+    node_walk(s->body, find_jump, &jumps);
+    uniform |= s->cond && uniformity(b, s->cond) == U_BLOCK && !jumps;
     if (!uniform) {
       unit(b, s, exec, pending);
       return;
@@ -398,7 +518,8 @@ static void walk_stmt(Barrier *b, Node *s, Exec exec, Accesses *pending) {
     Accesses before = acc_copy(b, pending);
     walk_stmt(b, s->body, exec, pending); /* first iteration */
     walk_stmt(b, s->body, exec, pending); /* the next one sees the end of the last */
-    append(b, pending, &before);          /* zero iterations */
+    if (s->kind != ND_DO)
+      append(b, pending, &before); /* zero iterations */
     return;
   }
   default: unit(b, s, exec, pending); return;
@@ -431,7 +552,7 @@ static Node *insert_syncs(Node *n, void *ctx) {
 static Node *blockify(Node *n, void *ctx) {
   Arena *a = ctx;
   Node **slots[] = {&n->then, &n->els, &n->body};
-  if (n->kind != ND_IF && n->kind != ND_FOR && n->kind != ND_WHILE)
+  if (n->kind != ND_IF && n->kind != ND_FOR && n->kind != ND_WHILE && n->kind != ND_DO)
     return n;
   for (size_t i = 0; i < COUNT_OF(slots); i++) {
     Node *s = *slots[i];
@@ -449,6 +570,7 @@ const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc) {
   Barrier b = {.a = a};
   node_rewrite(fn->body, blockify, a);
   node_walk(fn->body, find_uniform_loops, &b);
+  find_uniform_locals(&b, fn->body);
   Accesses pending = {0};
   walk_list(&b, fn->body, (Exec){EX_ALL, 0, false}, &pending);
   if (b.why) {

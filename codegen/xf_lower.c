@@ -221,10 +221,26 @@ static bool leftover(Node *n, void *ctx) {
   return true;
 }
 
+static bool is_thread_id(const Node *n) {
+  while (n && n->kind == ND_CAST)
+    n = n->lhs;
+  return n && n->kind == ND_METHOD && n->lhs && n->lhs->ty && n->lhs->ty->kind == TY_VECTOR &&
+         strcmp(n->name, "ThreadId") == 0;
+}
+
+/* vthread.ThreadId(), or a local set once to it (`const unsigned tid =
+ * vthread.ThreadId(); ... in[tid]`, CUDA's usual spelling: probe12 D1). ctx:
+ * the Lower, whose function the local must not be assigned in. */
 static bool at_thread_id(const Node *index, void *ctx) {
-  (void)ctx;
-  return index && index->kind == ND_METHOD && index->lhs && index->lhs->ty &&
-         index->lhs->ty->kind == TY_VECTOR && strcmp(index->name, "ThreadId") == 0;
+  const Lower *lw = ctx;
+  if (is_thread_id(index))
+    return true;
+  while (index && index->kind == ND_CAST)
+    index = index->lhs;
+  const Node *d = index && index->kind == ND_VAR ? index->decl : NULL;
+  return d && d->kind == ND_DECL && is_thread_id(d->init) && d->ty && type_is_integer(d->ty) &&
+         d->ty->kind != TY_BOOL && type_narrow_bits(d->ty) == 0 &&
+         !node_assigned_in(lw->fn->body, d);
 }
 
 static bool is_int_literal(const Node *n, long long v) {
@@ -267,7 +283,7 @@ static Node *inline_fixed(Node *n, void *ctx) {
 static Node *take_transform(Node *n, void *ctx) {
   Lower *lw = ctx;
   if (n->kind != ND_VAR && n->kind != ND_INT && n->kind != ND_FLOAT &&
-      spectrum_match_transform(lw->spec, lw->fn, n, at_thread_id, NULL))
+      spectrum_match_transform(lw->spec, lw->fn, n, at_thread_id, lw))
     return mk_var(lw->a, n->loc, lw->value);
   if (n->kind == ND_COND && n->cond && n->cond->kind == ND_VAR && n->cond->decl == lw->value &&
       lw->spec->transform && lw->spec->transform->ty && lw->spec->transform->ty->kind == TY_BOOL &&

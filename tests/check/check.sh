@@ -20,6 +20,8 @@ rc=$?
 grep -q "buggy_coop.tgm:[0-9]*:[0-9]*: warning: [0-9]* variants of bsum_i32 are wrong on the CPU check" "$work/err" ||
   { cat "$work/err"; fail "no located warning"; }
 grep -q "note: DT.V.ST (cuda, warp 32): block=128 n=" "$work/err" || fail "no note naming DT.V.ST"
+grep -q "buggy_coop.tgm:[0-9]*:[0-9]*: note: every wrong variant runs codelet 'coop' (block levels V, VS, VR" "$work/err" ||
+  fail "no note at the codelet every wrong variant runs"
 manifest=$work/out/bsum_i32.json
 [ -f "$manifest" ] || fail "nothing written"
 # every variant whose block level runs the codelet (V, VS, VR: the tree and
@@ -218,6 +220,9 @@ all_right using_std.tgm i32 nsmax_i32 21
 all_right std_max_named.tgm f32 imax_f32 21
 grep -q '"transform": "tgm_ftoi<int>(in\[i\])"' "$work/imax_f32/imax_f32.json" ||
   fail "std_max_named: the elements are not converted to the type std::max names"
+# a cooperative codelet with its thread index in a local and its tree as a while loop
+all_right while_tree.tgm i32 wsum_i32 8
+all_right while_tree.tgm i32 wsum_i32_rows 7 --rows
 # a float sum of in.Index(i): the bound's scale at each element's own index
 all_right index_sum.tgm f32 isum_f32 14
 # a float sum returned as fabs(acc): the epilogue's least value inside the bound's interval
