@@ -418,10 +418,30 @@ static bool find_decl(Node *n, void *data) {
   return true;
 }
 
+/* A while or do loop's counter: a local its test reads and its body steps
+ * (`while (s > 0) { ...; s = s / 2; }` was read as an accumulator s, "updated
+ * from its own value": probe12 C2). */
+typedef struct {
+  Check *ck;
+  Node *body;
+} Counters;
+
+static bool find_counter(Node *n, void *data) {
+  Counters *c = data;
+  if (n->kind == ND_VAR && n->decl && n->decl->kind == ND_DECL &&
+      !vec_has(&c->ck->loop_vars, n->decl) && node_assigned_in(c->body, n->decl))
+    vec_push(c->ck->ctx->arena, &c->ck->loop_vars, n->decl);
+  return true;
+}
+
 static bool find_loop_vars(Node *n, void *data) {
   Check *ck = data;
-  if (n->kind == ND_WHILE || n->kind == ND_DO)
+  if (n->kind == ND_WHILE || n->kind == ND_DO) {
     node_walk(n->body, find_decl, ck);
+    Counters c = {ck, n->body};
+    if (n->cond)
+      node_walk(n->cond, find_counter, &c);
+  }
   if (n->kind != ND_FOR)
     return true;
   node_walk(n->body, find_decl, ck);
@@ -1195,7 +1215,7 @@ static const Node *self_update(const Check *ck, Node *n, bool in_loop, Node *gua
     if (!in_loop || !as || as->kind != ND_ASSIGN || !as->lhs || as->lhs->kind != ND_VAR)
       return NULL;
     const Node *d = as->lhs->decl;
-    if (!d || d->kind != ND_DECL || vec_has(&ck->in_loops, d))
+    if (!d || d->kind != ND_DECL || vec_has(&ck->in_loops, d) || vec_has(&ck->loop_vars, d))
       return NULL;
     return node_reads(as->rhs, d) || node_reads(guard, d) ? as : NULL;
   }
@@ -1278,7 +1298,31 @@ static bool find_replace(Node *n, void *p) {
   return true;
 }
 
+/* `sdata[tid] = sdata[tid] + sdata[tid + s];`, `sdata[tid] += ...`: a
+ * combine made in a shared array itself (probe12 C2, D3). */
+static bool find_shared_combine(Node *n, void *ctx) {
+  const Node **at = ctx;
+  if (*at || n->kind != ND_ASSIGN || !n->lhs || n->lhs->kind != ND_INDEX)
+    return !*at;
+  const Node *d = lvalue_decl(n->lhs);
+  if (d && (d->qual & Q_SHARED) && (n->op != OP_NONE || node_reads(n->rhs, d)))
+    *at = n;
+  return !*at;
+}
+
 static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
+  const Node *shared = NULL;
+  if (ck->cd->coop)
+    node_walk(fn->body, find_shared_combine, &shared);
+  if (shared) {
+    error(ck, shared->loc,
+          "this combines in shared memory ('%s'): tgm reads a cooperative codelet's combine "
+          "from its thread's value, a local it returns: 'T val = in[tid]; tmp[tid] = val; ... "
+          "if (tid < s) val += tmp[tid + s]; tmp[tid] = val; ... return val;' (tgm places the "
+          "barriers)",
+          lvalue_decl(shared->lhs)->name);
+    return true;
+  }
   AccUse u = {NULL, helpers, NULL, NULL};
   node_walk(fn->body, find_returned_var, &u);
   if (!u.acc)
