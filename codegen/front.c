@@ -1357,6 +1357,18 @@ static Node *conv_var(Conv *cv, CXCursor c) {
                "'%s' needs '__shared': only shared scalars can be atomic accumulators", n->name);
     cv->failed = true;
   }
+  /* a local that aliases another (`T &r = acc;`, `T *p = tmp;`): tgm reads
+     combines, shared accesses and barriers by the variables' own names, so
+     an alias hid them (probe13 C5: "cannot find how codelet combines";
+     probe12 E2: a shared array written through p got no barrier) */
+  enum CXTypeKind tk = clang_getCanonicalType(t).kind;
+  if (tk == CXType_LValueReference || tk == CXType_RValueReference || tk == CXType_Pointer) {
+    diag_error(cv->ctx->diag, n->loc,
+               "'%s' is a %s: tgm reads a codelet's combines, shared memory and barriers by "
+               "the variables' own names, through no alias; use the variable itself",
+               n->name, tk == CXType_Pointer ? "pointer" : "reference");
+    cv->failed = true;
+  }
   if (clang_Cursor_getStorageClass(c) == CX_SC_Static &&
       !n->ty->is_const) { /* a static const is its value */
     /* device code has no static locals; one that counts calls is state

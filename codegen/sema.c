@@ -122,6 +122,17 @@ static const char *can_combine(Check *ck) {
 /* An assignment to a T-typed variable or element: what operator is it? */
 static void check_assign(Check *ck, Node *n) {
   Node *decl = lvalue_decl(n->lhs);
+  /* `t = t * 2;` of a parameter: every part of a split reads the parameter
+     as the caller passed it (was "combines with '+' here but with '*'", t
+     taken for an accumulator: probe13 C3) */
+  if (decl && decl->kind == ND_PARAM && decl->ty && decl->ty->kind != TY_ARRAY) {
+    error(ck, n->loc,
+          "parameter '%s' is assigned here: every part of the split reads it as the caller "
+          "passed it; keep the new value in a local set once before the loop ('const %s %s2 = "
+          "...;')",
+          decl->name, type_str(ck->ctx->arena, decl->ty), decl->name);
+    return;
+  }
   if (!decl || !is_value(ck, decl))
     return;
   if (n->op != OP_NONE) {
@@ -1422,6 +1433,12 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
       error(&ck, cd->op_loc, "a compound codelet combines through its spectrum, not itself");
     if (cd->tunables.len == 0)
       error(&ck, cd->map->loc, "a compound codelet needs a __tunable number of parts");
+    for (int i = 0; i < cd->tunables.len; i++) /* probe12 E4: accepted silently */
+      if (!node_reads(fn->body, cd->tunables.items[i]))
+        error(&ck, ((Node *)cd->tunables.items[i])->loc,
+              "tunable '%s' is unused: tgm's tunables are the parts and the block's size and "
+              "items; declare only the number of parts the partition uses",
+              ((Node *)cd->tunables.items[i])->name);
   } else {
     cd->kind = cd->atomic ? CK_ATOMIC : cd->vector ? CK_COOP : CK_SCALAR;
     HandArg hand = {0};

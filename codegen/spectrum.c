@@ -180,6 +180,12 @@ static void check_loop(Derive *dv, Node *loop) {
          "+= in.Stride()' (to take every other element, test its index: 'if (in.Index(%s) %% 2 "
          "== 0)')",
          dv->index->name, dv->index->name, dv->index->name);
+  else if (inc && inc->kind == ND_BINARY && inc->op == OP_COMMA) /* probe13 C2 */
+    fail(dv, inc->loc,
+         "the loop's step does more than advance '%s': tgm runs the scalar codelet over parts, "
+         "and a second variable stepped beside it would count the part's elements, not the "
+         "input's; step only '%s += in.Stride()' (an element's index is in.Index(%s))",
+         dv->index->name, dv->index->name, dv->index->name);
   else
     fail(dv, inc ? inc->loc : loop->loc,
          "the loop never advances '%s', so it would not end: write '%s += in.Stride()'",
@@ -400,6 +406,15 @@ static bool second_accumulator(Derive *dv, Node *s) {
   if (!as || as->kind != ND_ASSIGN || !as->lhs || as->lhs->kind != ND_VAR ||
       as->lhs->decl == dv->acc || !vec_has(&dv->locals, as->lhs->decl))
     return false;
+  /* `T v; for (...) { v = in[i] * 2; acc += v; }`: set afresh, a temporary
+     (probe13 C6) */
+  if (as->op == OP_NONE && !node_reads(as->rhs, as->lhs->decl)) {
+    fail(dv, as->loc,
+         "'%s' is set afresh for each element, declared before the loop: declare it inside "
+         "the loop, where tgm reads a temporary ('%s %s = ...;')",
+         as->lhs->name, type_str(dv->ctx->arena, as->lhs->decl->ty), as->lhs->name);
+    return true;
+  }
   fail(dv, as->loc,
        "'%s' is a second accumulator beside '%s': a spectrum folds one value per element "
        "into one accumulator; reduce each in a spectrum of its own (a sum, a sum of squares) "
