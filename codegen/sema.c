@@ -363,6 +363,91 @@ static Node *desugar_increment(Node *n, void *data) {
   return n;
 }
 
+/* A sum with the accumulator as one of its terms is `acc += (the others)`:
+ * `acc -= x` is `acc += -x`, `acc = acc + x - 1` is `acc += x - 1`, `acc = 1
+ * + acc + x` and `acc = (T)(acc + x)` alike (were "'-=' cannot combine" and
+ * the like: probe13 D3). Only where every other term has the accumulator's
+ * type, or is an integer literal (or a float one for a floating-point
+ * accumulator), so that adding them first computes what C++ does step by
+ * step: the same bits for integers (wrapping), a reordering for floats as
+ * any split is. The accumulator must be a positive term, read once. */
+typedef struct {
+  Node *leaf[16];
+  bool neg[16];
+  int n;
+} Terms;
+
+static bool sum_terms(Node *e, bool neg, Terms *t) {
+  if (e->kind == ND_BINARY && (e->op == OP_ADD || e->op == OP_SUB) && e->lhs && e->rhs)
+    return sum_terms(e->lhs, neg, t) && sum_terms(e->rhs, e->op == OP_SUB ? !neg : neg, t);
+  if (t->n == (int)COUNT_OF(t->leaf))
+    return false;
+  t->leaf[t->n] = e;
+  t->neg[t->n++] = neg;
+  return true;
+}
+
+static Node *desugar_sum(Node *n, void *data) {
+  Check *ck = data;
+  Arena *a = ck->ctx->arena;
+  Node *as = n->kind == ND_EXPR ? n->lhs : NULL;
+  if (!as || as->kind != ND_ASSIGN || (as->op != OP_NONE && as->op != OP_SUB) || !as->lhs ||
+      as->lhs->kind != ND_VAR || !is_value(ck, as->lhs->decl) || (as->lhs->decl->qual & Q_SHARED) ||
+      !as->rhs)
+    return n;
+  Node *acc = as->lhs->decl;
+  TypeKind k = acc->ty ? type_concrete(acc->ty, ck->elem) : TY_VOID;
+  bool floating = k == TY_FLOAT || k == TY_DOUBLE;
+  if (!floating && k != TY_INT && k != TY_UINT && k != TY_LONG && k != TY_ULONG)
+    return n;
+  Node *e = as->rhs;
+  while (e->kind == ND_CAST && e->ty && type_concrete(e->ty, ck->elem) == k &&
+         !type_narrow_bits(e->ty) && e->lhs)
+    e = e->lhs; /* (T)(acc + x) of T acc */
+  Terms t = {0};
+  if (as->op == OP_SUB) { /* acc -= e */
+    t.leaf[0] = as->lhs;
+    t.n = 1;
+    if (!sum_terms(e, true, &t))
+      return n;
+  } else if (!sum_terms(e, false, &t)) {
+    return n;
+  }
+  int at = -1;
+  for (int i = 0; i < t.n; i++) {
+    Node *x = t.leaf[i];
+    if (node_is_var(x, acc)) {
+      if (at >= 0 || t.neg[i])
+        return n;
+      at = i;
+      continue;
+    }
+    bool literal = x->kind == ND_INT || (floating && x->kind == ND_FLOAT);
+    if (node_reads(x, acc) || !x->ty ||
+        (!literal && (type_concrete(x->ty, ck->elem) != k || type_narrow_bits(x->ty))))
+      return n;
+  }
+  if (at < 0 || t.n < 2)
+    return n;
+  Node *rest = NULL;
+  for (int i = 0; i < t.n; i++) {
+    if (i == at)
+      continue;
+    Node *x = t.leaf[i];
+    if (!rest) {
+      rest = t.neg[i] ? mk_unary(a, x->loc, OP_NEG, x) : x;
+      if (t.neg[i])
+        rest->ty = acc->ty;
+    } else {
+      rest = mk_binary(a, x->loc, t.neg[i] ? OP_SUB : OP_ADD, rest, x);
+      rest->ty = acc->ty;
+    }
+  }
+  n->lhs = mk_assign(a, as->loc, OP_ADD, as->lhs, rest);
+  n->lhs->ty = as->ty;
+  return n;
+}
+
 /* `if (c) continue;` in a loop's body guards what follows: `if (c)
  * continue; acc += x;` is `if (!(c)) acc += x;`, the form a fold reads
  * (was the loop body's general error). Temporaries stay before the guard,
@@ -1400,6 +1485,7 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
   node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, find_returned, &ck);
   fn->body = node_rewrite(fn->body, desugar_increment, &ck);
+  fn->body = node_rewrite(fn->body, desugar_sum, &ck);
   fn->body = node_rewrite(fn->body, desugar_continue, &ck);
   fn->body = node_rewrite(fn->body, desugar_minmax, &ck);
   node_walk(fn->body, visit, &ck);

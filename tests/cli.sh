@@ -75,6 +75,13 @@ sed 's|for (int offset = vthread.MaxValue() / 2; offset > 0; offset /= 2)|for (i
 expect 0 "an upward tree" -- "$gen" --type=i32 --list "$work/upward.tgm"
 grep -q "upward.tgm:[0-9]*:[0-9]*: warning: codelet 'coop' has no tree loop that maps onto warp shuffles" "$work/err" &&
   ! grep -q '^[A-Z0-9]*\.VS\.' "$work/out" || { echo "FAIL an upward tree: no warning, or VS variants"; fails=$((fails + 1)); }
+# a sum with the accumulator as one term is acc += (the others): acc = acc + in[i] - 1 and
+# acc = (T)(acc + in[i]) are sums; a float literal into an int accumulator still rounds each step
+sed 's/accum += in\[i\];/accum = accum + in[i] - 1;/' codelets/sum.tgm >"$work/sumterms.tgm"
+expect 0 "acc = acc + in[i] - 1 is a sum" -- "$gen" --type=i32 --dump=sema "$work/sumterms.tgm"
+grep -q "tag=scalar kind=scalar op=+" "$work/out" || { echo "FAIL acc = acc + in[i] - 1: not a sum"; fails=$((fails + 1)); }
+sed 's/accum += in\[i\];/accum = accum + in[i] - 0.5f;/' codelets/sum.tgm >"$work/sumhalf.tgm"
+expect 1 "acc = acc + in[i] - 0.5f over i32 rounds" -- "$gen" --type=i32 --dump=sema "$work/sumhalf.tgm"
 # -INFINITY starts a float max (it is Lowest()); for an int it is no identity
 sed 's/T accum = Lowest();/T accum = -INFINITY;/' codelets/max.tgm >"$work/ninf.tgm"
 expect 0 "-INFINITY starts a max of f32" -- "$gen" --type=f32 --dump=sema "$work/ninf.tgm"

@@ -8,7 +8,7 @@ __codelet __tag(scalar)
 T sum(const Array<1,T> in) {
   T accum = 0;
   for (unsigned i = 0; i < in.Size(); i++)
-    accum -= in[i];
+    accum /= in[i];
   return accum;
 }
 TGM
