@@ -1441,6 +1441,21 @@ static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
     return true;
   }
   node_walk(fn->body, find_replace, &u);
+  /* `T t = acc + y; ... acc = t;`: the accumulator updated through a
+     temporary that reads it (a Kahan sum: probe13 E1), not replaced */
+  const Node *via = u.replace && u.replace->rhs && u.replace->rhs->kind == ND_VAR
+                        ? u.replace->rhs->decl
+                        : NULL;
+  if (via && via->kind == ND_DECL && via->init && node_reads(via->init, u.acc)) {
+    error(ck, u.replace->loc,
+          "'%s' is updated through '%s', a temporary that reads it: tgm reads a combine from "
+          "the update's own text ('%s += y', '%s = max(%s, y)'); a compensated (Kahan) sum, "
+          "which carries a correction from one element to the next, no split of the loop "
+          "keeps: write the plain sum (the check holds a float sum within the rounding of any "
+          "order)",
+          u.acc->name, via->name, u.acc->name, u.acc->name, u.acc->name);
+    return true;
+  }
   if (u.replace) {
     error(ck, u.replace->loc,
           "'%s = ...' replaces the accumulator without reading it, so the loop keeps the last "
