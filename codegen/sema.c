@@ -152,6 +152,16 @@ static void check_assign(Check *ck, Node *n) {
     vec_push(ck->ctx->arena, &ck->combines, n);
     return;
   }
+  if (r && r->kind == ND_BINARY && same_var(n->lhs, r->lhs) && same_var(n->lhs, r->rhs)) {
+    /* `val = val * val`: the value with itself, a power, no combine (was
+       "combines with '+' here but with '*'": probe12 C3) */
+    error(ck, n->loc,
+          "'%s' is combined with itself here ('%s %s %s'), which folds no element into it; "
+          "compute a value in one expression from its element ('T v = in[i] * in[i];', a "
+          "cooperative codelet's 'T val = in[tid] * in[tid];')",
+          decl->name, decl->name, op_name(r->op), decl->name);
+    return;
+  }
   if (r && r->kind == ND_BINARY && (same_var(n->lhs, r->lhs) || same_var(n->lhs, r->rhs))) {
     if (!is_combining_binary(r->op)) {
       error(ck, r->loc, "'%s' cannot combine partial results; %s", op_name(r->op), can_combine(ck));
