@@ -82,3 +82,26 @@ const char *text_file_name(Arena *a, const char *path) {
   const char *slash = path ? strrchr(path, '/') : NULL;
   return text_comment_safe(a, slash ? slash + 1 : path);
 }
+
+const char *text_user_spelling(Arena *a, const char *s) {
+  static const char *const map[][2] = {{"tgm_arg(", "Arg("},
+                                       {"tgm_lowest()", "Lowest()"},
+                                       {"tgm_highest()", "Highest()"}};
+  if (!s)
+    return "";
+  Buf b = {0};
+  while (*s) {
+    size_t i = 0;
+    while (i < COUNT_OF(map) && strncmp(s, map[i][0], strlen(map[i][0])) != 0)
+      i++;
+    if (i < COUNT_OF(map)) {
+      buf_puts(&b, map[i][1]);
+      s += strlen(map[i][0]);
+    } else {
+      buf_printf(&b, "%c", *s++);
+    }
+  }
+  const char *r = arena_strndup(a, b.data ? b.data : "", b.len);
+  buf_free(&b);
+  return r;
+}

@@ -972,5 +972,8 @@ const char *text_comment_safe(Arena *a, const char *s);
 /* The file name of a path (what follows its last '/'), made safe the same
  * way: how generated code names its codelet file. */
 const char *text_file_name(Arena *a, const char *path);
+/* Generated spelling turned back into the codelet language's for a message:
+ * tgm_arg( -> Arg(, tgm_lowest() -> Lowest(), tgm_highest() -> Highest(). */
+const char *text_user_spelling(Arena *a, const char *s);
 
 #endif

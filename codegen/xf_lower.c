@@ -155,7 +155,7 @@ static Node *lower_node(Node *n, void *ctx) {
              arena_printf(a,
                           "uses %s.Index() outside the spectrum's transform '%s' "
                           "at ThreadId()",
-                          n->lhs->name, lw->spec->transform_text));
+                          n->lhs->name, text_user_spelling(a, lw->spec->transform_text)));
         return n;
       }
     }
@@ -180,7 +180,7 @@ static Node *lower_node(Node *n, void *ctx) {
                ? arena_printf(a,
                               "reads its input other than through the spectrum's "
                               "transform '%s' at ThreadId()",
-                              lw->spec->transform_text)
+                              text_user_spelling(a, lw->spec->transform_text))
                : "a block-level codelet may read only in[ThreadId()]");
     return n;
   case ND_VAR:
@@ -374,7 +374,7 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
            arena_printf(a,
                         "never reads a thread's value (the spectrum's transform '%s' at "
                         "ThreadId())",
-                        spec->transform_text));
+                        text_user_spelling(a, spec->transform_text)));
   }
   if (lw.why) {
     *why = lw.why;
