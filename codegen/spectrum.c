@@ -1147,8 +1147,13 @@ static bool match(const Match *m, const Node *p, const Node *e) {
   for (int i = 0; i < p->kids.len; i++)
     if (!match(m, p->kids.items[i], e->kids.items[i]))
       return false;
-  return match(m, p->lhs, e->lhs) && match(m, p->rhs, e->rhs) && match(m, p->cond, e->cond) &&
-         match(m, p->then, e->then) && match(m, p->els, e->els);
+  if (match(m, p->lhs, e->lhs) && match(m, p->rhs, e->rhs) && match(m, p->cond, e->cond) &&
+      match(m, p->then, e->then) && match(m, p->els, e->els))
+    return true;
+  /* y[tid] * x[tid] is x[i] * y[i]: the same value either way round (probe12 D4) */
+  bool commutes = p->op == OP_ADD || p->op == OP_MUL || p->op == OP_AND || p->op == OP_OR ||
+                  p->op == OP_XOR || p->op == OP_EQ || p->op == OP_NE;
+  return p->kind == ND_BINARY && commutes && match(m, p->lhs, e->rhs) && match(m, p->rhs, e->lhs);
 }
 
 bool spectrum_match_transform(const Spectrum *s, const Node *fn, const Node *e,

@@ -220,6 +220,8 @@ all_right using_std.tgm i32 nsmax_i32 21
 all_right std_max_named.tgm f32 imax_f32 21
 grep -q '"transform": "tgm_ftoi<int>(in\[i\])"' "$work/imax_f32/imax_f32.json" ||
   fail "std_max_named: the elements are not converted to the type std::max names"
+# a cooperative codelet's y[tid] * x[tid] for the scalar's x[i] * y[i]
+all_right dot_commuted.tgm f32 dotc_f32 4
 # acc -= in[i]: a sum of -in[i]
 all_right minus_sum.tgm i32 msum_i32 21
 all_right minus_sum.tgm f32 msum_f32_rows 10 --rows
