@@ -1248,6 +1248,14 @@ static const char *identity_hint(Check *ck, const Node *d, Op op) {
                         op == OP_MAX ? (k == TY_FLOAT ? "-FLT_MAX" : "-DBL_MAX")
                                      : (k == TY_FLOAT ? "FLT_MAX" : "DBL_MAX"),
                         op == OP_MAX ? "lowest" : "max", op == OP_MAX ? "-inf" : "+inf");
+  if (e && e->kind == ND_INDEX && e->lhs && e->lhs->kind == ND_VAR && e->lhs->decl &&
+      e->lhs->decl->kind == ND_DECL) /* a local array's (probe12 C4) */
+    return arena_printf(ck->ctx->arena,
+                        ": not a value kept in the array '%s', which tgm does not follow; %s",
+                        e->lhs->name,
+                        ck->cd->coop ? "start from the thread's element itself ('T val = "
+                                       "in[tid];', or its transform)"
+                                     : "start from the identity");
   if (e && e->kind == ND_INDEX)
     return ": not an element, which a thread's part may not have (an empty part reads past "
            "it) and which the fold would take twice (a sum counts it twice)";
