@@ -764,7 +764,15 @@ static Node *start_first(Node *n, void *ctx) {
   if (!is_var_of(n, dv->acc))
     return n;
   Arena *a = dv->ctx->arena;
-  Node *x = mk_combine(a, n->loc, dv->cd->op, node_clone(a, dv->acc->init), n);
+  Node *start = node_clone(a, dv->acc->init);
+  TypeKind k = type_concrete(dv->acc->ty, dv->elem);
+  if (start->kind != ND_INT && (!start->ty || type_concrete(start->ty, dv->elem) != k)) {
+    Node *c = node_new(a, ND_CAST, start->loc); /* as the declaration converts it */
+    c->ty = dv->acc->ty;
+    c->lhs = start;
+    start = c;
+  }
+  Node *x = mk_combine(a, n->loc, dv->cd->op, start, n);
   x->ty = dv->acc->ty;
   return x;
 }
