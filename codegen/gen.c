@@ -209,7 +209,19 @@ static void fill_reference(TplDict *d, Arena *a, const Composition *c) {
   tpl_set(d, "bound", strcmp(bound, "exact") ? bound : "");
   tpl_set(d, "bound_sum", strcmp(bound, "sum") ? "" : "1");
   tpl_set(d, "bound_exact", strcmp(bound, "exact") ? "" : "1");
-  tpl_set(d, "bound_of", strcmp(bound, "sum") ? "(acc < 0 ? -(double)acc : (double)acc)" : "mag");
+  /* a start folded into the return (fold_start) is one more term of the sum */
+  Buf start = {0};
+  if (c->start_fn) {
+    buf_puts(&start, "(mag + fabs((double)tgm_start(n");
+    for (int i = 0; i < s->params.len; i++)
+      buf_printf(&start, ", %s", ((const SpecParam *)s->params.items[i])->name);
+    buf_puts(&start, ")))");
+  }
+  tpl_set(d, "bound_of",
+          strcmp(bound, "sum") ? "(acc < 0 ? -(double)acc : (double)acc)"
+          : c->start_fn        ? arena_strndup(a, start.data, start.len)
+                               : "mag");
+  buf_free(&start);
   bool single = elem_info(c->acc_elem)->bytes == 4;
   tpl_set(d, "eps", single ? "1.1920929e-7" : "2.220446049250313e-16");
   /* the smallest subnormal: below the normal range a step loses that much,
@@ -331,6 +343,7 @@ int gen_source(Buf *out, Arena *a, const Composition *c, const char *source, con
   tpl_set(d, "reference_fn", printed(a, dl, c->reference_fn));
   tpl_set(d, "reference_name", c->reference_fn->name);
   tpl_set(d, "epilogue_fn", printed(a, dl, c->epilogue_fn));
+  tpl_set(d, "start_fn", c->start_fn ? printed(a, dl, c->start_fn) : "");
   tpl_list(d, "helpers");
   for (int i = 0; i < c->prog->helpers.len; i++) {
     Node *h = node_clone(a, c->prog->helpers.items[i]);

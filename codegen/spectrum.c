@@ -766,7 +766,8 @@ static Node *start_first(Node *n, void *ctx) {
   Arena *a = dv->ctx->arena;
   Node *start = node_clone(a, dv->acc->init);
   TypeKind k = type_concrete(dv->acc->ty, dv->elem);
-  if (start->kind != ND_INT && (!start->ty || type_concrete(start->ty, dv->elem) != k)) {
+  bool int_literal = start->kind == ND_INT && start->ty && start->ty->kind == TY_INT;
+  if (!int_literal && (!start->ty || type_concrete(start->ty, dv->elem) != k)) {
     Node *c = node_new(a, ND_CAST, start->loc); /* as the declaration converts it */
     c->ty = dv->acc->ty;
     c->lhs = start;
@@ -788,6 +789,7 @@ static void fold_start(Derive *dv, Node *ret) {
   if (dv->failed)
     return;
   ret->lhs = node_rewrite(ret->lhs, start_first, dv);
+  dv->s->start = node_rewrite(node_clone(dv->ctx->arena, d->init), inline_locals, dv);
   d->init = mk_identity(dv->ctx->arena, d->init->loc, dv->cd->op);
   d->init->ty = d->ty;
 }

@@ -419,7 +419,8 @@ typedef struct Spectrum {
   Node *transform;            /* the value combined per element, in[i] for a plain fold */
   const char *transform_text; /* as printed, for the manifest: in[i] * in[i] */
   Node *epilogue;             /* the returned expression of the accumulator, or NULL */
-  const char *epilogue_text;  /* NULL, or e.g. acc / len */
+  Node *start; /* a start other than the identity, folded into the return (fold_start), or NULL */
+  const char *epilogue_text; /* NULL, or e.g. acc / len */
   bool epilogue_uses_n;
   bool indexed;  /* the transform uses in.Index(i), an element's index in the whole input */
   bool pair;     /* the accumulator is an Arg: (value, index), combined by max or min */
@@ -528,6 +529,10 @@ const char *xf_barrier(Arena *a, Node *fn, Loc *why_loc);
 
 /* xf_epilogue.c: R tgm_epilogue(A acc, tgm_size n, params...) */
 Node *xf_epilogue(Arena *a, const Spectrum *s);
+/* A tgm_start(tgm_size n, params...): the accumulator's start folded into the
+ * return (Spectrum.start), whose size widens a float sum's rounding bound;
+ * NULL without one. */
+Node *xf_start(Arena *a, const Spectrum *s);
 
 /* xf_vector.c: the scalar codelet over 16-byte vectors of `width` elements */
 Node *xf_vector(Arena *a, const Node *scalar_fn, int width, const char *name, const char **why,
@@ -647,6 +652,7 @@ typedef struct {
   Node *thread_fn, *thread_vec_fn;
   const char *thread_vec_why;       /* why there is no thread_vec_fn */
   Node *reference_fn, *epilogue_fn; /* the verification reference; tgm_epilogue */
+  Node *start_fn;                   /* tgm_start (xf_start), or NULL */
   ElemType acc_elem; /* the accumulator's type as an element type (atomics, identities) */
   PtrVec candidates; /* Plan *: every grid.block.thread, from the planner */
   PtrVec plans;      /* Plan *: those the grid pass built (and a dialect prints) */

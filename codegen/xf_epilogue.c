@@ -37,19 +37,23 @@ static Node *rebind(Node *x, void *ctx) {
   return x;
 }
 
-Node *xf_epilogue(Arena *a, const Spectrum *s) {
+/* A device function of n and the spectrum's parameters (and, with an
+ * accumulator, of it first) returning expr rebound to them. */
+static Node *epi_function(Arena *a, const Spectrum *s, const char *name, TypeKind ret,
+                          const Node *expr, bool with_acc, bool uses_n) {
   Loc loc = s->scalar->loc;
   Node *f = node_new(a, ND_FUNC, loc);
-  f->name = "tgm_epilogue";
-  f->ty = type_new(a, TY_RES);
+  f->name = name;
+  f->ty = type_new(a, ret);
   f->spelling = "__device__ __forceinline__";
   Epi e = {.a = a, .s = s};
   e.acc = mk_param(a, s->acc->loc, s->acc->name, type_new(a, TY_ACC), 0);
-  bool clash = strcmp(s->acc->name, "n") == 0;
+  bool clash = with_acc && strcmp(s->acc->name, "n") == 0;
   for (int i = 0; i < s->params.len; i++)
     clash |= strcmp(((SpecParam *)s->params.items[i])->name, "n") == 0;
   e.n = mk_param(a, loc, clash ? "tgm_n" : "n", type_new(a, TY_SIZE), 0);
-  vec_push(a, &f->kids, e.acc);
+  if (with_acc)
+    vec_push(a, &f->kids, e.acc);
   vec_push(a, &f->kids, e.n);
   const Node *fn = s->scalar->fn;
   for (int i = 0; i < fn->kids.len; i++) {
@@ -62,14 +66,31 @@ Node *xf_epilogue(Arena *a, const Spectrum *s) {
     vec_push(a, &f->kids, np);
   }
   f->body = mk_block(a, loc);
-  if (!s->epilogue_uses_n) { /* (void)n; */
+  if (!uses_n) { /* (void)n; */
     Node *cast = node_new(a, ND_CAST, loc);
     cast->ty = type_new(a, TY_VOID);
     cast->lhs = mk_var(a, loc, e.n);
     block_add(a, f->body, mk_expr(a, cast));
   }
-  Node *value = s->epilogue ? node_rewrite(node_clone(a, s->epilogue), rebind, &e)
-                            : mk_var(a, loc, e.acc);
+  Node *value = expr ? node_rewrite(node_clone(a, expr), rebind, &e) : mk_var(a, loc, e.acc);
   block_add(a, f->body, mk_return(a, loc, value));
   return f;
+}
+
+Node *xf_epilogue(Arena *a, const Spectrum *s) {
+  return epi_function(a, s, "tgm_epilogue", TY_RES, s->epilogue, true, s->epilogue_uses_n);
+}
+
+static bool reads_size(Node *n, void *ctx) {
+  if (n->kind == ND_METHOD && strcmp(n->name, "Size") == 0)
+    *(bool *)ctx = true;
+  return true;
+}
+
+Node *xf_start(Arena *a, const Spectrum *s) {
+  if (!s->start)
+    return NULL;
+  bool uses_n = false;
+  node_walk(s->start, reads_size, &uses_n);
+  return epi_function(a, s, "tgm_start", TY_ACC, s->start, false, uses_n);
 }

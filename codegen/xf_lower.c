@@ -400,6 +400,7 @@ void pass_lower(Ctx *ctx, Composition *c) {
   c->reference_fn = lower_codelet(ctx, spec, c->scalar, LOWER_REFERENCE,
                                   arena_printf(a, "%s_reference", name), &why, &loc);
   c->epilogue_fn = xf_epilogue(a, spec);
+  c->start_fn = spec->acc_float ? xf_start(a, spec) : NULL;
   if (spec->inputs.len > 1)
     c->thread_vec_why = arena_printf(a,
                                      "vector loads need one alignment for every input, and "

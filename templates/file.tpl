@@ -163,6 +163,13 @@ __device__ __forceinline__ A tgm_warp_reduce(A v) {
 // The epilogue: the result from the whole input's accumulated value.
 
 {{epilogue_fn}}
+{{?start_fn}}
+
+// The accumulator's start, which the epilogue folds in: its size widens a
+// float sum's rounding bound (the reference kernel's).
+
+{{start_fn}}
+{{/start_fn}}
 
 // The scalar codelet as written, run by one thread over the whole input:
 // the reference every variant is checked against (tgm-gen --check).
