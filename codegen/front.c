@@ -524,6 +524,7 @@ typedef struct {
   CXTranslationUnit tu;
   PtrVec bindings; /* Binding *: clang declarations -> our ND_DECL/ND_PARAM */
   bool failed;
+  bool helper;    /* converting a helper function's body, not a codelet's */
   int depth;      /* statements and expressions being converted, nested */
   bool deep_said; /* the nesting error is given once */
 } Conv;
@@ -1362,10 +1363,18 @@ static Node *conv_var(Conv *cv, CXCursor c) {
      an alias hid them (probe13 C5: "cannot find how codelet combines";
      probe12 E2: a shared array written through p got no barrier) */
   enum CXTypeKind tk = clang_getCanonicalType(t).kind;
-  if (tk == CXType_LValueReference || tk == CXType_RValueReference || tk == CXType_Pointer) {
+  bool ref = tk == CXType_LValueReference || tk == CXType_RValueReference;
+  /* in a helper, a pointer is emitted as written and a const reference read
+     as a copy; a reference written through would be a copy too (probe14) */
+  if ((!cv->helper && (ref || tk == CXType_Pointer)) ||
+      (ref && !clang_isConstQualifiedType(clang_getPointeeType(t)))) {
     diag_error(cv->ctx->diag, n->loc,
-               "'%s' is a %s: tgm reads a codelet's combines, shared memory and barriers by "
-               "the variables' own names, through no alias; use the variable itself",
+               cv->helper ? "'%s' is a %s that is not const: tgm writes a helper's locals as "
+                            "values, where a write through it would be lost; use the variable "
+                            "itself"
+                          : "'%s' is a %s: tgm reads a codelet's combines, shared memory and "
+                            "barriers by the variables' own names, through no alias; use the "
+                            "variable itself",
                n->name, tk == CXType_Pointer ? "pointer" : "reference");
     cv->failed = true;
   }
@@ -1496,8 +1505,14 @@ static Node *conv_block(Conv *cv, CXCursor c) {
     if (only_type_names(cs.items[i]))
       continue;
     Node *s = conv_stmt(cv, cs.items[i]);
-    if (s)
+    if (s && s->kind == ND_BLOCK && clang_getCursorKind(cs.items[i]) == CXCursor_DeclStmt) {
+      /* `const unsigned tid = ..., two = 2;`: declarations of this block,
+         not of a block of their own (probe14: undeclared after it) */
+      for (int k = 0; k < s->kids.len; k++)
+        vec_push(cv->arena, &n->kids, s->kids.items[k]);
+    } else if (s) {
       vec_push(cv->arena, &n->kids, s);
+    }
   }
   free(cs.items);
   return n;
@@ -1597,7 +1612,19 @@ static void conv_params_body(Conv *cv, const Cursors *cs, Node *n) {
     if (k == CXCursor_ParmDecl) {
       Node *p = node_new(a, ND_PARAM, loc_of(cv, cs->items[i]));
       p->name = take_string(a, clang_getCursorSpelling(cs->items[i]));
-      p->ty = conv_type(cv, clang_getCursorType(cs->items[i]));
+      CXType t = clang_getCursorType(cs->items[i]);
+      p->ty = conv_type(cv, t);
+      /* `void fix(T &x)` was emitted `void fix(T x)`, its writes lost
+         (probe14: a silent wrong answer); a const one reads alike */
+      enum CXTypeKind tk = clang_getCanonicalType(t).kind;
+      if ((tk == CXType_LValueReference || tk == CXType_RValueReference) &&
+          !clang_isConstQualifiedType(clang_getPointeeType(t))) {
+        diag_error(cv->ctx->diag, p->loc,
+                   "parameter '%s' is a reference that is not const: tgm passes parameters by "
+                   "value; return the new value instead ('T f(T x) { ...; return x; }')",
+                   p->name);
+        cv->failed = true;
+      }
       bind(cv, cs->items[i], p);
       vec_push(a, &n->kids, p);
     } else if (k == CXCursor_CompoundStmt) {
@@ -1675,7 +1702,9 @@ static Node *conv_helper(Conv *cv, CXCursor fn) {
   Node *n = node_new(a, ND_FUNC, loc_of(cv, fn));
   n->name = take_string(a, clang_getCursorSpelling(fn));
   n->ty = conv_type(cv, clang_getCursorResultType(fn));
+  cv->helper = true; /* a helper's own locals may alias: they are emitted as written */
   conv_params_body(cv, &cs, n);
+  cv->helper = false;
   free(cs.items);
   return n;
 }

@@ -1260,8 +1260,8 @@ static const char *identity_hint(Check *ck, const Node *d, Op op) {
     return ": not an element, which a thread's part may not have (an empty part reads past "
            "it) and which the fold would take twice (a sum counts it twice)";
   if (!ck->cd->coop && float_into_integer(ck, d))
-    return ": not a floating-point value, which converts to an integer only within the "
-           "integer's range (-INFINITY is outside every one)";
+    return ": not a floating-point value, which C++ cuts to an integer, and leaves undefined "
+           "outside the integer's range (-INFINITY); write the integer";
   return "";
 }
 
@@ -1299,7 +1299,8 @@ static void check_accumulator(Check *ck) {
         !(cd->coop && reads_input(d->init, cd->op)) && !starts_elsewhere(ck, d))
       error(ck, d->init ? d->init->loc : d->loc,
             "accumulator '%s' must start from %s, the identity of '%s'%s%s", d->name, want,
-            op_name(cd->op), cd->coop ? "" : ", or from a value the return could use",
+            op_name(cd->op),
+            cd->coop || d->ty->kind == TY_ARG ? "" : ", or from a value the return could use",
             identity_hint(ck, d, cd->op));
     return;
   }
@@ -1633,14 +1634,16 @@ static void name_untagged(Ctx *ctx, Program *prog) {
  * does not compile (probe12 B3, B4): why it may not be one, or NULL. */
 static const char *tag_clash(Arena *a, const char *tag) {
   static const char *const suffixes[] = {"_shfl", "_redux", "_fold", "_group",
-                                         "_vec",  "_rows",  "_cols"};
+                                         "_vec",  "_rows",  "_cols", "_pass2"};
   if (strcmp(tag, "reference") == 0)
     return "tgm's reference function is NAME_reference";
   size_t n = strlen(tag);
   for (size_t i = 0; i < COUNT_OF(suffixes); i++) {
     size_t k = strlen(suffixes[i]);
     if (n > k && strcmp(tag + n - k, suffixes[i]) == 0)
-      return arena_printf(a, "tgm names a codelet's other forms by adding '%s' to its tag",
+      return arena_printf(a,
+                          "tgm's own names end in '%s' (a codelet's other forms, a kernel's "
+                          "second pass)",
                           suffixes[i]);
   }
   for (int e = 0; e < ET_COUNT; e++)
