@@ -137,7 +137,8 @@ static bool find_uniform_loops(Node *n, void *ctx) {
 typedef struct {
   Barrier *b;
   const Node *body;
-  PtrVec cand; /* Node *: ND_DECL */
+  PtrVec cand;  /* Node *: ND_DECL */
+  PtrVec depth; /* (intptr_t): the divergent conditions around each candidate's declaration */
   bool dropped, jumps;
 } Locals;
 
@@ -147,70 +148,88 @@ static void drop(Locals *l, const Node *decl) {
   for (int i = 0; i < l->cand.len; i++)
     if (l->cand.items[i] == decl) {
       l->cand.items[i] = l->cand.items[--l->cand.len];
+      l->depth.items[i] = l->depth.items[--l->depth.len];
       l->dropped = true;
       return;
     }
 }
 
+/* How many divergent conditions are around the declaration of candidate decl. */
+static int decl_depth(const Locals *l, const Node *decl) {
+  for (int i = 0; i < l->cand.len; i++)
+    if (l->cand.items[i] == decl)
+      return (int)(intptr_t)l->depth.items[i];
+  return 0;
+}
+
 static bool find_cands(Node *n, void *ctx) {
   Locals *l = ctx;
   if (n->kind == ND_DECL && !(n->qual & Q_SHARED) && n->ty && type_is_integer(n->ty) &&
-      !n->kids.len)
+      !n->kids.len) {
     vec_push(l->b->a, &l->cand, n);
+    vec_push(l->b->a, &l->depth, (void *)(intptr_t)0);
+  }
   if (n->kind == ND_BREAK || n->kind == ND_CONTINUE ||
       (n->kind == ND_RETURN && !vec_has(&l->body->kids, n))) /* the last return is no jump */
     l->jumps = true;
   return true;
 }
 
-/* Drops the candidates written where not every thread runs (divergent) or
- * with a value that is not uniform. */
-static void scan_writes(Locals *l, Node *n, bool divergent) {
+/* Drops the candidates written where not every thread that declared them
+ * runs (under more divergent conditions than the declaration: depth counts
+ * them) or with a value that is not uniform. A local declared inside `if
+ * (VectorId() == 0)` and stepped there alike is uniform to the threads
+ * that run it (probe14: a while tree in warp 0). */
+static void scan_writes(Locals *l, Node *n, int depth) {
   if (!n)
     return;
   Barrier *b = l->b;
   switch (n->kind) {
   case ND_IF:
-    scan_writes(l, n->cond, divergent);
-    divergent |= uniformity(b, n->cond) != U_BLOCK;
-    scan_writes(l, n->then, divergent);
-    scan_writes(l, n->els, divergent);
+    scan_writes(l, n->cond, depth);
+    depth += uniformity(b, n->cond) != U_BLOCK;
+    scan_writes(l, n->then, depth);
+    scan_writes(l, n->els, depth);
     return;
   case ND_FOR:
   case ND_WHILE:
   case ND_DO:
-    scan_writes(l, n->init, divergent);
-    divergent |= uniformity(b, n->cond) != U_BLOCK;
-    scan_writes(l, n->cond, divergent);
-    scan_writes(l, n->inc, divergent);
-    scan_writes(l, n->body, divergent);
+    scan_writes(l, n->init, depth);
+    depth += uniformity(b, n->cond) != U_BLOCK;
+    scan_writes(l, n->cond, depth);
+    scan_writes(l, n->inc, depth);
+    scan_writes(l, n->body, depth);
     return;
   case ND_DECL:
-    if (is_cand(l, n) && (divergent || (n->init && uniformity(b, n->init) != U_BLOCK)))
+    for (int i = 0; i < l->cand.len; i++)
+      if (l->cand.items[i] == n)
+        l->depth.items[i] = (void *)(intptr_t)depth;
+    if (is_cand(l, n) && n->init && uniformity(b, n->init) != U_BLOCK)
       drop(l, n);
-    scan_writes(l, n->init, divergent);
+    scan_writes(l, n->init, depth);
     return;
   case ND_ASSIGN:
     if (n->lhs && n->lhs->kind == ND_VAR && is_cand(l, n->lhs->decl) &&
-        (divergent || uniformity(b, n->rhs) != U_BLOCK))
+        (depth > decl_depth(l, n->lhs->decl) || uniformity(b, n->rhs) != U_BLOCK))
       drop(l, n->lhs->decl);
-    scan_writes(l, n->rhs, divergent);
+    scan_writes(l, n->rhs, depth);
     return;
   case ND_UNARY:
     if ((n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC || n->op == OP_POSTDEC) &&
-        n->lhs && n->lhs->kind == ND_VAR && is_cand(l, n->lhs->decl) && divergent)
+        n->lhs && n->lhs->kind == ND_VAR && is_cand(l, n->lhs->decl) &&
+        depth > decl_depth(l, n->lhs->decl))
       drop(l, n->lhs->decl);
-    scan_writes(l, n->lhs, divergent);
+    scan_writes(l, n->lhs, depth);
     return;
   default:
-    scan_writes(l, n->lhs, divergent);
-    scan_writes(l, n->rhs, divergent);
-    scan_writes(l, n->cond, divergent);
-    scan_writes(l, n->then, divergent);
-    scan_writes(l, n->els, divergent);
-    scan_writes(l, n->body, divergent);
+    scan_writes(l, n->lhs, depth);
+    scan_writes(l, n->rhs, depth);
+    scan_writes(l, n->cond, depth);
+    scan_writes(l, n->then, depth);
+    scan_writes(l, n->els, depth);
+    scan_writes(l, n->body, depth);
     for (int i = 0; i < n->kids.len; i++)
-      scan_writes(l, n->kids.items[i], divergent);
+      scan_writes(l, n->kids.items[i], depth);
     return;
   }
 }
@@ -227,7 +246,7 @@ static void find_uniform_locals(Barrier *b, Node *body) {
     for (int i = 0; i < l.cand.len; i++)
       if (!is_uniform_var(b, l.cand.items[i]))
         vec_push(b->a, &b->uniform_vars, l.cand.items[i]);
-    scan_writes(&l, body, false);
+    scan_writes(&l, body, 0);
   } while (l.dropped);
   b->uniform_vars.len = base;
   for (int i = 0; i < l.cand.len; i++)

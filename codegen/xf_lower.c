@@ -275,6 +275,42 @@ static Node *inline_fixed(Node *n, void *ctx) {
   return mk_value_as(lw->a, n->loc, v, n->decl->ty, lw->spec->elem);
 }
 
+/* Block level, lowered: a local set once to the thread's, lane's or warp's
+ * index (`const unsigned tid = vthread.ThreadId();`, `wid = VectorId()`)
+ * is that built-in at each use, so that barrier insertion sees `tmp[tid]`
+ * as the thread's own slot and `if (wid == 0)` as warp 0's (probe14: the
+ * same tree refused with `wid`, accepted with VectorId()). */
+typedef struct {
+  Arena *a;
+  Node *body;
+  PtrVec decls; /* Node *: ND_DECL, each with an ND_GPU init */
+} GpuLocals;
+
+static const Node *gpu_index(const Node *n) {
+  while (n && n->kind == ND_CAST)
+    n = n->lhs;
+  return n && (node_is_gpu(n, "tid") || node_is_gpu(n, "lane") || node_is_gpu(n, "warp")) ? n
+                                                                                          : NULL;
+}
+
+static bool find_gpu_locals(Node *n, void *ctx) {
+  GpuLocals *g = ctx;
+  if (n->kind == ND_DECL && !(n->qual & Q_SHARED) && n->ty && type_is_integer(n->ty) &&
+      n->ty->kind != TY_BOOL && !type_narrow_bits(n->ty) && gpu_index(n->init) &&
+      !node_assigned_in(g->body, n))
+    vec_push(g->a, &g->decls, n);
+  return true;
+}
+
+static Node *inline_gpu_locals(Node *n, void *ctx) {
+  GpuLocals *g = ctx;
+  if (n->kind == ND_DECL && vec_has(&g->decls, n))
+    return NULL; /* the declaration goes: its uses are the built-in */
+  if (n->kind == ND_VAR && n->decl && vec_has(&g->decls, n->decl))
+    return node_clone(g->a, gpu_index(n->decl->init));
+  return n;
+}
+
 /* Block level: the transform of the thread's element is the thread's value.
  * A true-or-false transform (a count: `accum += in[i] > t;`) adds 1 or 0,
  * which a cooperative codelet may spell `in[tid] > t ? 1 : 0`: that whole
@@ -366,6 +402,12 @@ Node *lower_codelet(Ctx *ctx, const Spectrum *spec, const Codelet *cd, LowerLeve
     }
   }
   f->body = node_rewrite(fn->body, lower_node, &lw);
+  if (block) {
+    GpuLocals g = {.a = a, .body = f->body};
+    node_walk(f->body, find_gpu_locals, &g);
+    if (g.decls.len)
+      f->body = node_rewrite(f->body, inline_gpu_locals, &g);
+  }
   node_walk(f->body, leftover, &lw);
   if (block) { /* a block-level codelet combines the threads' values: it must read them */
     node_walk(f->body, uses_value, &lw);
