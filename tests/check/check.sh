@@ -240,6 +240,13 @@ all_right start_sum.tgm i32 ssum_i32 2
 all_right start_sum.tgm i32 ssum_i32_cols 2 --cols
 grep -q '"epilogue": "1 + accum",' "$work/ssum_i32/ssum_i32.json" ||
   fail "start_sum: the start 1 is not added once, in the return"
+all_right start_sum.tgm f32 ssum_f32_rows 3 --rows
+# a start converted to the accumulator's type as its declaration converts it
+all_right start_wide.tgm i32 swide_i32 15
+grep -q '"epilogue": "((int)t + acc) / 2",' "$work/swide_i32/swide_i32.json" ||
+  fail "start_wide: the start is not converted to the accumulator's type"
+# the thread, lane and warp indices in locals; a while tree in warp 0
+all_right warp_locals.tgm i32 wloc_i32 8
 all_right epilogue_unsigned.tgm i32 etu_i32 15
 grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
   fail "epilogue_unsigned: the quotient is not cast back to unsigned"
