@@ -212,6 +212,11 @@ __device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_de
   return m;
 }
 {{/bound_sum}}
+{{?bound}}
+// A NaN, where an epilogue leaves its domain (an integer is never one; a
+// template, so that no compiler calls the integer's self-comparison pointless).
+template <typename X> __device__ __forceinline__ bool tgm_is_nan(X x) { return x != x; }
+{{/bound}}
 {{unused}}__global__ void tgm_reference_kernel({{in_decls}}, tgm_size n, R *out{{param_decls}}) {
   __shared__ A part[TGM_REFERENCE_PARTS];
 {{?bound_sum}}
@@ -258,7 +263,7 @@ __device__ double tgm_magnitude({{in_decls}}, tgm_size lo, tgm_size hi{{param_de
   // value inside the interval, not at an end, when the interval holds 0
   if (acc - b < 0 && acc + b > 0) {
     const R z = tgm_epilogue((A)0, n{{param_args}}), l = lo < hi ? lo : hi, h = lo < hi ? hi : lo;
-    if (z == z && l == l && h == h) {
+    if (!tgm_is_nan(z) && !tgm_is_nan(l) && !tgm_is_nan(h)) {
       lo = z < l ? z : l;
       hi = z > h ? z : h;
     }
