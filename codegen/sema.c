@@ -1516,6 +1516,27 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
     }
   }
 
+  /* a scalar codelet's second loop (`for (j < 3) acc /= 2;` after the one
+     over its input): spectrum.c says a scalar codelet has one, but the
+     combine checks below spoke first ("'/' cannot combine": probe13 C4) */
+  const Node *loop = NULL, *again = NULL;
+  bool parallel = false; /* a Vector or a Map: not a scalar codelet */
+  for (int i = 0; fn->body && i < fn->body->kids.len; i++) {
+    const Node *k = fn->body->kids.items[i];
+    parallel |= k->kind == ND_DECL && k->ty && (k->ty->kind == TY_VECTOR || k->ty->kind == TY_MAP);
+    if (k->kind == ND_FOR || k->kind == ND_WHILE || k->kind == ND_DO) {
+      again = loop && !again ? k : again;
+      loop = loop ? loop : k;
+    }
+  }
+  if (again && !parallel) {
+    error(&ck, again->loc,
+          "a scalar codelet has one loop over its input; this is a second (the first at line "
+          "%d): what is done with the result after the loop goes into the return ('return "
+          "acc / 8;')",
+          loop->loc.line);
+    return;
+  }
   node_walk(fn->body, find_loop_vars, &ck);
   node_walk(fn->body, find_returned, &ck);
   fn->body = node_rewrite(fn->body, desugar_increment, &ck);
