@@ -1601,7 +1601,28 @@ static void check_codelet(Ctx *ctx, Codelet *cd, ElemType elem, const PtrVec *he
       for (int i = 0; at && at->rhs && at->rhs->kind == ND_CALL && i < helpers->len; i++)
         if (!strcmp(((const Node *)helpers->items[i])->name, at->rhs->name))
           call = at->rhs;
-      if (at)
+      /* std::min<float>(acc, x) of a double acc: the named type converts the
+         accumulator itself at each step (probe14 11) */
+      const Node *named = at && at->rhs && at->rhs->kind == ND_COND && at->rhs->name &&
+                                  !strncmp(at->rhs->name, "std::", 5)
+                              ? at->rhs
+                              : NULL;
+      const Node *conv = named && named->then && named->then->kind == ND_CAST &&
+                                 node_is_var(named->then->lhs, at->lhs->decl)
+                             ? named->then
+                         : named && named->els && named->els->kind == ND_CAST &&
+                                 node_is_var(named->els->lhs, at->lhs->decl)
+                             ? named->els
+                             : NULL;
+      if (conv)
+        error(&ck, at->loc,
+              "%s<%s>(%s, ...) converts the accumulator '%s' to %s at every step, which no "
+              "split of the loop repeats; name the accumulator's type (%s<%s>) or leave the "
+              "type out",
+              named->name, type_str(ck.ctx->arena, conv->ty), at->lhs->name, at->lhs->name,
+              type_str(ck.ctx->arena, conv->ty), named->name,
+              type_str(ck.ctx->arena, at->lhs->decl->ty));
+      else if (at)
         error(&ck, at->loc,
               "'%s' is updated here from its own value in a way tgm cannot split into "
               "partial results%s%s%s: %s",
