@@ -115,6 +115,24 @@ const Node *node_assigned_in(Node *n, const Node *decl) {
   return as.where;
 }
 
+static bool find_shared_combine(Node *n, void *ctx) {
+  const Node **at = ctx;
+  const Node *d = n->kind == ND_ASSIGN && n->lhs && n->lhs->kind == ND_INDEX && n->lhs->lhs &&
+                          n->lhs->lhs->kind == ND_VAR
+                      ? n->lhs->lhs->decl
+                      : NULL;
+  if (!*at && d && (d->qual & Q_SHARED) && (n->op != OP_NONE || node_reads(n->rhs, d)))
+    *at = n;
+  return !*at;
+}
+
+const Node *node_shared_combine_in(Node *n) {
+  const Node *at = NULL;
+  if (n)
+    node_walk(n, find_shared_combine, &at);
+  return at;
+}
+
 typedef struct {
   Node *body;
   bool ok;

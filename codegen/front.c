@@ -1338,6 +1338,14 @@ static Attrs read_attrs(Conv *cv, const Cursors *cs, size_t lo, size_t hi) {
   return at;
 }
 
+/* A reference that is not const (`T &x`): tgm writes values, so a write
+ * through one would be lost (a helper's parameter, a local). */
+static bool writable_reference(CXType t) {
+  enum CXTypeKind k = clang_getCanonicalType(t).kind;
+  return (k == CXType_LValueReference || k == CXType_RValueReference) &&
+         !clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
 static Node *conv_var(Conv *cv, CXCursor c) {
   Arena *a = cv->arena;
   Node *n = node_new(a, ND_DECL, loc_of(cv, c));
@@ -1366,8 +1374,7 @@ static Node *conv_var(Conv *cv, CXCursor c) {
   bool ref = tk == CXType_LValueReference || tk == CXType_RValueReference;
   /* in a helper, a pointer is emitted as written and a const reference read
      as a copy; a reference written through would be a copy too (probe14) */
-  if ((!cv->helper && (ref || tk == CXType_Pointer)) ||
-      (ref && !clang_isConstQualifiedType(clang_getPointeeType(t)))) {
+  if ((!cv->helper && (ref || tk == CXType_Pointer)) || writable_reference(t)) {
     diag_error(cv->ctx->diag, n->loc,
                cv->helper ? "'%s' is a %s that is not const: tgm writes a helper's locals as "
                             "values, where a write through it would be lost; use the variable "
@@ -1616,9 +1623,7 @@ static void conv_params_body(Conv *cv, const Cursors *cs, Node *n) {
       p->ty = conv_type(cv, t);
       /* `void fix(T &x)` was emitted `void fix(T x)`, its writes lost
          (probe14: a silent wrong answer); a const one reads alike */
-      enum CXTypeKind tk = clang_getCanonicalType(t).kind;
-      if ((tk == CXType_LValueReference || tk == CXType_RValueReference) &&
-          !clang_isConstQualifiedType(clang_getPointeeType(t))) {
+      if (writable_reference(t)) {
         diag_error(cv->ctx->diag, p->loc,
                    "parameter '%s' is a reference that is not const: tgm passes parameters by "
                    "value; return the new value instead ('T f(T x) { ...; return x; }')",

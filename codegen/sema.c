@@ -1224,11 +1224,8 @@ static bool float_into_integer(const Check *ck, const Node *d) {
   const Node *e = d->init;
   while (e && e->kind == ND_CAST && e->lhs)
     e = e->lhs;
-  TypeKind k = d->ty ? type_concrete(d->ty, ck->elem) : TY_VOID;
   TypeKind f = e && e->ty ? type_concrete(e->ty, ck->elem) : TY_VOID;
-  bool integer = k == TY_BOOL || k == TY_INT || k == TY_UINT || k == TY_LONG || k == TY_ULONG ||
-                 (d->ty && type_narrow_bits(d->ty) != 0);
-  return integer && (f == TY_FLOAT || f == TY_DOUBLE);
+  return int_bits(d->ty, ck->elem) != 0 && (f == TY_FLOAT || f == TY_DOUBLE);
 }
 
 /* Why a start that looks right is not the identity. */
@@ -1413,22 +1410,9 @@ static bool find_replace(Node *n, void *p) {
   return true;
 }
 
-/* `sdata[tid] = sdata[tid] + sdata[tid + s];`, `sdata[tid] += ...`: a
- * combine made in a shared array itself (probe12 C2, D3). */
-static bool find_shared_combine(Node *n, void *ctx) {
-  const Node **at = ctx;
-  if (*at || n->kind != ND_ASSIGN || !n->lhs || n->lhs->kind != ND_INDEX)
-    return !*at;
-  const Node *d = lvalue_decl(n->lhs);
-  if (d && (d->qual & Q_SHARED) && (n->op != OP_NONE || node_reads(n->rhs, d)))
-    *at = n;
-  return !*at;
-}
-
 static bool combine_not_found_why(Check *ck, Node *fn, const PtrVec *helpers) {
-  const Node *shared = NULL;
-  if (ck->cd->coop)
-    node_walk(fn->body, find_shared_combine, &shared);
+  /* sdata[tid] = sdata[tid] + sdata[tid + s] (probe12 C2) */
+  const Node *shared = ck->cd->coop ? node_shared_combine_in(fn->body) : NULL;
   if (shared) {
     error(ck, shared->loc,
           "this combines in shared memory ('%s'): tgm reads a cooperative codelet's combine "

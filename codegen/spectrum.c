@@ -790,6 +790,7 @@ static void fold_start(Derive *dv, Node *ret) {
     return;
   ret->lhs = node_rewrite(ret->lhs, start_first, dv);
   dv->s->start = node_rewrite(node_clone(dv->ctx->arena, d->init), inline_locals, dv);
+  node_walk(dv->s->start, uses_size, &dv->s->start_uses_n);
   d->init = mk_identity(dv->ctx->arena, d->init->loc, dv->cd->op);
   d->init->ty = d->ty;
 }
@@ -852,12 +853,7 @@ static void derive(Derive *dv) {
       vec_push(a, &dv->locals, st);
       break;
     case ND_FOR:
-      if (loop)
-        fail(dv, st->loc,
-             "a scalar codelet has one loop over its input; this is a second (first "
-             "at line %d)",
-             loop->loc.line);
-      loop = st;
+      loop = st; /* the one: sema.c check_codelet refuses a second */
       break;
     case ND_RETURN: ret = st; break;
     case ND_NULL: break;

@@ -253,6 +253,11 @@ bool node_reads(Node *n, const Node *decl);
 Node **node_combine_operand(Node *as, const Node *acc);
 /* The assignment (=, op=, ++, --) of decl below n, or NULL. */
 const Node *node_assigned_in(Node *n, const Node *decl);
+/* The first combine below n made in a shared array itself (`a[tid] +=
+ * a[tid + s]`, `a[tid] = a[tid] + a[tid + s]`: an assignment to an element
+ * of a __shared array, compound or reading that array), or NULL. sema.c and
+ * xf_barrier.c say what to write instead. */
+const Node *node_shared_combine_in(Node *n);
 /* Is decl a local of body set once (initialised, never assigned) from
  * constants, scalar parameters and such locals (`const T k = 2;`, `T twice
  * = scale * k;`)? It is the same wherever it is read: the scalar codelet's
@@ -420,6 +425,7 @@ typedef struct Spectrum {
   const char *transform_text; /* as printed, for the manifest: in[i] * in[i] */
   Node *epilogue;             /* the returned expression of the accumulator, or NULL */
   Node *start; /* a start other than the identity, folded into the return (fold_start), or NULL */
+  bool start_uses_n;
   const char *epilogue_text; /* NULL, or e.g. acc / len */
   bool epilogue_uses_n;
   bool indexed;  /* the transform uses in.Index(i), an element's index in the whole input */

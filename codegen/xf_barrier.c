@@ -467,32 +467,21 @@ static void append(Barrier *b, Accesses *to, const Accesses *from) {
     acc_push(b, to, from->items[i]);
 }
 
-/* `a[tid] += a[tid + s]`: a shared array read and written in one step
- * (Harris's in-place tree: probe12 D3), where tgm cannot part the read from
- * the write. */
-static bool find_inplace(Node *n, void *ctx) {
-  const Node **at = ctx;
-  if (!*at && n->kind == ND_ASSIGN && n->lhs && n->lhs->kind == ND_INDEX && n->lhs->lhs &&
-      n->lhs->lhs->kind == ND_VAR && n->lhs->lhs->decl && (n->lhs->lhs->decl->qual & Q_SHARED) &&
-      (n->op != OP_NONE || node_reads(n->rhs, n->lhs->lhs->decl)))
-    *at = n;
-  return !*at;
-}
-
 /* One statement, as a unit: its accesses, a barrier before it if needed. */
 static void unit(Barrier *b, Node *s, Exec exec, Accesses *pending) {
   Accesses now = {0};
   Collect c = {.b = b, .out = &now, .exec = exec};
   collect(&c, s);
   if (internal_conflict(&now)) {
-    const Node *at = NULL;
-    node_walk(s, find_inplace, &at);
+    /* Harris's in-place tree, a[tid] += a[tid + s] (probe12 D3): tgm cannot
+       part its read from its write */
     fail(b, s->loc,
-         at ? "needs a barrier inside a statement that only some threads run: a step that reads "
-              "a shared array where it writes it ('a[tid] += a[tid + s]') must keep the "
-              "thread's value in a local ('val += a[tid + s]; a[tid] = val;'), so that tgm can "
-              "order the read before the write"
-            : "needs a barrier inside a statement that only some threads run");
+         node_shared_combine_in(s)
+             ? "needs a barrier inside a statement that only some threads run: a step that reads "
+               "a shared array where it writes it ('a[tid] += a[tid + s]') must keep the "
+               "thread's value in a local ('val += a[tid + s]; a[tid] = val;'), so that tgm can "
+               "order the read before the write"
+             : "needs a barrier inside a statement that only some threads run");
   }
   int scope = needed(pending, &now);
   if (scope >= 0)

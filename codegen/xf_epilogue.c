@@ -81,16 +81,7 @@ Node *xf_epilogue(Arena *a, const Spectrum *s) {
   return epi_function(a, s, "tgm_epilogue", TY_RES, s->epilogue, true, s->epilogue_uses_n);
 }
 
-static bool reads_size(Node *n, void *ctx) {
-  if (n->kind == ND_METHOD && strcmp(n->name, "Size") == 0)
-    *(bool *)ctx = true;
-  return true;
-}
-
 Node *xf_start(Arena *a, const Spectrum *s) {
-  if (!s->start)
-    return NULL;
-  bool uses_n = false;
-  node_walk(s->start, reads_size, &uses_n);
-  return epi_function(a, s, "tgm_start", TY_ACC, s->start, false, uses_n);
+  return s->start ? epi_function(a, s, "tgm_start", TY_ACC, s->start, false, s->start_uses_n)
+                  : NULL;
 }

@@ -228,6 +228,13 @@ static bool is_thread_id(const Node *n) {
          strcmp(n->name, "ThreadId") == 0;
 }
 
+/* A local of body that holds an index: declared with a value of an integer
+ * type (not bool), never assigned after. */
+static bool index_local(const Node *d, Node *body) {
+  return d && d->kind == ND_DECL && d->init && d->ty && type_is_integer(d->ty) &&
+         d->ty->kind != TY_BOOL && !node_assigned_in(body, d);
+}
+
 /* vthread.ThreadId(), or a local set once to it (`const unsigned tid =
  * vthread.ThreadId(); ... in[tid]`, CUDA's usual spelling: probe12 D1). ctx:
  * the Lower, whose function the local must not be assigned in. */
@@ -238,9 +245,7 @@ static bool at_thread_id(const Node *index, void *ctx) {
   while (index && index->kind == ND_CAST)
     index = index->lhs;
   const Node *d = index && index->kind == ND_VAR ? index->decl : NULL;
-  return d && d->kind == ND_DECL && is_thread_id(d->init) && d->ty && type_is_integer(d->ty) &&
-         d->ty->kind != TY_BOOL && type_narrow_bits(d->ty) == 0 &&
-         !node_assigned_in(lw->fn->body, d);
+  return index_local(d, lw->fn->body) && is_thread_id(d->init);
 }
 
 static bool is_int_literal(const Node *n, long long v) {
@@ -295,9 +300,7 @@ static const Node *gpu_index(const Node *n) {
 
 static bool find_gpu_locals(Node *n, void *ctx) {
   GpuLocals *g = ctx;
-  if (n->kind == ND_DECL && !(n->qual & Q_SHARED) && n->ty && type_is_integer(n->ty) &&
-      n->ty->kind != TY_BOOL && !type_narrow_bits(n->ty) && gpu_index(n->init) &&
-      !node_assigned_in(g->body, n))
+  if (!(n->qual & Q_SHARED) && index_local(n, g->body) && gpu_index(n->init))
     vec_push(g->a, &g->decls, n);
   return true;
 }
