@@ -20,7 +20,7 @@ void pass_block(Ctx *ctx, Composition *c) {
       continue;
     Node *fn = im->fn;
     const char *why = NULL;
-    Loc loc;
+    Loc loc = {0};
     if (b == B_VA1 || b == B_VA2 || b == B_VA2S)
       xf_satomic(a, fn);
     bool fold = b == B_VW || b == B_VRW, redux = b == B_VR || b == B_VRW;
@@ -39,6 +39,7 @@ void pass_block(Ctx *ctx, Composition *c) {
     if (why) {
       im->fn = NULL;
       im->why = why;
+      im->why_loc = loc;
     } else if (c->rows && fold) { /* RB, RL, RA: a block a row, or a part of one */
       im->group_why = arena_printf(a,
                                    "%s folds a whole block's partials in thread 0, and RW's block "

@@ -305,7 +305,10 @@ void compose_check_empty(Ctx *ctx, Composition *const by[DIALECT_COUNT]) {
       for (int o = 0; o < b; o++)
         dup |= strcmp(c->block[o].why, c->block[b].why) == 0;
       if (!dup)
-        diag_note(ctx->diag, c->block[b].cd ? c->block[b].cd->loc : c->spec->scalar->loc,
+        diag_note(ctx->diag,
+                  c->block[b].why_loc.line ? c->block[b].why_loc
+                  : c->block[b].cd         ? c->block[b].cd->loc
+                                           : c->spec->scalar->loc,
                   "block level %s: %s", block_code((BlockKind)b), c->block[b].why);
     }
     return; /* one dialect's reasons say it */

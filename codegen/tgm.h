@@ -597,6 +597,7 @@ extern const unsigned block_sizes[BLOCK_SIZES]; /* 128, 256, 512, 1024 */
 typedef struct {
   Node *fn;              /* NULL when unavailable */
   const char *why;       /* then: why */
+  Loc why_loc;           /* and where in the codelet, when one statement is (line 0: none) */
   Node *group_fn;        /* --rows: fn for a group of GROUP threads (xf_group.c), or NULL */
   const char *group_why; /* then: why */
   Codelet *cd;

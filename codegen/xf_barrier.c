@@ -39,6 +39,10 @@ typedef struct {
   Node *decl;
   bool write, atomic, own, confined, wsynced;
   Exec exec;
+  /* inside `if (tid < X)` (X a block-uniform variable, `below` its
+   * declaration), an index tid or tid + X: the threads that run it touch
+   * [0, X) and [X, 2X), each slot one thread's, within one statement */
+  const Node *half;
 } Access;
 
 typedef struct {
@@ -276,8 +280,9 @@ typedef struct {
   Barrier *b;
   Accesses *out;
   Exec exec;
-  bool guarded; /* inside `LaneId() + k < Size() ? ... :` */
-  bool write;   /* the node is being assigned to */
+  bool guarded;      /* inside `LaneId() + k < Size() ? ... :` */
+  const Node *below; /* inside `if (ThreadId() < X)`: X's declaration (Access.half) */
+  bool write;        /* the node is being assigned to */
   bool atomic;
 } Collect;
 
@@ -290,11 +295,27 @@ static bool is_lane_guard(const Node *c) {
 
 static void collect(Collect *c, Node *n);
 
+static bool is_var_decl(const Node *n, const Node *decl) {
+  return n && n->kind == ND_VAR && n->decl == decl;
+}
+
+/* `ThreadId() < X` with X a block-uniform variable: X's declaration. */
+static const Node *below_of(Barrier *b, const Node *c) {
+  return c && c->kind == ND_BINARY && c->op == OP_LT && node_is_gpu(c->lhs, "tid") && c->rhs &&
+                 c->rhs->kind == ND_VAR && c->rhs->decl && is_uniform_var(b, c->rhs->decl)
+             ? c->rhs->decl
+             : NULL;
+}
+
 static void record(Collect *c, Node *decl, Node *idx) {
   Access x = {.decl = decl, .write = c->write, .atomic = c->atomic, .exec = c->exec};
   x.own = idx && node_is_gpu(idx, "tid");
   x.confined = x.own || (idx && c->guarded && idx->kind == ND_BINARY && idx->op == OP_ADD &&
                          (node_is_gpu(idx->lhs, "tid") || node_is_gpu(idx->rhs, "tid")));
+  if (c->below && (x.own || (idx && idx->kind == ND_BINARY && idx->op == OP_ADD &&
+                             ((node_is_gpu(idx->lhs, "tid") && is_var_decl(idx->rhs, c->below)) ||
+                              (node_is_gpu(idx->rhs, "tid") && is_var_decl(idx->lhs, c->below))))))
+    x.half = c->below;
   acc_push(c->b, c->out, x);
 }
 
@@ -344,8 +365,11 @@ static void collect(Collect *c, Node *n) {
     Collect t = *c;
     t.exec = exec_under(c->b, c->exec, n->cond, false);
     t.guarded = c->guarded || is_lane_guard(n->cond);
+    t.below = below_of(c->b, n->cond);
+    if (!t.below)
+      t.below = c->below;
     collect(&t, n->then);
-    Collect e = *c;
+    Collect e = *c; /* the else: the threads at or above X (an outer guard's still holds) */
     e.exec = exec_under(c->b, c->exec, n->cond, true);
     collect(&e, n->els);
     return;
@@ -420,11 +444,16 @@ static int needed(const Accesses *pending, const Accesses *now) {
   return scope;
 }
 
-/* Conflicts among the accesses of one unit that no barrier can order. */
+/* Conflicts among the accesses of one unit that no barrier can order. Harris's
+ * in-place step `if (tid < s) a[tid] += a[tid + s]` has none: within it the
+ * threads below s touch a[0, s) and a[s, 2s), each slot one thread's (the
+ * accesses of one half: s is the same for all of them there; between
+ * statements, and iterations, they conflict as any others). */
 static bool internal_conflict(const Accesses *acc) {
   for (int i = 0; i < acc->len; i++)
     for (int j = 0; j < i; j++)
-      if (conflict(&acc->items[j], &acc->items[i]) >= 0)
+      if (conflict(&acc->items[j], &acc->items[i]) >= 0 &&
+          !(acc->items[i].half && acc->items[i].half == acc->items[j].half))
         return true;
   return false;
 }
@@ -473,14 +502,15 @@ static void unit(Barrier *b, Node *s, Exec exec, Accesses *pending) {
   Collect c = {.b = b, .out = &now, .exec = exec};
   collect(&c, s);
   if (internal_conflict(&now)) {
-    /* Harris's in-place tree, a[tid] += a[tid + s] (probe12 D3): tgm cannot
-       part its read from its write */
+    /* an in-place step other than Harris's (probe12 D3, probe16 03): tgm
+       cannot part its read from its write */
     fail(b, s->loc,
          node_shared_combine_in(s)
-             ? "needs a barrier inside a statement that only some threads run: a step that reads "
-               "a shared array where it writes it ('a[tid] += a[tid + s]') must keep the "
-               "thread's value in a local ('val += a[tid + s]; a[tid] = val;'), so that tgm can "
-               "order the read before the write"
+             ? "needs a barrier inside a statement that only some threads run: its threads read "
+               "slots of a shared array that others write in it; tgm orders an in-place step as "
+               "'if (ThreadId() < s) a[ThreadId()] += a[ThreadId() + s];' (s a counter every "
+               "thread steps alike), or with the thread's value in a local ('val += a[tid + s]; "
+               "a[tid] = val;')"
              : "needs a barrier inside a statement that only some threads run");
   }
   int scope = needed(pending, &now);

@@ -465,7 +465,9 @@ void pass_lower(Ctx *ctx, Composition *c) {
     if (!im->cd || im->why)
       continue;
     im->fn = lower_codelet(ctx, spec, im->cd, LOWER_BLOCK, im->fname, &why, &loc);
-    if (!im->fn)
+    if (!im->fn) {
       im->why = arena_printf(a, "codelet '%s' at line %d %s", im->cd->id, loc.line, why);
+      im->why_loc = loc;
+    }
   }
 }

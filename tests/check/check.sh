@@ -247,6 +247,9 @@ grep -q '"epilogue": "((int)t + acc) / 2",' "$work/swide_i32/swide_i32.json" ||
   fail "start_wide: the start is not converted to the accumulator's type"
 # the thread, lane and warp indices in locals; a while tree in warp 0
 all_right warp_locals.tgm i32 wloc_i32 8
+# the textbook in-place tree, if (tid < s) sdata[tid] += sdata[tid + s]: a barrier between the steps
+all_right inplace_tree.tgm i32 ipsum_i32 8
+all_right inplace_tree.tgm f32 ipsum_f32_rows 7 --rows
 all_right epilogue_unsigned.tgm i32 etu_i32 15
 grep -q "return n ? (unsigned)(acc / n) : -1;" "$work/etu_i32/etu_i32.cu" ||
   fail "epilogue_unsigned: the quotient is not cast back to unsigned"
