@@ -232,7 +232,8 @@ static void fill_reference(TplDict *d, Arena *a, const Composition *c) {
 /* The holes that spell the inputs and parameters: `const T *__restrict__ x, ...` */
 static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   const Spectrum *s = c->spec;
-  Buf decls = {0}, host = {0}, args = {0}, checks = {0}, pdecls = {0}, pargs = {0}, cchecks = {0};
+  Buf decls = {0}, host = {0}, args = {0}, checks = {0}, pdecls = {0}, pargs = {0}, cchecks = {0},
+      overlaps = {0};
   tpl_list(d, "inputs");
   for (int i = 0; i < s->inputs.len; i++) {
     const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
@@ -243,6 +244,15 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
                nm);
     buf_printf(&cchecks, "%s(m > 0 && !%s) || tgm_misaligned(%s, sizeof(T))", i ? " || " : "", nm,
                nm);
+    /* d_out inside an input: refused (launch_rule.tpl's tgm_overlaps) */
+    buf_printf(&overlaps,
+               " || tgm_overlaps((unsigned long long)out, %s, (unsigned long long)%s, %s)",
+               c->rows   ? "m * sizeof(R)"
+               : c->cols ? "n * sizeof(R)"
+                         : "sizeof(R)",
+               nm,
+               c->rows || c->cols ? "(m && n ? (m - 1) * ld + n : 0) * sizeof(T)"
+                                  : "n * sizeof(T)");
     tpl_set(tpl_item(d, "inputs"), "name", nm);
   }
   for (int i = 0; i < s->params.len; i++) {
@@ -253,8 +263,9 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   tpl_set(d, "in_decls", arena_strdup(a, decls.data));
   tpl_set(d, "host_in_decls", arena_strdup(a, host.data));
   tpl_set(d, "in_args", arena_strdup(a, args.data));
-  tpl_set(d, "in_checks", arena_strdup(a, checks.data));
-  tpl_set(d, "col_in_checks", arena_strdup(a, cchecks.data)); /* --cols: m rows read */
+  tpl_set(d, "in_checks", arena_printf(a, "%s%s", checks.data, overlaps.data));
+  tpl_set(d, "col_in_checks", /* --cols: m rows read */
+          arena_printf(a, "%s%s", cchecks.data, overlaps.data));
   tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
   tpl_set(d, "param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
   tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
@@ -265,6 +276,7 @@ static void fill_signature(TplDict *d, Arena *a, const Composition *c) {
   buf_free(&args);
   buf_free(&checks);
   buf_free(&cchecks);
+  buf_free(&overlaps);
   buf_free(&pdecls);
   buf_free(&pargs);
 }

@@ -2993,6 +2993,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -3603,7 +3614,7 @@ size_t temp_bytes_max_DT_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3631,7 +3642,7 @@ size_t temp_bytes_max_DT_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3659,7 +3670,7 @@ size_t temp_bytes_max_DT_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3687,7 +3698,7 @@ size_t temp_bytes_max_DT_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3715,7 +3726,7 @@ size_t temp_bytes_max_DT_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3743,7 +3754,7 @@ size_t temp_bytes_max_DT_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3771,7 +3782,7 @@ size_t temp_bytes_max_DT_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3799,7 +3810,7 @@ size_t temp_bytes_max_DT_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3827,7 +3838,7 @@ size_t temp_bytes_max_DT_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3855,7 +3866,7 @@ size_t temp_bytes_max_DT_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3883,7 +3894,7 @@ size_t temp_bytes_max_DT_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3911,7 +3922,7 @@ size_t temp_bytes_max_DT_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3939,7 +3950,7 @@ size_t temp_bytes_max_DT_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3967,7 +3978,7 @@ size_t temp_bytes_max_DT_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3995,7 +4006,7 @@ size_t temp_bytes_max_DT_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4023,7 +4034,7 @@ size_t temp_bytes_max_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4051,7 +4062,7 @@ size_t temp_bytes_max_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4079,7 +4090,7 @@ size_t temp_bytes_max_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4107,7 +4118,7 @@ size_t temp_bytes_max_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4135,7 +4146,7 @@ size_t temp_bytes_max_DS_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4163,7 +4174,7 @@ size_t temp_bytes_max_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4196,7 +4207,7 @@ size_t temp_bytes_max_DS_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4224,7 +4235,7 @@ size_t temp_bytes_max_DS_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4252,7 +4263,7 @@ size_t temp_bytes_max_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4285,7 +4296,7 @@ size_t temp_bytes_max_DS_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4313,7 +4324,7 @@ size_t temp_bytes_max_DS_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4341,7 +4352,7 @@ size_t temp_bytes_max_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4374,7 +4385,7 @@ size_t temp_bytes_max_DS_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4402,7 +4413,7 @@ size_t temp_bytes_max_DS_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4430,7 +4441,7 @@ size_t temp_bytes_max_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4463,7 +4474,7 @@ size_t temp_bytes_max_DS_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4491,7 +4502,7 @@ size_t temp_bytes_max_DS_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4519,7 +4530,7 @@ size_t temp_bytes_max_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4552,7 +4563,7 @@ size_t temp_bytes_max_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4580,7 +4591,7 @@ size_t temp_bytes_max_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4608,7 +4619,7 @@ size_t temp_bytes_max_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4641,7 +4652,7 @@ size_t temp_bytes_max_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4666,7 +4677,7 @@ size_t temp_bytes_max_DTA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4691,7 +4702,7 @@ size_t temp_bytes_max_DTA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4716,7 +4727,7 @@ size_t temp_bytes_max_DTA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4741,7 +4752,7 @@ size_t temp_bytes_max_DTA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4766,7 +4777,7 @@ size_t temp_bytes_max_DTA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4791,7 +4802,7 @@ size_t temp_bytes_max_DTA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4816,7 +4827,7 @@ size_t temp_bytes_max_DTA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4841,7 +4852,7 @@ size_t temp_bytes_max_DTA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4866,7 +4877,7 @@ size_t temp_bytes_max_DTA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4891,7 +4902,7 @@ size_t temp_bytes_max_DTA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4916,7 +4927,7 @@ size_t temp_bytes_max_DTA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4941,7 +4952,7 @@ size_t temp_bytes_max_DTA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4966,7 +4977,7 @@ size_t temp_bytes_max_DTA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4991,7 +5002,7 @@ size_t temp_bytes_max_DTA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5016,7 +5027,7 @@ size_t temp_bytes_max_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5041,7 +5052,7 @@ size_t temp_bytes_max_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5066,7 +5077,7 @@ size_t temp_bytes_max_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5091,7 +5102,7 @@ size_t temp_bytes_max_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5116,7 +5127,7 @@ size_t temp_bytes_max_DSA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5141,7 +5152,7 @@ size_t temp_bytes_max_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5171,7 +5182,7 @@ size_t temp_bytes_max_DSA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5196,7 +5207,7 @@ size_t temp_bytes_max_DSA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5221,7 +5232,7 @@ size_t temp_bytes_max_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5251,7 +5262,7 @@ size_t temp_bytes_max_DSA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5276,7 +5287,7 @@ size_t temp_bytes_max_DSA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5301,7 +5312,7 @@ size_t temp_bytes_max_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5331,7 +5342,7 @@ size_t temp_bytes_max_DSA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5356,7 +5367,7 @@ size_t temp_bytes_max_DSA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5381,7 +5392,7 @@ size_t temp_bytes_max_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5411,7 +5422,7 @@ size_t temp_bytes_max_DSA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5436,7 +5447,7 @@ size_t temp_bytes_max_DSA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5461,7 +5472,7 @@ size_t temp_bytes_max_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5491,7 +5502,7 @@ size_t temp_bytes_max_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5516,7 +5527,7 @@ size_t temp_bytes_max_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5541,7 +5552,7 @@ size_t temp_bytes_max_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5571,7 +5582,7 @@ size_t temp_bytes_max_DTL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5599,7 +5610,7 @@ size_t temp_bytes_max_DTL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5627,7 +5638,7 @@ size_t temp_bytes_max_DTL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5655,7 +5666,7 @@ size_t temp_bytes_max_DTL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5683,7 +5694,7 @@ size_t temp_bytes_max_DTL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5711,7 +5722,7 @@ size_t temp_bytes_max_DTL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5739,7 +5750,7 @@ size_t temp_bytes_max_DTL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5767,7 +5778,7 @@ size_t temp_bytes_max_DTL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5795,7 +5806,7 @@ size_t temp_bytes_max_DTL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5823,7 +5834,7 @@ size_t temp_bytes_max_DTL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5851,7 +5862,7 @@ size_t temp_bytes_max_DTL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5879,7 +5890,7 @@ size_t temp_bytes_max_DTL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5907,7 +5918,7 @@ size_t temp_bytes_max_DTL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5935,7 +5946,7 @@ size_t temp_bytes_max_DTL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5963,7 +5974,7 @@ size_t temp_bytes_max_DTL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5991,7 +6002,7 @@ size_t temp_bytes_max_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6019,7 +6030,7 @@ size_t temp_bytes_max_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6047,7 +6058,7 @@ size_t temp_bytes_max_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6075,7 +6086,7 @@ size_t temp_bytes_max_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6103,7 +6114,7 @@ size_t temp_bytes_max_DSL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6131,7 +6142,7 @@ size_t temp_bytes_max_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6164,7 +6175,7 @@ size_t temp_bytes_max_DSL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6192,7 +6203,7 @@ size_t temp_bytes_max_DSL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6220,7 +6231,7 @@ size_t temp_bytes_max_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6253,7 +6264,7 @@ size_t temp_bytes_max_DSL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6281,7 +6292,7 @@ size_t temp_bytes_max_DSL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6309,7 +6320,7 @@ size_t temp_bytes_max_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6342,7 +6353,7 @@ size_t temp_bytes_max_DSL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6370,7 +6381,7 @@ size_t temp_bytes_max_DSL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6398,7 +6409,7 @@ size_t temp_bytes_max_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6431,7 +6442,7 @@ size_t temp_bytes_max_DSL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6459,7 +6470,7 @@ size_t temp_bytes_max_DSL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6487,7 +6498,7 @@ size_t temp_bytes_max_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6520,7 +6531,7 @@ size_t temp_bytes_max_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6548,7 +6559,7 @@ size_t temp_bytes_max_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6576,7 +6587,7 @@ size_t temp_bytes_max_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6609,7 +6620,7 @@ size_t temp_bytes_max_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6633,7 +6644,7 @@ size_t temp_bytes_max_B1_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6657,7 +6668,7 @@ size_t temp_bytes_max_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6686,7 +6697,7 @@ size_t temp_bytes_max_B1_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6710,7 +6721,7 @@ size_t temp_bytes_max_B1_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6734,7 +6745,7 @@ size_t temp_bytes_max_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6763,7 +6774,7 @@ size_t temp_bytes_max_B1_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6787,7 +6798,7 @@ size_t temp_bytes_max_B1_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6811,7 +6822,7 @@ size_t temp_bytes_max_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6840,7 +6851,7 @@ size_t temp_bytes_max_B1_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6864,7 +6875,7 @@ size_t temp_bytes_max_B1_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6888,7 +6899,7 @@ size_t temp_bytes_max_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6917,7 +6928,7 @@ size_t temp_bytes_max_B1_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6941,7 +6952,7 @@ size_t temp_bytes_max_B1_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6965,7 +6976,7 @@ size_t temp_bytes_max_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6994,7 +7005,7 @@ size_t temp_bytes_max_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7018,7 +7029,7 @@ size_t temp_bytes_max_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_max_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7042,7 +7053,7 @@ size_t temp_bytes_max_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_max_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);

@@ -2975,6 +2975,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -3585,7 +3596,7 @@ size_t temp_bytes_min_DT_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3613,7 +3624,7 @@ size_t temp_bytes_min_DT_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3641,7 +3652,7 @@ size_t temp_bytes_min_DT_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3669,7 +3680,7 @@ size_t temp_bytes_min_DT_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3697,7 +3708,7 @@ size_t temp_bytes_min_DT_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3725,7 +3736,7 @@ size_t temp_bytes_min_DT_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3753,7 +3764,7 @@ size_t temp_bytes_min_DT_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3781,7 +3792,7 @@ size_t temp_bytes_min_DT_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3809,7 +3820,7 @@ size_t temp_bytes_min_DT_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3837,7 +3848,7 @@ size_t temp_bytes_min_DT_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3865,7 +3876,7 @@ size_t temp_bytes_min_DT_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3893,7 +3904,7 @@ size_t temp_bytes_min_DT_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3921,7 +3932,7 @@ size_t temp_bytes_min_DT_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3949,7 +3960,7 @@ size_t temp_bytes_min_DT_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3977,7 +3988,7 @@ size_t temp_bytes_min_DT_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4005,7 +4016,7 @@ size_t temp_bytes_min_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4033,7 +4044,7 @@ size_t temp_bytes_min_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4061,7 +4072,7 @@ size_t temp_bytes_min_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4089,7 +4100,7 @@ size_t temp_bytes_min_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4117,7 +4128,7 @@ size_t temp_bytes_min_DS_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4145,7 +4156,7 @@ size_t temp_bytes_min_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4178,7 +4189,7 @@ size_t temp_bytes_min_DS_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4206,7 +4217,7 @@ size_t temp_bytes_min_DS_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4234,7 +4245,7 @@ size_t temp_bytes_min_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4267,7 +4278,7 @@ size_t temp_bytes_min_DS_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4295,7 +4306,7 @@ size_t temp_bytes_min_DS_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4323,7 +4334,7 @@ size_t temp_bytes_min_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4356,7 +4367,7 @@ size_t temp_bytes_min_DS_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4384,7 +4395,7 @@ size_t temp_bytes_min_DS_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4412,7 +4423,7 @@ size_t temp_bytes_min_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4445,7 +4456,7 @@ size_t temp_bytes_min_DS_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4473,7 +4484,7 @@ size_t temp_bytes_min_DS_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4501,7 +4512,7 @@ size_t temp_bytes_min_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4534,7 +4545,7 @@ size_t temp_bytes_min_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4562,7 +4573,7 @@ size_t temp_bytes_min_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4590,7 +4601,7 @@ size_t temp_bytes_min_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4623,7 +4634,7 @@ size_t temp_bytes_min_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4648,7 +4659,7 @@ size_t temp_bytes_min_DTA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4673,7 +4684,7 @@ size_t temp_bytes_min_DTA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4698,7 +4709,7 @@ size_t temp_bytes_min_DTA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4723,7 +4734,7 @@ size_t temp_bytes_min_DTA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4748,7 +4759,7 @@ size_t temp_bytes_min_DTA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4773,7 +4784,7 @@ size_t temp_bytes_min_DTA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4798,7 +4809,7 @@ size_t temp_bytes_min_DTA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4823,7 +4834,7 @@ size_t temp_bytes_min_DTA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4848,7 +4859,7 @@ size_t temp_bytes_min_DTA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4873,7 +4884,7 @@ size_t temp_bytes_min_DTA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4898,7 +4909,7 @@ size_t temp_bytes_min_DTA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4923,7 +4934,7 @@ size_t temp_bytes_min_DTA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4948,7 +4959,7 @@ size_t temp_bytes_min_DTA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4973,7 +4984,7 @@ size_t temp_bytes_min_DTA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4998,7 +5009,7 @@ size_t temp_bytes_min_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5023,7 +5034,7 @@ size_t temp_bytes_min_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5048,7 +5059,7 @@ size_t temp_bytes_min_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5073,7 +5084,7 @@ size_t temp_bytes_min_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5098,7 +5109,7 @@ size_t temp_bytes_min_DSA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5123,7 +5134,7 @@ size_t temp_bytes_min_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5153,7 +5164,7 @@ size_t temp_bytes_min_DSA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5178,7 +5189,7 @@ size_t temp_bytes_min_DSA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5203,7 +5214,7 @@ size_t temp_bytes_min_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5233,7 +5244,7 @@ size_t temp_bytes_min_DSA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5258,7 +5269,7 @@ size_t temp_bytes_min_DSA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5283,7 +5294,7 @@ size_t temp_bytes_min_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5313,7 +5324,7 @@ size_t temp_bytes_min_DSA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5338,7 +5349,7 @@ size_t temp_bytes_min_DSA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5363,7 +5374,7 @@ size_t temp_bytes_min_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5393,7 +5404,7 @@ size_t temp_bytes_min_DSA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5418,7 +5429,7 @@ size_t temp_bytes_min_DSA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5443,7 +5454,7 @@ size_t temp_bytes_min_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5473,7 +5484,7 @@ size_t temp_bytes_min_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5498,7 +5509,7 @@ size_t temp_bytes_min_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5523,7 +5534,7 @@ size_t temp_bytes_min_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5553,7 +5564,7 @@ size_t temp_bytes_min_DTL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5581,7 +5592,7 @@ size_t temp_bytes_min_DTL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5609,7 +5620,7 @@ size_t temp_bytes_min_DTL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5637,7 +5648,7 @@ size_t temp_bytes_min_DTL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5665,7 +5676,7 @@ size_t temp_bytes_min_DTL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5693,7 +5704,7 @@ size_t temp_bytes_min_DTL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5721,7 +5732,7 @@ size_t temp_bytes_min_DTL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5749,7 +5760,7 @@ size_t temp_bytes_min_DTL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5777,7 +5788,7 @@ size_t temp_bytes_min_DTL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5805,7 +5816,7 @@ size_t temp_bytes_min_DTL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5833,7 +5844,7 @@ size_t temp_bytes_min_DTL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5861,7 +5872,7 @@ size_t temp_bytes_min_DTL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5889,7 +5900,7 @@ size_t temp_bytes_min_DTL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5917,7 +5928,7 @@ size_t temp_bytes_min_DTL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5945,7 +5956,7 @@ size_t temp_bytes_min_DTL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5973,7 +5984,7 @@ size_t temp_bytes_min_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6001,7 +6012,7 @@ size_t temp_bytes_min_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6029,7 +6040,7 @@ size_t temp_bytes_min_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6057,7 +6068,7 @@ size_t temp_bytes_min_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6085,7 +6096,7 @@ size_t temp_bytes_min_DSL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6113,7 +6124,7 @@ size_t temp_bytes_min_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6146,7 +6157,7 @@ size_t temp_bytes_min_DSL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6174,7 +6185,7 @@ size_t temp_bytes_min_DSL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6202,7 +6213,7 @@ size_t temp_bytes_min_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6235,7 +6246,7 @@ size_t temp_bytes_min_DSL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6263,7 +6274,7 @@ size_t temp_bytes_min_DSL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6291,7 +6302,7 @@ size_t temp_bytes_min_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6324,7 +6335,7 @@ size_t temp_bytes_min_DSL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6352,7 +6363,7 @@ size_t temp_bytes_min_DSL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6380,7 +6391,7 @@ size_t temp_bytes_min_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6413,7 +6424,7 @@ size_t temp_bytes_min_DSL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6441,7 +6452,7 @@ size_t temp_bytes_min_DSL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6469,7 +6480,7 @@ size_t temp_bytes_min_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6502,7 +6513,7 @@ size_t temp_bytes_min_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6530,7 +6541,7 @@ size_t temp_bytes_min_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6558,7 +6569,7 @@ size_t temp_bytes_min_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6591,7 +6602,7 @@ size_t temp_bytes_min_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6615,7 +6626,7 @@ size_t temp_bytes_min_B1_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6639,7 +6650,7 @@ size_t temp_bytes_min_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6668,7 +6679,7 @@ size_t temp_bytes_min_B1_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6692,7 +6703,7 @@ size_t temp_bytes_min_B1_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6716,7 +6727,7 @@ size_t temp_bytes_min_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6745,7 +6756,7 @@ size_t temp_bytes_min_B1_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6769,7 +6780,7 @@ size_t temp_bytes_min_B1_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6793,7 +6804,7 @@ size_t temp_bytes_min_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6822,7 +6833,7 @@ size_t temp_bytes_min_B1_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6846,7 +6857,7 @@ size_t temp_bytes_min_B1_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6870,7 +6881,7 @@ size_t temp_bytes_min_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6899,7 +6910,7 @@ size_t temp_bytes_min_B1_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6923,7 +6934,7 @@ size_t temp_bytes_min_B1_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6947,7 +6958,7 @@ size_t temp_bytes_min_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6976,7 +6987,7 @@ size_t temp_bytes_min_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7000,7 +7011,7 @@ size_t temp_bytes_min_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7024,7 +7035,7 @@ size_t temp_bytes_min_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);

@@ -2990,6 +2990,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -3600,7 +3611,7 @@ size_t temp_bytes_min_DT_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3628,7 +3639,7 @@ size_t temp_bytes_min_DT_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3656,7 +3667,7 @@ size_t temp_bytes_min_DT_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3684,7 +3695,7 @@ size_t temp_bytes_min_DT_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3712,7 +3723,7 @@ size_t temp_bytes_min_DT_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3740,7 +3751,7 @@ size_t temp_bytes_min_DT_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3768,7 +3779,7 @@ size_t temp_bytes_min_DT_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3796,7 +3807,7 @@ size_t temp_bytes_min_DT_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3824,7 +3835,7 @@ size_t temp_bytes_min_DT_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3852,7 +3863,7 @@ size_t temp_bytes_min_DT_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3880,7 +3891,7 @@ size_t temp_bytes_min_DT_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3908,7 +3919,7 @@ size_t temp_bytes_min_DT_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3936,7 +3947,7 @@ size_t temp_bytes_min_DT_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3964,7 +3975,7 @@ size_t temp_bytes_min_DT_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3992,7 +4003,7 @@ size_t temp_bytes_min_DT_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4020,7 +4031,7 @@ size_t temp_bytes_min_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4048,7 +4059,7 @@ size_t temp_bytes_min_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4076,7 +4087,7 @@ size_t temp_bytes_min_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4104,7 +4115,7 @@ size_t temp_bytes_min_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4132,7 +4143,7 @@ size_t temp_bytes_min_DS_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4160,7 +4171,7 @@ size_t temp_bytes_min_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4193,7 +4204,7 @@ size_t temp_bytes_min_DS_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4221,7 +4232,7 @@ size_t temp_bytes_min_DS_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4249,7 +4260,7 @@ size_t temp_bytes_min_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4282,7 +4293,7 @@ size_t temp_bytes_min_DS_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4310,7 +4321,7 @@ size_t temp_bytes_min_DS_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4338,7 +4349,7 @@ size_t temp_bytes_min_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4371,7 +4382,7 @@ size_t temp_bytes_min_DS_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4399,7 +4410,7 @@ size_t temp_bytes_min_DS_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4427,7 +4438,7 @@ size_t temp_bytes_min_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4460,7 +4471,7 @@ size_t temp_bytes_min_DS_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4488,7 +4499,7 @@ size_t temp_bytes_min_DS_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4516,7 +4527,7 @@ size_t temp_bytes_min_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4549,7 +4560,7 @@ size_t temp_bytes_min_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4577,7 +4588,7 @@ size_t temp_bytes_min_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4605,7 +4616,7 @@ size_t temp_bytes_min_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4638,7 +4649,7 @@ size_t temp_bytes_min_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4663,7 +4674,7 @@ size_t temp_bytes_min_DTA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4688,7 +4699,7 @@ size_t temp_bytes_min_DTA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4713,7 +4724,7 @@ size_t temp_bytes_min_DTA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4738,7 +4749,7 @@ size_t temp_bytes_min_DTA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4763,7 +4774,7 @@ size_t temp_bytes_min_DTA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4788,7 +4799,7 @@ size_t temp_bytes_min_DTA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4813,7 +4824,7 @@ size_t temp_bytes_min_DTA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4838,7 +4849,7 @@ size_t temp_bytes_min_DTA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4863,7 +4874,7 @@ size_t temp_bytes_min_DTA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4888,7 +4899,7 @@ size_t temp_bytes_min_DTA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4913,7 +4924,7 @@ size_t temp_bytes_min_DTA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4938,7 +4949,7 @@ size_t temp_bytes_min_DTA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4963,7 +4974,7 @@ size_t temp_bytes_min_DTA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4988,7 +4999,7 @@ size_t temp_bytes_min_DTA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5013,7 +5024,7 @@ size_t temp_bytes_min_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5038,7 +5049,7 @@ size_t temp_bytes_min_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5063,7 +5074,7 @@ size_t temp_bytes_min_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5088,7 +5099,7 @@ size_t temp_bytes_min_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5113,7 +5124,7 @@ size_t temp_bytes_min_DSA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5138,7 +5149,7 @@ size_t temp_bytes_min_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5168,7 +5179,7 @@ size_t temp_bytes_min_DSA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5193,7 +5204,7 @@ size_t temp_bytes_min_DSA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5218,7 +5229,7 @@ size_t temp_bytes_min_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5248,7 +5259,7 @@ size_t temp_bytes_min_DSA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5273,7 +5284,7 @@ size_t temp_bytes_min_DSA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5298,7 +5309,7 @@ size_t temp_bytes_min_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5328,7 +5339,7 @@ size_t temp_bytes_min_DSA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5353,7 +5364,7 @@ size_t temp_bytes_min_DSA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5378,7 +5389,7 @@ size_t temp_bytes_min_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5408,7 +5419,7 @@ size_t temp_bytes_min_DSA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5433,7 +5444,7 @@ size_t temp_bytes_min_DSA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5458,7 +5469,7 @@ size_t temp_bytes_min_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5488,7 +5499,7 @@ size_t temp_bytes_min_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5513,7 +5524,7 @@ size_t temp_bytes_min_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5538,7 +5549,7 @@ size_t temp_bytes_min_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5568,7 +5579,7 @@ size_t temp_bytes_min_DTL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5596,7 +5607,7 @@ size_t temp_bytes_min_DTL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5624,7 +5635,7 @@ size_t temp_bytes_min_DTL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5652,7 +5663,7 @@ size_t temp_bytes_min_DTL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5680,7 +5691,7 @@ size_t temp_bytes_min_DTL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5708,7 +5719,7 @@ size_t temp_bytes_min_DTL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5736,7 +5747,7 @@ size_t temp_bytes_min_DTL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5764,7 +5775,7 @@ size_t temp_bytes_min_DTL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5792,7 +5803,7 @@ size_t temp_bytes_min_DTL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5820,7 +5831,7 @@ size_t temp_bytes_min_DTL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5848,7 +5859,7 @@ size_t temp_bytes_min_DTL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5876,7 +5887,7 @@ size_t temp_bytes_min_DTL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5904,7 +5915,7 @@ size_t temp_bytes_min_DTL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5932,7 +5943,7 @@ size_t temp_bytes_min_DTL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5960,7 +5971,7 @@ size_t temp_bytes_min_DTL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5988,7 +5999,7 @@ size_t temp_bytes_min_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6016,7 +6027,7 @@ size_t temp_bytes_min_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6044,7 +6055,7 @@ size_t temp_bytes_min_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6072,7 +6083,7 @@ size_t temp_bytes_min_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6100,7 +6111,7 @@ size_t temp_bytes_min_DSL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6128,7 +6139,7 @@ size_t temp_bytes_min_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6161,7 +6172,7 @@ size_t temp_bytes_min_DSL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6189,7 +6200,7 @@ size_t temp_bytes_min_DSL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6217,7 +6228,7 @@ size_t temp_bytes_min_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6250,7 +6261,7 @@ size_t temp_bytes_min_DSL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6278,7 +6289,7 @@ size_t temp_bytes_min_DSL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6306,7 +6317,7 @@ size_t temp_bytes_min_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6339,7 +6350,7 @@ size_t temp_bytes_min_DSL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6367,7 +6378,7 @@ size_t temp_bytes_min_DSL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6395,7 +6406,7 @@ size_t temp_bytes_min_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6428,7 +6439,7 @@ size_t temp_bytes_min_DSL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6456,7 +6467,7 @@ size_t temp_bytes_min_DSL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6484,7 +6495,7 @@ size_t temp_bytes_min_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6517,7 +6528,7 @@ size_t temp_bytes_min_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6545,7 +6556,7 @@ size_t temp_bytes_min_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6573,7 +6584,7 @@ size_t temp_bytes_min_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6606,7 +6617,7 @@ size_t temp_bytes_min_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6630,7 +6641,7 @@ size_t temp_bytes_min_B1_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6654,7 +6665,7 @@ size_t temp_bytes_min_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6683,7 +6694,7 @@ size_t temp_bytes_min_B1_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6707,7 +6718,7 @@ size_t temp_bytes_min_B1_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6731,7 +6742,7 @@ size_t temp_bytes_min_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6760,7 +6771,7 @@ size_t temp_bytes_min_B1_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6784,7 +6795,7 @@ size_t temp_bytes_min_B1_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6808,7 +6819,7 @@ size_t temp_bytes_min_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6837,7 +6848,7 @@ size_t temp_bytes_min_B1_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6861,7 +6872,7 @@ size_t temp_bytes_min_B1_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6885,7 +6896,7 @@ size_t temp_bytes_min_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6914,7 +6925,7 @@ size_t temp_bytes_min_B1_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6938,7 +6949,7 @@ size_t temp_bytes_min_B1_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6962,7 +6973,7 @@ size_t temp_bytes_min_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6991,7 +7002,7 @@ size_t temp_bytes_min_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7015,7 +7026,7 @@ size_t temp_bytes_min_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 hipError_t launch_min_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7039,7 +7050,7 @@ size_t temp_bytes_min_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 hipError_t launch_min_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return hipErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);

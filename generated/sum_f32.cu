@@ -3007,6 +3007,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -3617,7 +3628,7 @@ size_t temp_bytes_sum_DT_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3645,7 +3656,7 @@ size_t temp_bytes_sum_DT_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3673,7 +3684,7 @@ size_t temp_bytes_sum_DT_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3701,7 +3712,7 @@ size_t temp_bytes_sum_DT_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3729,7 +3740,7 @@ size_t temp_bytes_sum_DT_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3757,7 +3768,7 @@ size_t temp_bytes_sum_DT_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3785,7 +3796,7 @@ size_t temp_bytes_sum_DT_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3813,7 +3824,7 @@ size_t temp_bytes_sum_DT_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3841,7 +3852,7 @@ size_t temp_bytes_sum_DT_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3869,7 +3880,7 @@ size_t temp_bytes_sum_DT_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3897,7 +3908,7 @@ size_t temp_bytes_sum_DT_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3925,7 +3936,7 @@ size_t temp_bytes_sum_DT_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3953,7 +3964,7 @@ size_t temp_bytes_sum_DT_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -3981,7 +3992,7 @@ size_t temp_bytes_sum_DT_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4009,7 +4020,7 @@ size_t temp_bytes_sum_DT_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4037,7 +4048,7 @@ size_t temp_bytes_sum_DT_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4065,7 +4076,7 @@ size_t temp_bytes_sum_DT_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4093,7 +4104,7 @@ size_t temp_bytes_sum_DT_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DT_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4121,7 +4132,7 @@ size_t temp_bytes_sum_DS_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4149,7 +4160,7 @@ size_t temp_bytes_sum_DS_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4177,7 +4188,7 @@ size_t temp_bytes_sum_DS_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4210,7 +4221,7 @@ size_t temp_bytes_sum_DS_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4238,7 +4249,7 @@ size_t temp_bytes_sum_DS_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4266,7 +4277,7 @@ size_t temp_bytes_sum_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4299,7 +4310,7 @@ size_t temp_bytes_sum_DS_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4327,7 +4338,7 @@ size_t temp_bytes_sum_DS_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4355,7 +4366,7 @@ size_t temp_bytes_sum_DS_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4388,7 +4399,7 @@ size_t temp_bytes_sum_DS_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4416,7 +4427,7 @@ size_t temp_bytes_sum_DS_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4444,7 +4455,7 @@ size_t temp_bytes_sum_DS_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4477,7 +4488,7 @@ size_t temp_bytes_sum_DS_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4505,7 +4516,7 @@ size_t temp_bytes_sum_DS_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4533,7 +4544,7 @@ size_t temp_bytes_sum_DS_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4566,7 +4577,7 @@ size_t temp_bytes_sum_DS_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4594,7 +4605,7 @@ size_t temp_bytes_sum_DS_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DS_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4622,7 +4633,7 @@ size_t temp_bytes_sum_DS_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DS_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4655,7 +4666,7 @@ size_t temp_bytes_sum_DTA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4680,7 +4691,7 @@ size_t temp_bytes_sum_DTA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4705,7 +4716,7 @@ size_t temp_bytes_sum_DTA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4730,7 +4741,7 @@ size_t temp_bytes_sum_DTA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4755,7 +4766,7 @@ size_t temp_bytes_sum_DTA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4780,7 +4791,7 @@ size_t temp_bytes_sum_DTA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4805,7 +4816,7 @@ size_t temp_bytes_sum_DTA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4830,7 +4841,7 @@ size_t temp_bytes_sum_DTA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4855,7 +4866,7 @@ size_t temp_bytes_sum_DTA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4880,7 +4891,7 @@ size_t temp_bytes_sum_DTA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4905,7 +4916,7 @@ size_t temp_bytes_sum_DTA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4930,7 +4941,7 @@ size_t temp_bytes_sum_DTA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4955,7 +4966,7 @@ size_t temp_bytes_sum_DTA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -4980,7 +4991,7 @@ size_t temp_bytes_sum_DTA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5005,7 +5016,7 @@ size_t temp_bytes_sum_DTA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5030,7 +5041,7 @@ size_t temp_bytes_sum_DTA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5055,7 +5066,7 @@ size_t temp_bytes_sum_DTA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5080,7 +5091,7 @@ size_t temp_bytes_sum_DTA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5105,7 +5116,7 @@ size_t temp_bytes_sum_DSA_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5130,7 +5141,7 @@ size_t temp_bytes_sum_DSA_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5155,7 +5166,7 @@ size_t temp_bytes_sum_DSA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5185,7 +5196,7 @@ size_t temp_bytes_sum_DSA_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5210,7 +5221,7 @@ size_t temp_bytes_sum_DSA_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5235,7 +5246,7 @@ size_t temp_bytes_sum_DSA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5265,7 +5276,7 @@ size_t temp_bytes_sum_DSA_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5290,7 +5301,7 @@ size_t temp_bytes_sum_DSA_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5315,7 +5326,7 @@ size_t temp_bytes_sum_DSA_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5345,7 +5356,7 @@ size_t temp_bytes_sum_DSA_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5370,7 +5381,7 @@ size_t temp_bytes_sum_DSA_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5395,7 +5406,7 @@ size_t temp_bytes_sum_DSA_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5425,7 +5436,7 @@ size_t temp_bytes_sum_DSA_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5450,7 +5461,7 @@ size_t temp_bytes_sum_DSA_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5475,7 +5486,7 @@ size_t temp_bytes_sum_DSA_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5505,7 +5516,7 @@ size_t temp_bytes_sum_DSA_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5530,7 +5541,7 @@ size_t temp_bytes_sum_DSA_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSA_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5555,7 +5566,7 @@ size_t temp_bytes_sum_DSA_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSA_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5585,7 +5596,7 @@ size_t temp_bytes_sum_DTL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5613,7 +5624,7 @@ size_t temp_bytes_sum_DTL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5641,7 +5652,7 @@ size_t temp_bytes_sum_DTL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5669,7 +5680,7 @@ size_t temp_bytes_sum_DTL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5697,7 +5708,7 @@ size_t temp_bytes_sum_DTL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5725,7 +5736,7 @@ size_t temp_bytes_sum_DTL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5753,7 +5764,7 @@ size_t temp_bytes_sum_DTL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5781,7 +5792,7 @@ size_t temp_bytes_sum_DTL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5809,7 +5820,7 @@ size_t temp_bytes_sum_DTL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5837,7 +5848,7 @@ size_t temp_bytes_sum_DTL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5865,7 +5876,7 @@ size_t temp_bytes_sum_DTL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5893,7 +5904,7 @@ size_t temp_bytes_sum_DTL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5921,7 +5932,7 @@ size_t temp_bytes_sum_DTL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5949,7 +5960,7 @@ size_t temp_bytes_sum_DTL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -5977,7 +5988,7 @@ size_t temp_bytes_sum_DTL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6005,7 +6016,7 @@ size_t temp_bytes_sum_DTL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6033,7 +6044,7 @@ size_t temp_bytes_sum_DTL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6061,7 +6072,7 @@ size_t temp_bytes_sum_DTL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DTL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6089,7 +6100,7 @@ size_t temp_bytes_sum_DSL_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6117,7 +6128,7 @@ size_t temp_bytes_sum_DSL_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6145,7 +6156,7 @@ size_t temp_bytes_sum_DSL_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6178,7 +6189,7 @@ size_t temp_bytes_sum_DSL_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6206,7 +6217,7 @@ size_t temp_bytes_sum_DSL_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6234,7 +6245,7 @@ size_t temp_bytes_sum_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6267,7 +6278,7 @@ size_t temp_bytes_sum_DSL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6295,7 +6306,7 @@ size_t temp_bytes_sum_DSL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6323,7 +6334,7 @@ size_t temp_bytes_sum_DSL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6356,7 +6367,7 @@ size_t temp_bytes_sum_DSL_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6384,7 +6395,7 @@ size_t temp_bytes_sum_DSL_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6412,7 +6423,7 @@ size_t temp_bytes_sum_DSL_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6445,7 +6456,7 @@ size_t temp_bytes_sum_DSL_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6473,7 +6484,7 @@ size_t temp_bytes_sum_DSL_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6501,7 +6512,7 @@ size_t temp_bytes_sum_DSL_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap)
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6534,7 +6545,7 @@ size_t temp_bytes_sum_DSL_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6562,7 +6573,7 @@ size_t temp_bytes_sum_DSL_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_DSL_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6590,7 +6601,7 @@ size_t temp_bytes_sum_DSL_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_DSL_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6623,7 +6634,7 @@ size_t temp_bytes_sum_B1_V_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_V_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6647,7 +6658,7 @@ size_t temp_bytes_sum_B1_V_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_V_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6671,7 +6682,7 @@ size_t temp_bytes_sum_B1_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6700,7 +6711,7 @@ size_t temp_bytes_sum_B1_VS_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VS_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6724,7 +6735,7 @@ size_t temp_bytes_sum_B1_VS_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VS_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6748,7 +6759,7 @@ size_t temp_bytes_sum_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6777,7 +6788,7 @@ size_t temp_bytes_sum_B1_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6801,7 +6812,7 @@ size_t temp_bytes_sum_B1_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6825,7 +6836,7 @@ size_t temp_bytes_sum_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6854,7 +6865,7 @@ size_t temp_bytes_sum_B1_VA2_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA2_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6878,7 +6889,7 @@ size_t temp_bytes_sum_B1_VA2_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA2_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6902,7 +6913,7 @@ size_t temp_bytes_sum_B1_VA2_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_VA2_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6931,7 +6942,7 @@ size_t temp_bytes_sum_B1_VA2S_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA2S_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6955,7 +6966,7 @@ size_t temp_bytes_sum_B1_VA2S_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VA2S_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -6979,7 +6990,7 @@ size_t temp_bytes_sum_B1_VA2S_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_VA2S_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7008,7 +7019,7 @@ size_t temp_bytes_sum_B1_VW_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VW_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7032,7 +7043,7 @@ size_t temp_bytes_sum_B1_VW_SS(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_sum_B1_VW_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -7056,7 +7067,7 @@ size_t temp_bytes_sum_B1_VW_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_sum_B1_VW_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);

@@ -18,7 +18,8 @@
 //   d_temp is a size query, and only that), and the size for n serves every
 //   smaller n on the same GPU: allocate once for the largest n.
 // - n = 0 writes the identity's result; n beyond 2^32 works; inputs and d_out
-//   need only be aligned for their element type.
+//   need only be aligned for their element type. d_out inside an input (an
+//   in-place call) returns {{err_invalid}} and writes nothing.
 // - The call only enqueues work on `stream`: its kernels and, for last-block
 //   variants, a memset of the counter in d_temp. It allocates nothing and
 //   never synchronises the host, so it can be captured in {{graph}}, and the

@@ -17,7 +17,8 @@
 //   needs no alignment.
 // - {{empty_note}}.
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
-//   type's alignment; ld < n returns {{err_invalid}}.
+//   type's alignment; ld < n, and d_out inside the matrix, return
+//   {{err_invalid}}.
 // - The call only enqueues work on `stream`: a kernel and, when several
 //   blocks share a {{shape}}, a memset of their counters in d_temp{{?cols}}{{?early_launch}} (on
 //   sm_90+ a small kernel instead){{/early_launch}}{{?ca}}, or a small kernel that

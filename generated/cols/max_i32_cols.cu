@@ -747,6 +747,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -1377,7 +1388,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_CT_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, n * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1416,7 +1427,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, n * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1456,7 +1467,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, n * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)

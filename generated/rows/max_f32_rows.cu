@@ -1819,6 +1819,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -2449,7 +2460,7 @@ cudaError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2487,7 +2498,7 @@ cudaError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2530,7 +2541,7 @@ cudaError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2568,7 +2579,7 @@ cudaError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2606,7 +2617,7 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2649,7 +2660,7 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2687,7 +2698,7 @@ cudaError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2725,7 +2736,7 @@ cudaError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2768,7 +2779,7 @@ cudaError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2806,7 +2817,7 @@ cudaError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2844,7 +2855,7 @@ cudaError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2887,7 +2898,7 @@ cudaError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2925,7 +2936,7 @@ cudaError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2963,7 +2974,7 @@ cudaError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3006,7 +3017,7 @@ cudaError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3036,7 +3047,7 @@ size_t temp_bytes_max_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3060,7 +3071,7 @@ size_t temp_bytes_max_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3084,7 +3095,7 @@ size_t temp_bytes_max_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3110,7 +3121,7 @@ size_t temp_bytes_max_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3134,7 +3145,7 @@ size_t temp_bytes_max_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3158,7 +3169,7 @@ size_t temp_bytes_max_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3184,7 +3195,7 @@ size_t temp_bytes_max_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3208,7 +3219,7 @@ size_t temp_bytes_max_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3232,7 +3243,7 @@ size_t temp_bytes_max_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3258,7 +3269,7 @@ size_t temp_bytes_max_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3282,7 +3293,7 @@ size_t temp_bytes_max_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3306,7 +3317,7 @@ size_t temp_bytes_max_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3332,7 +3343,7 @@ size_t temp_bytes_max_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3356,7 +3367,7 @@ size_t temp_bytes_max_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3380,7 +3391,7 @@ size_t temp_bytes_max_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3406,7 +3417,7 @@ size_t temp_bytes_max_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3430,7 +3441,7 @@ size_t temp_bytes_max_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3454,7 +3465,7 @@ size_t temp_bytes_max_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3480,7 +3491,7 @@ size_t temp_bytes_max_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3505,7 +3516,7 @@ size_t temp_bytes_max_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3530,7 +3541,7 @@ size_t temp_bytes_max_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3557,7 +3568,7 @@ size_t temp_bytes_max_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3582,7 +3593,7 @@ size_t temp_bytes_max_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3607,7 +3618,7 @@ size_t temp_bytes_max_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3634,7 +3645,7 @@ size_t temp_bytes_max_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3659,7 +3670,7 @@ size_t temp_bytes_max_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3684,7 +3695,7 @@ size_t temp_bytes_max_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3711,7 +3722,7 @@ size_t temp_bytes_max_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3736,7 +3747,7 @@ size_t temp_bytes_max_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3761,7 +3772,7 @@ size_t temp_bytes_max_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3788,7 +3799,7 @@ size_t temp_bytes_max_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3813,7 +3824,7 @@ size_t temp_bytes_max_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3838,7 +3849,7 @@ size_t temp_bytes_max_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3865,7 +3876,7 @@ size_t temp_bytes_max_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3890,7 +3901,7 @@ size_t temp_bytes_max_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3915,7 +3926,7 @@ size_t temp_bytes_max_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3948,7 +3959,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -3985,7 +3996,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4022,7 +4033,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4059,7 +4070,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4096,7 +4107,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4133,7 +4144,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;

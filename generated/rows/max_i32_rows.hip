@@ -1834,6 +1834,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -2447,7 +2458,7 @@ hipError_t launch_max_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_max_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2485,7 +2496,7 @@ hipError_t launch_max_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_max_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2528,7 +2539,7 @@ hipError_t launch_max_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_max_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2566,7 +2577,7 @@ hipError_t launch_max_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2604,7 +2615,7 @@ hipError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2647,7 +2658,7 @@ hipError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2685,7 +2696,7 @@ hipError_t launch_max_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2723,7 +2734,7 @@ hipError_t launch_max_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2766,7 +2777,7 @@ hipError_t launch_max_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2804,7 +2815,7 @@ hipError_t launch_max_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2842,7 +2853,7 @@ hipError_t launch_max_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2885,7 +2896,7 @@ hipError_t launch_max_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2923,7 +2934,7 @@ hipError_t launch_max_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2961,7 +2972,7 @@ hipError_t launch_max_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -3004,7 +3015,7 @@ hipError_t launch_max_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_max_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -3034,7 +3045,7 @@ size_t temp_bytes_max_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3058,7 +3069,7 @@ size_t temp_bytes_max_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3082,7 +3093,7 @@ size_t temp_bytes_max_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3108,7 +3119,7 @@ size_t temp_bytes_max_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3132,7 +3143,7 @@ size_t temp_bytes_max_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3156,7 +3167,7 @@ size_t temp_bytes_max_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3182,7 +3193,7 @@ size_t temp_bytes_max_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3206,7 +3217,7 @@ size_t temp_bytes_max_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3230,7 +3241,7 @@ size_t temp_bytes_max_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3256,7 +3267,7 @@ size_t temp_bytes_max_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3280,7 +3291,7 @@ size_t temp_bytes_max_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3304,7 +3315,7 @@ size_t temp_bytes_max_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3330,7 +3341,7 @@ size_t temp_bytes_max_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3354,7 +3365,7 @@ size_t temp_bytes_max_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3378,7 +3389,7 @@ size_t temp_bytes_max_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3404,7 +3415,7 @@ size_t temp_bytes_max_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3428,7 +3439,7 @@ size_t temp_bytes_max_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3452,7 +3463,7 @@ size_t temp_bytes_max_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3478,7 +3489,7 @@ size_t temp_bytes_max_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3503,7 +3514,7 @@ size_t temp_bytes_max_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3528,7 +3539,7 @@ size_t temp_bytes_max_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_max_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3555,7 +3566,7 @@ size_t temp_bytes_max_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3580,7 +3591,7 @@ size_t temp_bytes_max_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3605,7 +3616,7 @@ size_t temp_bytes_max_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3632,7 +3643,7 @@ size_t temp_bytes_max_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3657,7 +3668,7 @@ size_t temp_bytes_max_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3682,7 +3693,7 @@ size_t temp_bytes_max_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3709,7 +3720,7 @@ size_t temp_bytes_max_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3734,7 +3745,7 @@ size_t temp_bytes_max_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3759,7 +3770,7 @@ size_t temp_bytes_max_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3786,7 +3797,7 @@ size_t temp_bytes_max_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3811,7 +3822,7 @@ size_t temp_bytes_max_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3836,7 +3847,7 @@ size_t temp_bytes_max_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3863,7 +3874,7 @@ size_t temp_bytes_max_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3888,7 +3899,7 @@ size_t temp_bytes_max_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3913,7 +3924,7 @@ size_t temp_bytes_max_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_max_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3944,7 +3955,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -3976,7 +3987,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4008,7 +4019,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4040,7 +4051,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4072,7 +4083,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4104,7 +4115,7 @@ template <unsigned BLOCK>
 hipError_t launch_max_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;

@@ -1843,6 +1843,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -2473,7 +2484,7 @@ cudaError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2511,7 +2522,7 @@ cudaError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2554,7 +2565,7 @@ cudaError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2592,7 +2603,7 @@ cudaError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2630,7 +2641,7 @@ cudaError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2673,7 +2684,7 @@ cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2711,7 +2722,7 @@ cudaError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2749,7 +2760,7 @@ cudaError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2792,7 +2803,7 @@ cudaError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2830,7 +2841,7 @@ cudaError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2868,7 +2879,7 @@ cudaError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2911,7 +2922,7 @@ cudaError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2949,7 +2960,7 @@ cudaError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2987,7 +2998,7 @@ cudaError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3030,7 +3041,7 @@ cudaError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3060,7 +3071,7 @@ size_t temp_bytes_sum_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3084,7 +3095,7 @@ size_t temp_bytes_sum_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3108,7 +3119,7 @@ size_t temp_bytes_sum_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3134,7 +3145,7 @@ size_t temp_bytes_sum_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3158,7 +3169,7 @@ size_t temp_bytes_sum_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3182,7 +3193,7 @@ size_t temp_bytes_sum_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3208,7 +3219,7 @@ size_t temp_bytes_sum_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3232,7 +3243,7 @@ size_t temp_bytes_sum_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3256,7 +3267,7 @@ size_t temp_bytes_sum_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3282,7 +3293,7 @@ size_t temp_bytes_sum_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3306,7 +3317,7 @@ size_t temp_bytes_sum_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3330,7 +3341,7 @@ size_t temp_bytes_sum_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3356,7 +3367,7 @@ size_t temp_bytes_sum_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3380,7 +3391,7 @@ size_t temp_bytes_sum_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3404,7 +3415,7 @@ size_t temp_bytes_sum_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3430,7 +3441,7 @@ size_t temp_bytes_sum_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3454,7 +3465,7 @@ size_t temp_bytes_sum_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3478,7 +3489,7 @@ size_t temp_bytes_sum_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3504,7 +3515,7 @@ size_t temp_bytes_sum_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3529,7 +3540,7 @@ size_t temp_bytes_sum_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3554,7 +3565,7 @@ size_t temp_bytes_sum_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3581,7 +3592,7 @@ size_t temp_bytes_sum_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3606,7 +3617,7 @@ size_t temp_bytes_sum_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3631,7 +3642,7 @@ size_t temp_bytes_sum_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3658,7 +3669,7 @@ size_t temp_bytes_sum_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3683,7 +3694,7 @@ size_t temp_bytes_sum_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3708,7 +3719,7 @@ size_t temp_bytes_sum_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3735,7 +3746,7 @@ size_t temp_bytes_sum_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3760,7 +3771,7 @@ size_t temp_bytes_sum_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3785,7 +3796,7 @@ size_t temp_bytes_sum_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3812,7 +3823,7 @@ size_t temp_bytes_sum_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3837,7 +3848,7 @@ size_t temp_bytes_sum_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3862,7 +3873,7 @@ size_t temp_bytes_sum_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3889,7 +3900,7 @@ size_t temp_bytes_sum_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3914,7 +3925,7 @@ size_t temp_bytes_sum_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3939,7 +3950,7 @@ size_t temp_bytes_sum_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3972,7 +3983,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4009,7 +4020,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4046,7 +4057,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4083,7 +4094,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4120,7 +4131,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4157,7 +4168,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;

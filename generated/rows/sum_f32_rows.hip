@@ -1861,6 +1861,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -2474,7 +2485,7 @@ hipError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2512,7 +2523,7 @@ hipError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2555,7 +2566,7 @@ hipError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm_
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2593,7 +2604,7 @@ hipError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2631,7 +2642,7 @@ hipError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2674,7 +2685,7 @@ hipError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2712,7 +2723,7 @@ hipError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2750,7 +2761,7 @@ hipError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2793,7 +2804,7 @@ hipError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2831,7 +2842,7 @@ hipError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2869,7 +2880,7 @@ hipError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2912,7 +2923,7 @@ hipError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2950,7 +2961,7 @@ hipError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -2988,7 +2999,7 @@ hipError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -3031,7 +3042,7 @@ hipError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 hipError_t launch_sum_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return hipErrorInvalidValue;
@@ -3061,7 +3072,7 @@ size_t temp_bytes_sum_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3085,7 +3096,7 @@ size_t temp_bytes_sum_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3109,7 +3120,7 @@ size_t temp_bytes_sum_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3135,7 +3146,7 @@ size_t temp_bytes_sum_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3159,7 +3170,7 @@ size_t temp_bytes_sum_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3183,7 +3194,7 @@ size_t temp_bytes_sum_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3209,7 +3220,7 @@ size_t temp_bytes_sum_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3233,7 +3244,7 @@ size_t temp_bytes_sum_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3257,7 +3268,7 @@ size_t temp_bytes_sum_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3283,7 +3294,7 @@ size_t temp_bytes_sum_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3307,7 +3318,7 @@ size_t temp_bytes_sum_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3331,7 +3342,7 @@ size_t temp_bytes_sum_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3357,7 +3368,7 @@ size_t temp_bytes_sum_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3381,7 +3392,7 @@ size_t temp_bytes_sum_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3405,7 +3416,7 @@ size_t temp_bytes_sum_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3431,7 +3442,7 @@ size_t temp_bytes_sum_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3455,7 +3466,7 @@ size_t temp_bytes_sum_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3479,7 +3490,7 @@ size_t temp_bytes_sum_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row != 0)
     return hipErrorInvalidValue;
@@ -3505,7 +3516,7 @@ size_t temp_bytes_sum_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3530,7 +3541,7 @@ size_t temp_bytes_sum_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3555,7 +3566,7 @@ size_t temp_bytes_sum_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3582,7 +3593,7 @@ size_t temp_bytes_sum_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3607,7 +3618,7 @@ size_t temp_bytes_sum_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3632,7 +3643,7 @@ size_t temp_bytes_sum_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3659,7 +3670,7 @@ size_t temp_bytes_sum_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3684,7 +3695,7 @@ size_t temp_bytes_sum_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3709,7 +3720,7 @@ size_t temp_bytes_sum_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3736,7 +3747,7 @@ size_t temp_bytes_sum_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3761,7 +3772,7 @@ size_t temp_bytes_sum_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3786,7 +3797,7 @@ size_t temp_bytes_sum_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3813,7 +3824,7 @@ size_t temp_bytes_sum_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3838,7 +3849,7 @@ size_t temp_bytes_sum_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3863,7 +3874,7 @@ size_t temp_bytes_sum_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3890,7 +3901,7 @@ size_t temp_bytes_sum_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3915,7 +3926,7 @@ size_t temp_bytes_sum_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3940,7 +3951,7 @@ size_t temp_bytes_sum_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 hipError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3971,7 +3982,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4003,7 +4014,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4035,7 +4046,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4067,7 +4078,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4099,7 +4110,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;
@@ -4131,7 +4142,7 @@ template <unsigned BLOCK>
 hipError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, hipStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return hipErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return hipErrorInvalidValue;

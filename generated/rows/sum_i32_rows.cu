@@ -2148,6 +2148,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -2778,7 +2789,7 @@ cudaError_t launch_sum_RW_V_ST_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2816,7 +2827,7 @@ cudaError_t launch_sum_RW_V_SS_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2859,7 +2870,7 @@ cudaError_t launch_sum_RW_V_SV_group(unsigned grid, const T *in, tgm_size m, tgm
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2897,7 +2908,7 @@ cudaError_t launch_sum_RW_VS_ST_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2935,7 +2946,7 @@ cudaError_t launch_sum_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -2978,7 +2989,7 @@ cudaError_t launch_sum_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3016,7 +3027,7 @@ cudaError_t launch_sum_RW_VA1_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3054,7 +3065,7 @@ cudaError_t launch_sum_RW_VA1_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3097,7 +3108,7 @@ cudaError_t launch_sum_RW_VA1_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3135,7 +3146,7 @@ cudaError_t launch_sum_RW_VA2_ST_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3173,7 +3184,7 @@ cudaError_t launch_sum_RW_VA2_SS_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3216,7 +3227,7 @@ cudaError_t launch_sum_RW_VA2_SV_group(unsigned grid, const T *in, tgm_size m, t
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3254,7 +3265,7 @@ cudaError_t launch_sum_RW_VA2S_ST_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3292,7 +3303,7 @@ cudaError_t launch_sum_RW_VA2S_SS_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3335,7 +3346,7 @@ cudaError_t launch_sum_RW_VA2S_SV_group(unsigned grid, const T *in, tgm_size m, 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RW_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -3365,7 +3376,7 @@ size_t temp_bytes_sum_RB_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3389,7 +3400,7 @@ size_t temp_bytes_sum_RB_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3413,7 +3424,7 @@ size_t temp_bytes_sum_RB_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3439,7 +3450,7 @@ size_t temp_bytes_sum_RB_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3463,7 +3474,7 @@ size_t temp_bytes_sum_RB_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3487,7 +3498,7 @@ size_t temp_bytes_sum_RB_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3513,7 +3524,7 @@ size_t temp_bytes_sum_RB_VR_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3537,7 +3548,7 @@ size_t temp_bytes_sum_RB_VR_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3561,7 +3572,7 @@ size_t temp_bytes_sum_RB_VR_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3587,7 +3598,7 @@ size_t temp_bytes_sum_RB_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3611,7 +3622,7 @@ size_t temp_bytes_sum_RB_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3635,7 +3646,7 @@ size_t temp_bytes_sum_RB_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3661,7 +3672,7 @@ size_t temp_bytes_sum_RB_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3685,7 +3696,7 @@ size_t temp_bytes_sum_RB_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3709,7 +3720,7 @@ size_t temp_bytes_sum_RB_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3735,7 +3746,7 @@ size_t temp_bytes_sum_RB_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3759,7 +3770,7 @@ size_t temp_bytes_sum_RB_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3783,7 +3794,7 @@ size_t temp_bytes_sum_RB_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3809,7 +3820,7 @@ size_t temp_bytes_sum_RB_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3833,7 +3844,7 @@ size_t temp_bytes_sum_RB_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3857,7 +3868,7 @@ size_t temp_bytes_sum_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3883,7 +3894,7 @@ size_t temp_bytes_sum_RB_VRW_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VRW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3907,7 +3918,7 @@ size_t temp_bytes_sum_RB_VRW_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VRW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3931,7 +3942,7 @@ size_t temp_bytes_sum_RB_VRW_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RB_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -3957,7 +3968,7 @@ size_t temp_bytes_sum_RL_V_ST(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -3982,7 +3993,7 @@ size_t temp_bytes_sum_RL_V_SS(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4007,7 +4018,7 @@ size_t temp_bytes_sum_RL_V_SV(tgm_size m, tgm_size n, unsigned items, unsigned p
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4034,7 +4045,7 @@ size_t temp_bytes_sum_RL_VS_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4059,7 +4070,7 @@ size_t temp_bytes_sum_RL_VS_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4084,7 +4095,7 @@ size_t temp_bytes_sum_RL_VS_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4111,7 +4122,7 @@ size_t temp_bytes_sum_RL_VR_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VR_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4136,7 +4147,7 @@ size_t temp_bytes_sum_RL_VR_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VR_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4161,7 +4172,7 @@ size_t temp_bytes_sum_RL_VR_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4188,7 +4199,7 @@ size_t temp_bytes_sum_RL_VA1_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4213,7 +4224,7 @@ size_t temp_bytes_sum_RL_VA1_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4238,7 +4249,7 @@ size_t temp_bytes_sum_RL_VA1_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4265,7 +4276,7 @@ size_t temp_bytes_sum_RL_VA2_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4290,7 +4301,7 @@ size_t temp_bytes_sum_RL_VA2_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4315,7 +4326,7 @@ size_t temp_bytes_sum_RL_VA2_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4342,7 +4353,7 @@ size_t temp_bytes_sum_RL_VA2S_ST(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4367,7 +4378,7 @@ size_t temp_bytes_sum_RL_VA2S_SS(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4392,7 +4403,7 @@ size_t temp_bytes_sum_RL_VA2S_SV(tgm_size m, tgm_size n, unsigned items, unsigne
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4419,7 +4430,7 @@ size_t temp_bytes_sum_RL_VW_ST(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4444,7 +4455,7 @@ size_t temp_bytes_sum_RL_VW_SS(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4469,7 +4480,7 @@ size_t temp_bytes_sum_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4496,7 +4507,7 @@ size_t temp_bytes_sum_RL_VRW_ST(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VRW_ST(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4521,7 +4532,7 @@ size_t temp_bytes_sum_RL_VRW_SS(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VRW_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4546,7 +4557,7 @@ size_t temp_bytes_sum_RL_VRW_SV(tgm_size m, tgm_size n, unsigned items, unsigned
 template <unsigned BLOCK>
 cudaError_t launch_sum_RL_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -4579,7 +4590,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_V_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4616,7 +4627,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4653,7 +4664,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VR_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4690,7 +4701,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA1_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4727,7 +4738,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA2_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4764,7 +4775,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VA2S_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4801,7 +4812,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -4838,7 +4849,7 @@ template <unsigned BLOCK>
 cudaError_t launch_sum_RA_VRW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;

@@ -106,6 +106,18 @@ tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const
   return TGM_OK;
 }
 
+tgm_status rd_check_overlap(const char *who, const void *const *d_ins, int n_inputs,
+                            unsigned long long in_bytes, const void *d_out,
+                            unsigned long long out_bytes) {
+  for (int k = 0; k < n_inputs; k++)
+    if (d_ins && tune_overlaps((uintptr_t)d_out, out_bytes, (uintptr_t)d_ins[k], in_bytes))
+      return tgm__fail(TGM_ERR_INVALID,
+                       "%s: d_out %p overlaps input %d (%p, %llu bytes): the result goes to memory "
+                       "apart from the input",
+                       who, d_out, k, d_ins[k], in_bytes);
+  return TGM_OK;
+}
+
 tgm_status rd_db_load(const char *path, const char *shape, json_t **out, char *why,
                       size_t why_len) {
   *out = NULL;

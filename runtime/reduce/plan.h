@@ -102,6 +102,11 @@ int rd_good_name(const char *s);
 tgm_status rd_check_spectrum_args(const tune_manifest *m, const char *who, const void *const *d_ins,
                                   int n_inputs, size_t n, const void *const *params, int n_params,
                                   const void *d_out);
+// d_out's out_bytes inside one of the inputs' in_bytes: TGM_ERR_INVALID
+// naming `who` (launch_rule.tpl's tgm_overlaps, as the embedded calls).
+tgm_status rd_check_overlap(const char *who, const void *const *d_ins, int n_inputs,
+                            unsigned long long in_bytes, const void *d_out,
+                            unsigned long long out_bytes);
 
 #include "../src/internal.h" // tgm__fail, tgm__read_file
 

@@ -693,6 +693,9 @@ static tgm_status run(tgm_ctx *c, const char *who, rd_opstate *st, const void *c
                       void *stream) {
   const tune_manifest *m = &st->m;
   tgm_status s = rd_check_spectrum_args(m, who, d_ins, n_inputs, n, params, n_params, d_out);
+  if (s == TGM_OK)
+    s = rd_check_overlap(who, d_ins, n_inputs, (unsigned long long)n * tune_type_size(m->elem),
+                         d_out, tune_type_size(m->res));
   if (s != TGM_OK)
     return s;
   tune_call call = {.n = n, .out = (uint64_t)(uintptr_t)d_out};

@@ -245,6 +245,11 @@ static tgm_status run_shape(tgm_ctx *c, const char *who, rd_opstate *st, const v
                      "%s: ld %zu is less than n %zu (row r starts at d_in + r * ld)", who, ld, n);
   if (!outputs_of(st, rows, n))
     return TGM_OK; // no row (no column): nothing to write
+  unsigned long long extent = rows && n ? (rows - 1) * ld + n : 0; // elements read
+  s = rd_check_overlap(who, d_ins, n_inputs, extent * tune_type_size(m->elem), d_out,
+                       outputs_of(st, rows, n) * tune_type_size(m->res));
+  if (s != TGM_OK)
+    return s;
   tune_call call = {.m = rows, .n = n, .ld = ld, .out = (uint64_t)(uintptr_t)d_out};
   for (int k = 0; k < n_inputs; k++)
     call.in[k] = (uint64_t)(uintptr_t)(d_ins ? d_ins[k] : NULL); // NULL: m n = 0

@@ -225,6 +225,10 @@ size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int cou
   return tgm_temp_need(grid, acc, partials, counter);
 }
 
+int tune_overlaps(uint64_t out, uint64_t out_bytes, uint64_t in, uint64_t in_bytes) {
+  return tgm_overlaps(out, out_bytes, in, in_bytes);
+}
+
 unsigned tune_grid_cap(unsigned cap_per_sm, int sm_count) {
   return cap_per_sm ? cap_per_sm * (unsigned)sm_count : 0x7fffffffu;
 }

@@ -245,6 +245,8 @@ void tune_knobs_str(const tune_knobs *k, char *buf, size_t len); // "b256 i4 c4"
 unsigned tune_grid(tune_rule rule, uint64_t in_addr, unsigned long long n, unsigned block,
                    unsigned items, unsigned grid_cap, size_t elem);
 size_t tune_temp_need(unsigned long long grid, size_t acc, int partials, int counter);
+// Does the output overlap an input (launch_rule.tpl's tgm_overlaps)? Refused.
+int tune_overlaps(uint64_t out, uint64_t out_bytes, uint64_t in, uint64_t in_bytes);
 // The grid of the variant's main (BLOCK-sized) launch; cap: grid_cap_per_sm
 // x SMs, or 0x7fffffff for none.
 // The grid cap of a launch: grid_cap_per_sm blocks per SM (0: none, 0x7fffffff).

@@ -384,6 +384,28 @@ static void check_errors(const Header &h, const void *d_in, void *out) {
       FAIL("%s: %zu temp bytes where n=%llu needs %zu is not an error\n", h.name, small, n, own);
     break;
   }
+  // d_out inside the input (an in-place call): refused at the input's first
+  // and last element, which stay as they were (the global atomics would add
+  // into d_out while other blocks still read it); just past it, it runs
+  {
+    const size_t n = 5000;
+    char *buf = (char *)device_alloc((n + 4) * 4);
+    std::memcpy(buf, d_in, n * 4);
+    size_t need = 0;
+    h.call(nullptr, &need, buf, buf, n);
+    void *temp = device_alloc(need);
+    for (size_t at : {(size_t)0, n - 1}) {
+      size_t bytes = need;
+      if (h.call(temp, &bytes, buf, buf + at * 4, n) != err_invalid ||
+          std::memcmp(buf, d_in, n * 4) != 0)
+        FAIL("%s: d_out at element %zu of the input is not refused\n", h.name, at);
+    }
+    size_t bytes = need;
+    if (h.call(temp, &bytes, buf, buf + n * 4, n) != 0)
+      FAIL("%s: d_out just past the input is an error\n", h.name);
+    DEV_FREE(temp);
+    DEV_FREE(buf);
+  }
   fake::fail = true;
   size_t bytes = 0;
   if (h.call(nullptr, &bytes, d_in, out, 10) == 0 || h.table() != nullptr)

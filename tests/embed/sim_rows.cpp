@@ -378,6 +378,16 @@ static void contract(const Header &h) {
     FAIL("%s: ld < n is not an error\n", h.name);
   if (h.call(temp, &bytes, dx, dx, out + 1, 8, 8, 8) == 0)
     FAIL("%s: a misaligned d_out is not an error\n", h.name);
+  // d_out inside the matrix (an in-place call): refused; just past it, it runs
+  {
+    float *dm = (float *)device_alloc(256 * 4);
+    DEV(Memset)(dm, 0, 256 * 4);
+    if (h.call(temp, &bytes, dm, dm, (unsigned char *)(dm + 32), 8, 8, 8) == 0)
+      FAIL("%s: d_out inside the matrix is not an error\n", h.name);
+    if (h.call(temp, &bytes, dm, dm, (unsigned char *)(dm + 64), 8, 8, 8) != 0)
+      FAIL("%s: d_out just past the matrix is an error\n", h.name);
+    DEV(Free)(dm);
+  }
   // d_out needs its type's alignment, not its size: an Arg's 8 of 16 bytes
   if (h.out_bytes == 16 && h.call(temp, &bytes, dx, dx, out + 8, 8, 8, 8) != 0)
     FAIL("%s: a d_out 8 bytes past 16-byte alignment (its type's) is an error\n", h.name);

@@ -115,6 +115,18 @@ static void test_args(void) {
                TGM_ERR_INVALID);
   CHECK_HAS(tgm_last_error(), "8 bytes");
   CHECK_EQ_INT(rd_check_args(TGM_OP_SUM, TGM_TYPE_I64, (const char *)in + 8, 5, out), TGM_OK);
+  // d_out inside an input (in place): refused; just past it, or n = 0, not
+  const void *ins[2] = {(const char *)in + 4096, in};
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 5 * 4, (const char *)in + 16, 4), TGM_ERR_INVALID);
+  CHECK_HAS(tgm_last_error(), "overlaps input 1");
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 5 * 4, (const char *)in + 17, 4), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 5 * 4, (const char *)in - 3, 4), TGM_ERR_INVALID);
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 5 * 4, (const char *)in + 20, 4), TGM_OK);
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 5 * 4, (const char *)in - 4, 4), TGM_OK);
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 2, 0, in, 4), TGM_OK);
+  // a row call's m outputs reaching into the matrix
+  CHECK_EQ_INT(rd_check_overlap("t", ins, 1, 64 * 4, (const char *)in + 4096 - 8, 3 * 4),
+               TGM_ERR_INVALID);
   // any spectrum: the name is a file name, nothing else
   CHECK(rd_good_name("count_if") && rd_good_name("Sum2"));
   CHECK(!rd_good_name("") && !rd_good_name(NULL) && !rd_good_name("../sum") &&

@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, unsigned items) and
 // are templates on the block size; MANIFEST: max_i32_rows.json.
-#ifndef TGM_EMBED_MAX_ROWS_I32_7B9F46DB
-#define TGM_EMBED_MAX_ROWS_I32_7B9F46DB
+#ifndef TGM_EMBED_MAX_ROWS_I32_277D0AA7
+#define TGM_EMBED_MAX_ROWS_I32_277D0AA7
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -624,6 +624,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   if ((rule == TGM_STRIDED || rule == TGM_STRIDED_VEC) && g > grid_cap)
     g = grid_cap;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
 }
 
 // The kernel a launch of `items` runs where the kernel is compiled for its
@@ -1256,7 +1267,7 @@ cudaError_t launch_max_RW_VS_SS_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VS_SS(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -1299,7 +1310,7 @@ cudaError_t launch_max_RW_VS_SV_group(unsigned grid, const T *in, tgm_size m, tg
 template <unsigned BLOCK>
 cudaError_t launch_max_RW_VS_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (!tgm_group_ok(per_row, BLOCK))
     return cudaErrorInvalidValue;
@@ -1329,7 +1340,7 @@ size_t temp_bytes_max_RB_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RB_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row != 0)
     return cudaErrorInvalidValue;
@@ -1355,7 +1366,7 @@ size_t temp_bytes_max_RL_VW_SV(tgm_size m, tgm_size n, unsigned items, unsigned 
 template <unsigned BLOCK>
 cudaError_t launch_max_RL_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || m > TGM_ROWS_PARTS_MAX ||
       (m > 0 && (!temp || tgm_misaligned(temp, 16) || temp_bytes < tgm_rows_temp_need(m, per_row, sizeof(A)))))
@@ -1388,7 +1399,7 @@ template <unsigned BLOCK>
 cudaError_t launch_max_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned items, unsigned per_row, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, m * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || ld < n)
     return cudaErrorInvalidValue;
   if (per_row == 0 || per_row > 65535 || m > 65535)
     return cudaErrorInvalidValue;
@@ -1440,7 +1451,8 @@ cudaError_t launch_max_RA_VW_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld
 //   needs no alignment.
 // - m = 0 writes nothing; n = 0 gives every row the spectrum of no elements.
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
-//   type's alignment; ld < n returns cudaErrorInvalidValue.
+//   type's alignment; ld < n, and d_out inside the matrix, return
+//   cudaErrorInvalidValue.
 // - The call only enqueues work on `stream`: a kernel and, when several
 //   blocks share a row, a memset of their counters in d_temp, or a small kernel that sets
 //   d_out to the identity before the blocks combine into it atomically
@@ -1631,4 +1643,4 @@ inline cudaError_t tgm_max_rows_i32(void *d_temp, size_t *temp_bytes, const int3
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MAX_ROWS_I32_7B9F46DB
+#endif // TGM_EMBED_MAX_ROWS_I32_277D0AA7

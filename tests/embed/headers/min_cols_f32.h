@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, A *partials, unsigned *counter, unsigned width) and
 // are templates on the block size; MANIFEST: min_f32_cols.json.
-#ifndef TGM_EMBED_MIN_COLS_F32_876736B7
-#define TGM_EMBED_MIN_COLS_F32_876736B7
+#ifndef TGM_EMBED_MIN_COLS_F32_3CD068A2
+#define TGM_EMBED_MIN_COLS_F32_3CD068A2
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -704,6 +704,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -1334,7 +1345,7 @@ template <unsigned BLOCK>
 cudaError_t launch_min_CT_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, n * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1374,7 +1385,7 @@ template <unsigned BLOCK>
 cudaError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R *out, void *temp,
                            size_t temp_bytes, unsigned parts, unsigned width, cudaStream_t stream,
                            bool early = false) {
-  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
+  if (!out || (m > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, n * sizeof(R), (unsigned long long)in, (m && n ? (m - 1) * ld + n : 0) * sizeof(T)) || tgm_misaligned(out, alignof(R)) || ld < n || !tgm_cols_width_ok(width, BLOCK) ||
       parts == 0 || parts > 65535)
     return cudaErrorInvalidValue;
   if (n == 0)
@@ -1428,7 +1439,8 @@ cudaError_t launch_min_CA_SV(const T *in, tgm_size m, tgm_size n, tgm_size ld, R
 //   needs no alignment.
 // - n = 0 writes nothing; m = 0 gives every column the spectrum of no elements.
 // - m and n beyond 2^32 work; d_in, d_out and ld need only the element
-//   type's alignment; ld < n returns cudaErrorInvalidValue.
+//   type's alignment; ld < n, and d_out inside the matrix, return
+//   cudaErrorInvalidValue.
 // - The call only enqueues work on `stream`: a kernel and, when several
 //   blocks share a column, a memset of their counters in d_temp (on
 //   sm_90+ a small kernel instead), or a small kernel that
@@ -1597,4 +1609,4 @@ inline cudaError_t tgm_min_cols_f32(void *d_temp, size_t *temp_bytes, const floa
 #pragma pop_macro("W")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_COLS_F32_876736B7
+#endif // TGM_EMBED_MIN_COLS_F32_3CD068A2

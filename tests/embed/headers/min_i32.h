@@ -5,8 +5,8 @@
 // Device code compiles with NVRTC/hiprtc as it is; the host launchers below
 // are skipped there. Kernels take (const T *in, tgm_size n, R *out, A *partials, unsigned *counter, unsigned items) and
 // are templates on the block size; MANIFEST: min_i32.json.
-#ifndef TGM_EMBED_MIN_I32_05BE7506
-#define TGM_EMBED_MIN_I32_05BE7506
+#ifndef TGM_EMBED_MIN_I32_E0411732
+#define TGM_EMBED_MIN_I32_E0411732
 
 // The header's short names, kept from an application's macros of the same
 // names (#define N 1024 before the include), which its end gives back.
@@ -799,6 +799,17 @@ static inline unsigned tgm_grid_of(enum tgm_rule rule, unsigned long long in_add
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
 
+// Does the output, out_bytes at out_addr, overlap an input, in_bytes at
+// in_addr? Such a call is refused (invalid value): the kernels of several
+// variants write the output (the global atomics add into it, from its
+// identity on) while other blocks still read the input, and every kernel
+// takes its input as __restrict__. A matrix's rows or columns are in_bytes
+// = ((m - 1) * ld + n) elements.
+static inline int tgm_overlaps(unsigned long long out_addr, unsigned long long out_bytes,
+                               unsigned long long in_addr, unsigned long long in_bytes) {
+  return out_bytes && in_bytes && out_addr < in_addr + in_bytes && in_addr < out_addr + out_bytes;
+}
+
 // The kernel a launch of `items` runs where the kernel is compiled for its
 // loads in flight (the manifest's name expression holds ITEMS: the strided
 // vector kernels, file.tpl's tgm_values_DS_SV): 16, 4 or 1 vectors a thread.
@@ -1409,7 +1420,7 @@ size_t temp_bytes_min_DT_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DT_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1437,7 +1448,7 @@ size_t temp_bytes_min_DS_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DS_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1470,7 +1481,7 @@ size_t temp_bytes_min_DTA_V_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_V_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1495,7 +1506,7 @@ size_t temp_bytes_min_DTA_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTA_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1520,7 +1531,7 @@ size_t temp_bytes_min_DTL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1548,7 +1559,7 @@ size_t temp_bytes_min_DTL_VR_ST(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VR_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1576,7 +1587,7 @@ size_t temp_bytes_min_DTL_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1604,7 +1615,7 @@ size_t temp_bytes_min_DTL_VA1_ST(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_ST(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1632,7 +1643,7 @@ size_t temp_bytes_min_DTL_VA1_SS(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_SS(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1660,7 +1671,7 @@ size_t temp_bytes_min_DTL_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) 
 template <unsigned BLOCK>
 cudaError_t launch_min_DTL_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1688,7 +1699,7 @@ size_t temp_bytes_min_DSL_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1721,7 +1732,7 @@ size_t temp_bytes_min_DSL_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_DSL_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1754,7 +1765,7 @@ size_t temp_bytes_min_B1_VS_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VS_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1783,7 +1794,7 @@ size_t temp_bytes_min_B1_VR_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VR_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1812,7 +1823,7 @@ size_t temp_bytes_min_B1_VA1_SV(tgm_size n, unsigned items, unsigned grid_cap) {
 template <unsigned BLOCK, unsigned ITEMS = 0>
 cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, size_t temp_bytes, unsigned items,
                            unsigned grid_cap, cudaStream_t stream) {
-  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
+  if (!out || (n > 0 && !in) || tgm_misaligned(in, sizeof(T)) || tgm_overlaps((unsigned long long)out, sizeof(R), (unsigned long long)in, n * sizeof(T)) || tgm_misaligned(out, alignof(R)) || items == 0 || grid_cap == 0)
     return cudaErrorInvalidValue;
   if (n == 0) {
     TGM_LAUNCH(tgm_init, 1, 1, stream, out);
@@ -1870,7 +1881,8 @@ cudaError_t launch_min_B1_VA1_SV(const T *in, tgm_size n, R *out, void *temp, si
 //   d_temp is a size query, and only that), and the size for n serves every
 //   smaller n on the same GPU: allocate once for the largest n.
 // - n = 0 writes the identity's result; n beyond 2^32 works; inputs and d_out
-//   need only be aligned for their element type.
+//   need only be aligned for their element type. d_out inside an input (an
+//   in-place call) returns cudaErrorInvalidValue and writes nothing.
 // - The call only enqueues work on `stream`: its kernels and, for last-block
 //   variants, a memset of the counter in d_temp. It allocates nothing and
 //   never synchronises the host, so it can be captured in a CUDA graph, and the
@@ -2274,4 +2286,4 @@ inline cudaError_t Min(void *d_temp, size_t &temp_bytes, const int32_t *d_in, in
 #pragma pop_macro("V")
 #pragma pop_macro("X")
 #endif
-#endif // TGM_EMBED_MIN_I32_05BE7506
+#endif // TGM_EMBED_MIN_I32_E0411732

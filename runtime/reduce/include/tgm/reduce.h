@@ -83,7 +83,7 @@ tgm_status tgm_ctx_create(tgm_ctx **out, const tgm_ctx_options *opt);
 void tgm_ctx_destroy(tgm_ctx *ctx);
 
 // d_out[0] = op over d_in[0..n) of `type`, enqueued on `stream`. Errors:
-// TGM_ERR_INVALID (NULL or misaligned pointer, unknown op or type),
+// TGM_ERR_INVALID (NULL or misaligned pointer, d_out inside the input, unknown op or type),
 // TGM_ERR_NOT_FOUND (no manifest for op/type in the data dir),
 // TGM_ERR_MANIFEST, TGM_ERR_IO, TGM_ERR_COMPILE, TGM_ERR_DEVICE,
 // TGM_ERR_MEMORY. A failure to load an (op, type) is not remembered: the
