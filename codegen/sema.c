@@ -1210,9 +1210,13 @@ static bool indexes_param(Node *n, void *ctx) {
  * : identity? (The one-statement form of `T val = 0; val = cond ? ... : 0;`.) */
 static bool reads_input(const Node *e, Op op) {
   const char *want;
-  if (e && e->kind == ND_COND)
-    return reads_input(e->then, op) && (is_identity(e->els, op, &want) || reads_input(e->els, op));
   bool found = false;
+  if (e && e->kind == ND_COND) {
+    /* `x > t ? 1 : 0`, `tid < n && x > t ? 1 : 0`: the test reads it (probe15 02) */
+    node_walk(e->cond, indexes_param, &found);
+    return found || (reads_input(e->then, op) &&
+                     (is_identity(e->els, op, &want) || reads_input(e->els, op)));
+  }
   if (e)
     node_walk((Node *)e, indexes_param, &found);
   return found;

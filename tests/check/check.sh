@@ -247,6 +247,11 @@ grep -q '"epilogue": "((int)t + acc) / 2",' "$work/swide_i32/swide_i32.json" ||
   fail "start_wide: the start is not converted to the accumulator's type"
 # the thread, lane and warp indices in locals; a while tree in warp 0
 all_right warp_locals.tgm i32 wloc_i32 8
+# a lane's value declared from a conditional transform in one statement: one variant of its
+# cooperative codelet's tree, checked
+"$gen" --embed --variant=DT.V.ST --type=i32 -o "$work/co.h" "$root/tests/check/count_onestmt.tgm" 2>"$work/err" &&
+  grep -q "checked conestmt_i32 on the CPU .*: 1 CUDA variant .* 0 wrong" "$work/err" ||
+  { cat "$work/err"; fail "count_onestmt: the one-statement lane value refused or wrong"; }
 # the textbook in-place tree, if (tid < s) sdata[tid] += sdata[tid + s]: a barrier between the steps
 all_right inplace_tree.tgm i32 ipsum_i32 8
 all_right inplace_tree.tgm f32 ipsum_f32_rows 7 --rows
