@@ -695,6 +695,28 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
             !strcmp(sig_t, "long long")            ? "long"
             : !strcmp(sig_t, "unsigned long long") ? "unsigned long"
                                                    : "");
+    { /* the same call over int64_t (uint64_t) buffers, where that is long
+         (LP64) and the call's type long long: a template on L = long, so
+         that a nullptr (a size query) still picks the call itself */
+      const char *lt = !strcmp(sig_t, "long long")            ? "long"
+                       : !strcmp(sig_t, "unsigned long long") ? "unsigned long"
+                                                              : "";
+      Buf ld = {0}, la = {0};
+      for (int i = 0; i < s->inputs.len; i++) {
+        const char *nm = ((const SpecInput *)s->inputs.items[i])->name;
+        buf_printf(&ld, "%sconst L *d_%s", i ? ", " : "", nm);
+        buf_printf(&la, "%sreinterpret_cast<const %s *>(d_%s)", i ? ", " : "", sig_t, nm);
+      }
+      bool same_out = s->result_ty->kind == TY_ELEM;
+      tpl_set(d, "long_t", lt);
+      tpl_set(d, "sig_t", sig_t);
+      tpl_set(d, "long_in_decls", arena_strdup(a, ld.data));
+      tpl_set(d, "long_in_args", arena_strdup(a, la.data));
+      tpl_set(d, "long_out_arg",
+              same_out ? arena_printf(a, "reinterpret_cast<%s *>(d_out)", sig_t) : "d_out");
+      buf_free(&ld);
+      buf_free(&la);
+    }
     tpl_set(d, "embed_in_args", arena_strdup(a, args.data));
     tpl_set(d, "embed_param_decls", pdecls.data ? arena_strdup(a, pdecls.data) : "");
     tpl_set(d, "param_args", pargs.data ? arena_strdup(a, pargs.data) : "");
@@ -703,10 +725,11 @@ void embed_fill_signature(TplDict *d, Arena *a, const Composition *c) {
     tpl_set(d, "first_in", ((const SpecInput *)s->inputs.items[0])->name);
     tpl_set(d, "param_decls", gen_param_decls(a, c));
     /* an Arg result lives in the kernels' namespace: {key = the index, value} */
-    tpl_set(d, "out_t",
-            s->result_ty->kind == TY_ELEM ? sig_t
-            : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
-                      : s->result_ctype);
+    const char *out_t = s->result_ty->kind == TY_ELEM ? sig_t
+                        : s->pair ? arena_printf(a, "tgm_kernels_%s::tgm_arg", gen_base_name(a, c))
+                                  : s->result_ctype;
+    tpl_set(d, "out_t", out_t);
+    tpl_set(d, "long_out_t", s->result_ty->kind == TY_ELEM ? "L" : out_t);
     tpl_set(d, "meaning", gen_meaning(a, c));
     { /* names.c renamed a user's name apart from tgm's: the call takes it so */
       Buf r = {0};

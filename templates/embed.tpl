@@ -208,6 +208,23 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
     return {{err_invalid}};
   return ns::tgm_choice_run(c, {{embed_in_args}}, n, d_out, d_temp, *temp_bytes, sms{{param_args}}, stream);
 }
+{{?long_t}}
+
+#if defined(__LP64__) || defined(_LP64)
+namespace {{namespace}} {
+template <typename L> struct tgm_is_int64 {}; // int64_t's type here, {{long_t}}: the same 64 bits
+template <> struct tgm_is_int64<{{long_t}}> { typedef int type; };
+} // namespace {{namespace}}
+// The same call over int64_t buffers ({{long_t}} here, not {{sig_t}}); a template, so that
+// a size query's nullptr picks the call above
+template <typename L, typename {{namespace}}::tgm_is_int64<L>::type = 0>
+inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{long_in_decls}}, {{long_out_t}} *d_out,
+                           size_t n{{embed_param_decls}}, {{stream_t}} stream = 0) {
+  static_assert(sizeof(L) == sizeof({{sig_t}}), "int64_t's width");
+  return {{fname}}(d_temp, temp_bytes, {{long_in_args}}, {{long_out_arg}}, n{{param_args}}, stream);
+}
+#endif
+{{/long_t}}
 {{?cub_name}}
 
 // cub::DeviceReduce's spelling: a call written for CUB compiles with `cub`

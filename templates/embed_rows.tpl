@@ -419,5 +419,22 @@ inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{embed_in_decls}},
   return ns::tgm_pick_run(k, {{embed_in_args}}, m, n, ld, d_out, static_cast<char *>(d_temp) + skip, *temp_bytes - skip{{param_args}},
                           stream, early);
 }
+{{?long_t}}
+
+#if defined(__LP64__) || defined(_LP64)
+namespace {{namespace}} {
+template <typename L> struct tgm_is_int64 {}; // int64_t's type here, {{long_t}}: the same 64 bits
+template <> struct tgm_is_int64<{{long_t}}> { typedef int type; };
+} // namespace {{namespace}}
+// The same call over int64_t buffers ({{long_t}} here, not {{sig_t}}); a template, so that
+// a size query's nullptr picks the call above
+template <typename L, typename {{namespace}}::tgm_is_int64<L>::type = 0>
+inline {{err_t}} {{fname}}(void *d_temp, size_t *temp_bytes, {{long_in_decls}}, {{long_out_t}} *d_out, size_t m,
+                           size_t n, size_t ld{{embed_param_decls}}, {{stream_t}} stream = 0) {
+  static_assert(sizeof(L) == sizeof({{sig_t}}), "int64_t's width");
+  return {{fname}}(d_temp, temp_bytes, {{long_in_args}}, {{long_out_arg}}, m, n, ld{{param_args}}, stream);
+}
+#endif
+{{/long_t}}
 #endif // !{{rtc}}
 } // namespace (the header's internal linkage)

@@ -309,6 +309,12 @@ else
   done
   several "$work/several" "$what" || fail "headers of several GPUs"
   if [ "$what" = hip ]; then shaped "$work/several" --hip; else shaped "$work/several"; fi || fail "row and column headers"
+  if [ "$what" = cuda ]; then # the i64 calls over int64_t buffers (long here), nvcc -Werror
+    "$gen" --embed --variant=DSL.VS.SV --no-check --type=i64 -o "$work/int64_sum_i64.h" codelets/sum.tgm &&
+      "$gen" --rows --embed --no-check --type=i64 -o "$work/int64_sum_rows_i64.h" codelets/sum.tgm &&
+      "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -I"$work" -c -x cu tests/embed/int64.cpp \
+        -o "$work/int64.o" || fail "nvcc sm_90, the i64 calls over int64_t"
+  fi
   for dir in "$work" "$work/several"; do
     if [ "$what" = cuda ]; then
       "$cc" -std=c++17 -arch=sm_90 -Werror all-warnings -DTGM_STREAM=cudaStream_t -I"$dir" -c -x cu \
